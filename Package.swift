@@ -1,0 +1,87 @@
+// swift-tools-version:6.0
+//
+// Rewind: a unidirectional data-flow library for Swift, and a time-travel inspector for it.
+// The module map and the rules about who may import whom are in docs/ARCHITECTURE.md.
+
+import PackageDescription
+
+let package = Package(
+    name: "Rewind",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Rewind", targets: ["Rewind"]),
+        .library(name: "RewindTesting", targets: ["RewindTesting"]),
+        .library(name: "RewindWire", targets: ["RewindWire"]),
+        .library(name: "RewindInspector", targets: ["RewindInspector"]),
+        .executable(name: "rewind", targets: ["rewind"]),
+        .executable(name: "counter", targets: ["counter"]),
+        .executable(name: "todo", targets: ["todo"]),
+        .executable(name: "login", targets: ["login"]),
+        .executable(name: "stress", targets: ["stress"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: The data-flow library (Foundation only)
+        .target(name: "Rewind"),
+        .target(name: "RewindTesting", dependencies: ["Rewind"]),
+
+        // MARK: The wire format shared by the middleware and the daemon (Foundation only)
+        .target(name: "RewindWire"),
+
+        // MARK: System libraries, each used through one Swift wrapper
+        .systemLibrary(
+            name: "CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"]), .brew(["libwebsockets"])]
+        ),
+        .systemLibrary(
+            name: "CNCurses",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+
+        // MARK: The instrumentation middleware apps link in
+        .target(name: "RewindInspector", dependencies: ["Rewind", "RewindWire", "CLibWebSockets"]),
+
+        // MARK: The daemon: server, recorder, session store, time travel
+        .target(name: "RewindDaemon", dependencies: ["RewindWire", "CLibWebSockets", "CSQLite"]),
+
+        // MARK: The `rewind` executable and its terminal timeline
+        .target(
+            name: "RewindTUI",
+            dependencies: ["RewindDaemon", "RewindWire", "CNCurses"],
+            path: "inspector-tui/RewindTUI"
+        ),
+        .executableTarget(
+            name: "rewind",
+            dependencies: [
+                "RewindTUI", "RewindDaemon", "RewindWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "inspector-tui/rewind"
+        ),
+
+        // MARK: Samples
+        .executableTarget(name: "counter", dependencies: ["Rewind", "RewindInspector"], path: "samples/counter"),
+        .executableTarget(name: "todo", dependencies: ["Rewind", "RewindInspector"], path: "samples/todo"),
+        .executableTarget(name: "login", dependencies: ["Rewind", "RewindInspector"], path: "samples/login"),
+        .executableTarget(name: "stress", dependencies: ["Rewind", "RewindInspector"], path: "samples/stress"),
+
+        // MARK: Tests
+        .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
+        .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
+        .testTarget(name: "RewindWireTests", dependencies: ["RewindWire"]),
+        .testTarget(name: "RewindInspectorTests", dependencies: ["RewindInspector", "Rewind", "RewindWire"]),
+        .testTarget(name: "RewindDaemonTests", dependencies: ["RewindDaemon", "RewindWire"]),
+        .testTarget(name: "RewindTUITests", dependencies: ["RewindTUI", "RewindDaemon", "RewindWire"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["RewindWire", "RewindDaemon", "Rewind", "RewindInspector"]
+        ),
+    ]
+)

@@ -1,0 +1,1 @@
+// The Rewind data-flow library. See docs/ARCHITECTURE.md.

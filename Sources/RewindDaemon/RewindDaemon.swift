@@ -1,0 +1,3 @@
+import CLibWebSockets
+import CSQLite
+import RewindWire

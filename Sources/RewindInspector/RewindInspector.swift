@@ -1,0 +1,3 @@
+import CLibWebSockets
+import Rewind
+import RewindWire

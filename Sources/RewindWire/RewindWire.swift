@@ -1,0 +1,1 @@
+// RewindWire: JSON values, JSON Pointer, JSON Patch and the protocol messages.

@@ -1,0 +1,4 @@
+import ArgumentParser
+import RewindTUI
+
+print("rewind")

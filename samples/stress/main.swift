@@ -1,0 +1,4 @@
+import Rewind
+import RewindInspector
+
+print("stress")
