@@ -1,0 +1,162 @@
+import Foundation
+
+/// The bounded hand-off between the app's thread and the inspector's pipeline thread.
+///
+/// The app's thread calls ``push(seq:time:action:state:reducerNanos:)`` once per dispatched action. That call only
+/// copies values into an array under a lock held for a few instructions: no encoding, no allocation beyond the
+/// array's amortised growth, and no system call except one condition signal when the pipeline thread is asleep
+/// (at the start of a burst, never in the middle of one).
+///
+/// The outbox has a byte budget. Every queued entry is charged an *estimate* of what it holds: the size of the
+/// action's encoding and, when the entry keeps its state, the size of the state's encoding, both as last measured
+/// by the pipeline thread (``updateCosts(stateBytes:actionBytes:)``). The estimate is conservative (state values
+/// share storage, so real memory is usually lower). When the budget would be exceeded the outbox *coalesces*:
+///
+/// 1. it keeps the action but drops its state (the entry becomes *stateless*);
+/// 2. when even the action does not fit, it drops the action too and counts it as *lost*.
+///
+/// Whatever was dropped, the newest state is always kept in one slot (``Drained/latest``), so the pipeline can
+/// send a `dropped` marker followed by a full `snapshot` and the timeline says honestly where detail was lost.
+///
+/// Entries count against the budget from ``push(seq:time:action:state:reducerNanos:)`` until the pipeline
+/// ``release(_:)``s them after encoding and sending, so the outbox and the batch in the pipeline's hands together
+/// stay within the budget.
+///
+/// Threading: ``push(seq:time:action:state:reducerNanos:)`` from the store's thread; ``drain(waitingUpTo:)`` and
+/// ``updateCosts(stateBytes:actionBytes:)`` from the pipeline thread. Safe for exactly that pairing (one producer,
+/// one consumer); all state is guarded by `condition`'s lock.
+final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
+    /// One dispatched action as the app's thread saw it.
+    struct Entry: Sendable {
+        /// The action's number: 1 for the first action dispatched after the inspector was attached.
+        let seq: UInt64
+        /// Wall-clock time of the dispatch, seconds since 1970.
+        let time: Double
+        /// The action, as dispatched.
+        let action: Action
+        /// The state right after the action, or nil when the outbox coalesced it away.
+        let state: State?
+        /// Time spent in the rest of the dispatch chain (reducer, inner middleware, notification), nanoseconds.
+        let reducerNanos: UInt64
+        /// Actions dropped entirely just before this one (their numbers are `seq - lostBefore ..< seq`).
+        let lostBefore: UInt64
+    }
+
+    /// What one ``drain(waitingUpTo:)`` hands to the pipeline.
+    struct Drained: Sendable {
+        /// Entries in dispatch order.
+        var entries: [Entry] = []
+        /// Actions dropped entirely after the last entry (their numbers end at `latest.seq`).
+        var lostAfter: UInt64 = 0
+        /// The newest state the app committed and its action number; set whenever anything was coalesced.
+        var latest: (seq: UInt64, state: State)?
+        /// What these entries are charged against the budget; hand it back with ``Outbox/release(_:)`` once
+        /// the pipeline no longer holds them.
+        var charge = 0
+    }
+
+    private let condition = NSCondition()
+    private var entries: [Entry] = []
+    private var spare: [Entry] = []
+    private var chargedBytes = 0
+    private var queuedCharge = 0
+    private var lostRun: UInt64 = 0
+    private var latest: (seq: UInt64, state: State)?
+    private var coalescedSinceDrain = false
+    private var consumerAsleep = false
+    private var stateCost: Int
+    private var actionCost: Int
+    private var closed = false
+
+    /// The most the queued entries may be charged, in bytes.
+    let budgetBytes: Int
+
+    /// Creates an empty outbox charging entries against `budgetBytes`.
+    init(budgetBytes: Int) {
+        self.budgetBytes = max(budgetBytes, 1)
+        self.stateCost = MemoryLayout<State>.stride + 64
+        self.actionCost = MemoryLayout<Entry>.stride + 64
+        entries.reserveCapacity(1024)
+        spare.reserveCapacity(1024)
+    }
+
+    /// Queues one dispatched action. Store thread only; O(1); never blocks on the pipeline's work.
+    func push(seq: UInt64, time: Double, action: Action, state: State, reducerNanos: UInt64) {
+        condition.lock()
+        let withState = chargedBytes + actionCost + stateCost <= budgetBytes
+        if withState || chargedBytes + actionCost <= budgetBytes {
+            entries.append(Entry(seq: seq, time: time, action: action, state: withState ? state : nil,
+                                 reducerNanos: reducerNanos, lostBefore: lostRun))
+            let charge = actionCost + (withState ? stateCost : 0)
+            chargedBytes += charge
+            queuedCharge += charge
+            lostRun = 0
+        } else {
+            lostRun += 1
+        }
+        if withState && !coalescedSinceDrain {
+            latest = nil
+        } else {
+            coalescedSinceDrain = true
+            latest = (seq, state)
+        }
+        let wake = consumerAsleep
+        if wake { consumerAsleep = false }
+        condition.unlock()
+        if wake { condition.signal() }
+    }
+
+    /// Takes everything queued, waiting up to `timeout` seconds for the first entry. Pipeline thread only.
+    /// Returns an empty value on timeout or after ``close()``.
+    func drain(waitingUpTo timeout: Double) -> Drained {
+        condition.lock()
+        defer { condition.unlock() }
+        if entries.isEmpty && lostRun == 0 && !closed && timeout > 0 {
+            consumerAsleep = true
+            _ = condition.wait(until: Date(timeIntervalSinceNow: timeout))
+            consumerAsleep = false
+        }
+        var drained = Drained()
+        swap(&entries, &spare)
+        drained.entries = spare
+        spare = []
+        spare.reserveCapacity(drained.entries.count)
+        drained.lostAfter = lostRun
+        lostRun = 0
+        if coalescedSinceDrain { drained.latest = latest }
+        latest = nil
+        coalescedSinceDrain = false
+        drained.charge = queuedCharge
+        queuedCharge = 0
+        return drained
+    }
+
+    /// Returns the charge of drained entries the pipeline has finished with. Pipeline thread only.
+    func release(_ charge: Int) {
+        condition.lock()
+        chargedBytes = max(0, chargedBytes - charge)
+        condition.unlock()
+    }
+
+    /// Updates the per-entry charges from what the pipeline last measured. Pipeline thread only.
+    func updateCosts(stateBytes: Int, actionBytes: Int) {
+        condition.lock()
+        stateCost = stateBytes + MemoryLayout<State>.stride
+        actionCost = actionBytes + MemoryLayout<Entry>.stride
+        condition.unlock()
+    }
+
+    /// Bytes currently charged (for tests and statistics).
+    var currentChargedBytes: Int {
+        condition.lock(); defer { condition.unlock() }
+        return chargedBytes
+    }
+
+    /// Wakes a waiting ``drain(waitingUpTo:)`` for good; later drains return at once.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.unlock()
+        condition.broadcast()
+    }
+}
