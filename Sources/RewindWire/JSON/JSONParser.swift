@@ -1,0 +1,402 @@
+/// A strict RFC 8259 parser over UTF-8 bytes, iterative (an explicit stack instead of recursion) so that
+/// nesting can never overflow the call stack.
+///
+/// Accepts an optional UTF-8 byte-order mark. Rejects: invalid UTF-8 (overlong forms, surrogates, code points
+/// above U+10FFFF, truncated sequences), unescaped control characters in strings, unpaired surrogate escapes,
+/// leading zeros, numbers outside the range of `Double`, trailing data.
+///
+/// Threading: a value used by one thread for one parse.
+struct JSONParser {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let limits: JSONLimits
+    private var pos = 0
+
+    private struct Frame {
+        var isObject: Bool
+        var keys: [String] = []
+        var values: [JSONValue] = []
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
+        self.bytes = bytes
+        self.limits = limits
+    }
+
+    /// Parses one complete document.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) throws(JSONParseError) -> JSONValue {
+        guard bytes.count <= limits.maxBytes else {
+            throw JSONParseError(
+                offset: limits.maxBytes,
+                reason: "document of \(bytes.count) bytes exceeds the limit of \(limits.maxBytes) bytes",
+                kind: .tooBig)
+        }
+        var parser = JSONParser(bytes: bytes, limits: limits)
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { parser.pos = 3 }
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        if parser.pos < bytes.count {
+            throw parser.error("unexpected \(parser.describeByte(at: parser.pos)) after the end of the document")
+        }
+        return value
+    }
+
+    // MARK: Errors
+
+    private func error(_ reason: String, at offset: Int? = nil, kind: JSONParseError.Kind = .syntax) -> JSONParseError {
+        JSONParseError(offset: offset ?? pos, reason: reason, kind: kind)
+    }
+
+    private func describeByte(at offset: Int) -> String {
+        guard offset < bytes.count else { return "end of input" }
+        let b = bytes[offset]
+        if b >= 0x21 && b < 0x7F { return "character '\(Character(Unicode.Scalar(b)))'" }
+        return "byte 0x\(String(b, radix: 16, uppercase: true))"
+    }
+
+    // MARK: Structure
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while pos < bytes.count {
+            let b = bytes[pos]
+            guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
+            pos += 1
+        }
+    }
+
+    /// Reads `"key"` then `:`; leaves `pos` after the colon.
+    private mutating func parseKey() throws(JSONParseError) -> String {
+        skipWhitespace()
+        guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else {
+            throw error("expected a string key, found \(describeByte(at: pos))")
+        }
+        let key = try parseString()
+        skipWhitespace()
+        guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else {
+            throw error("expected ':' after an object key, found \(describeByte(at: pos))")
+        }
+        pos += 1
+        return key
+    }
+
+    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+        var stack: [Frame] = []
+        var pendingKeys: [String] = []   // the key awaiting its value, per object frame on the stack
+        while true {
+            // Read one value (a scalar, an empty container, or the opening of a container).
+            skipWhitespace()
+            guard pos < bytes.count else { throw error("unexpected end of input, expected a value") }
+            var value: JSONValue
+            switch bytes[pos] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = bytes[pos] == UInt8(ascii: "{")
+                guard stack.count < limits.maxDepth else {
+                    throw error("nesting deeper than the limit of \(limits.maxDepth)", kind: .tooDeep)
+                }
+                pos += 1
+                skipWhitespace()
+                if pos < bytes.count, bytes[pos] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    pos += 1
+                    value = isObject ? .object(JSONObject()) : .array([])
+                } else {
+                    stack.append(Frame(isObject: isObject))
+                    if isObject { pendingKeys.append(try parseKey()) }
+                    continue
+                }
+            case UInt8(ascii: "\""):
+                value = .string(try parseString())
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = try parseNumber()
+            case UInt8(ascii: "t"):
+                try expectLiteral("true")
+                value = .bool(true)
+            case UInt8(ascii: "f"):
+                try expectLiteral("false")
+                value = .bool(false)
+            case UInt8(ascii: "n"):
+                try expectLiteral("null")
+                value = .null
+            default:
+                throw error("unexpected \(describeByte(at: pos)), expected a value")
+            }
+
+            // Attach the value to the enclosing containers, closing those that end here.
+            while true {
+                guard !stack.isEmpty else { return value }
+                let top = stack.count - 1
+                let isObject = stack[top].isObject
+                if isObject {
+                    stack[top].keys.append(pendingKeys.removeLast())
+                }
+                stack[top].values.append(value)
+                skipWhitespace()
+                guard pos < bytes.count else {
+                    throw error("unexpected end of input, expected ',' or '\(isObject ? "}" : "]")'")
+                }
+                let b = bytes[pos]
+                if b == UInt8(ascii: ",") {
+                    pos += 1
+                    if isObject { pendingKeys.append(try parseKey()) }
+                    break
+                }
+                guard b == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+                    throw error("expected ',' or '\(isObject ? "}" : "]")', found \(describeByte(at: pos))")
+                }
+                pos += 1
+                let frame = stack.removeLast()
+                value = isObject ? .object(JSONObject(keys: frame.keys, values: frame.values)) : .array(frame.values)
+            }
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let n = literal.utf8CodeUnitCount
+        let start = literal.utf8Start
+        for i in 0..<n {
+            guard pos + i < bytes.count, bytes[pos + i] == start[i] else {
+                throw error("invalid literal, expected '\(literal)'", at: pos)
+            }
+        }
+        pos += n
+    }
+
+    // MARK: Numbers
+
+    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = pos
+        var negative = false
+        if bytes[pos] == UInt8(ascii: "-") {
+            negative = true
+            pos += 1
+        }
+        guard pos < bytes.count, isDigit(bytes[pos]) else {
+            throw error("invalid number: expected a digit after '-'")
+        }
+        let intStart = pos
+        if bytes[pos] == UInt8(ascii: "0") {
+            pos += 1
+            if pos < bytes.count, isDigit(bytes[pos]) {
+                throw error("invalid number: leading zeros are not allowed", at: intStart)
+            }
+        } else {
+            while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
+        }
+        let intEnd = pos
+        var isInteger = true
+        if pos < bytes.count, bytes[pos] == UInt8(ascii: ".") {
+            isInteger = false
+            pos += 1
+            guard pos < bytes.count, isDigit(bytes[pos]) else {
+                throw error("invalid number: expected a digit after '.'")
+            }
+            while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
+        }
+        if pos < bytes.count, bytes[pos] == UInt8(ascii: "e") || bytes[pos] == UInt8(ascii: "E") {
+            isInteger = false
+            pos += 1
+            if pos < bytes.count, bytes[pos] == UInt8(ascii: "+") || bytes[pos] == UInt8(ascii: "-") { pos += 1 }
+            guard pos < bytes.count, isDigit(bytes[pos]) else {
+                throw error("invalid number: expected a digit in the exponent")
+            }
+            while pos < bytes.count, isDigit(bytes[pos]) { pos += 1 }
+        }
+        if isInteger {
+            if intEnd - intStart <= 18 {
+                // At most 18 digits always fits in Int64: no overflow checks needed.
+                var v: Int64 = 0
+                for i in intStart..<intEnd { v = v * 10 + Int64(bytes[i] &- 48) }
+                if negative {
+                    if v == 0 { return .double(-0.0) }
+                    return .int(-v)
+                }
+                return .int(v)
+            }
+            var v: Int64 = 0
+            var overflow = false
+            for i in intStart..<intEnd {
+                let digit = Int64(bytes[i] &- 48)
+                let (m, o1) = v.multipliedReportingOverflow(by: 10)
+                let (s, o2) = negative ? m.subtractingReportingOverflow(digit) : m.addingReportingOverflow(digit)
+                if o1 || o2 { overflow = true; break }
+                v = s
+            }
+            if !overflow { return .int(v) }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
+        guard let d = Double(text), d.isFinite else {
+            throw error("number \(text) is outside the range of a double", at: start)
+        }
+        return .double(d)
+    }
+
+    @inline(__always)
+    private func isDigit(_ b: UInt8) -> Bool { b &- 48 < 10 }
+
+    // MARK: Strings
+
+    /// Parses a string starting at the opening quote; leaves `pos` after the closing quote.
+    private mutating func parseString() throws(JSONParseError) -> String {
+        let open = pos
+        pos += 1
+        let start = pos
+        // Fast path: no escapes.
+        while pos < bytes.count {
+            let b = bytes[pos]
+            if b == UInt8(ascii: "\"") {
+                let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
+                pos += 1
+                return s
+            }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 { throw controlCharacterError(b) }
+            if b < 0x80 {
+                pos += 1
+            } else {
+                pos += try validateUTF8Sequence(at: pos)
+            }
+        }
+        guard pos < bytes.count else { throw error("unterminated string", at: open) }
+        // Slow path: copy what was scanned, then decode escapes.
+        var buffer = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<pos]))
+        while pos < bytes.count {
+            let b = bytes[pos]
+            if b == UInt8(ascii: "\"") {
+                pos += 1
+                return String(decoding: buffer, as: UTF8.self)
+            }
+            if b == UInt8(ascii: "\\") {
+                try parseEscape(into: &buffer)
+            } else if b < 0x20 {
+                throw controlCharacterError(b)
+            } else if b < 0x80 {
+                buffer.append(b)
+                pos += 1
+            } else {
+                let n = try validateUTF8Sequence(at: pos)
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pos..<pos + n]))
+                pos += n
+            }
+        }
+        throw error("unterminated string", at: open)
+    }
+
+    private func controlCharacterError(_ b: UInt8) -> JSONParseError {
+        let hex = String(b, radix: 16, uppercase: true)
+        return error("control character U+\(String(repeating: "0", count: 4 - hex.count))\(hex) must be escaped in a string")
+    }
+
+    /// Decodes one escape sequence at `pos` (the backslash) and appends its UTF-8.
+    private mutating func parseEscape(into buffer: inout [UInt8]) throws(JSONParseError) {
+        let escapeStart = pos
+        guard pos + 1 < bytes.count else { throw error("unterminated escape sequence") }
+        let c = bytes[pos + 1]
+        pos += 2
+        switch c {
+        case UInt8(ascii: "\""): buffer.append(0x22)
+        case UInt8(ascii: "\\"): buffer.append(0x5C)
+        case UInt8(ascii: "/"): buffer.append(0x2F)
+        case UInt8(ascii: "b"): buffer.append(0x08)
+        case UInt8(ascii: "f"): buffer.append(0x0C)
+        case UInt8(ascii: "n"): buffer.append(0x0A)
+        case UInt8(ascii: "r"): buffer.append(0x0D)
+        case UInt8(ascii: "t"): buffer.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try readHex4()
+            if scalar >= 0xD800 && scalar < 0xDC00 {
+                guard pos + 1 < bytes.count, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u") else {
+                    throw error("unpaired high surrogate in \\u escape", at: escapeStart)
+                }
+                pos += 2
+                let low = try readHex4()
+                guard low >= 0xDC00 && low < 0xE000 else {
+                    throw error("high surrogate not followed by a low surrogate in \\u escape", at: escapeStart)
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                throw error("unpaired low surrogate in \\u escape", at: escapeStart)
+            }
+            appendUTF8(scalar, to: &buffer)
+        default:
+            throw error("invalid escape sequence '\\\(describeEscape(c))'", at: escapeStart)
+        }
+    }
+
+    private func describeEscape(_ c: UInt8) -> String {
+        c >= 0x21 && c < 0x7F ? String(Character(Unicode.Scalar(c))) : "0x\(String(c, radix: 16, uppercase: true))"
+    }
+
+    private mutating func readHex4() throws(JSONParseError) -> UInt32 {
+        guard pos + 4 <= bytes.count else { throw error("unterminated \\u escape") }
+        var v: UInt32 = 0
+        for i in 0..<4 {
+            let b = bytes[pos + i]
+            let digit: UInt8
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = b - 48
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b - 87
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b - 55
+            default: throw error("invalid hex digit in \\u escape", at: pos + i)
+            }
+            v = v << 4 | UInt32(digit)
+        }
+        pos += 4
+        return v
+    }
+
+    private func appendUTF8(_ scalar: UInt32, to buffer: inout [UInt8]) {
+        switch scalar {
+        case ..<0x80:
+            buffer.append(UInt8(scalar))
+        case ..<0x800:
+            buffer.append(UInt8(0xC0 | scalar >> 6))
+            buffer.append(UInt8(0x80 | scalar & 0x3F))
+        case ..<0x10000:
+            buffer.append(UInt8(0xE0 | scalar >> 12))
+            buffer.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            buffer.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            buffer.append(UInt8(0xF0 | scalar >> 18))
+            buffer.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            buffer.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            buffer.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    /// Validates the multi-byte UTF-8 sequence starting at `offset` (whose first byte is ≥ 0x80) and returns
+    /// its length. Follows the well-formed byte sequences table of the Unicode standard (§3.9, table 3-7).
+    private func validateUTF8Sequence(at offset: Int) throws(JSONParseError) -> Int {
+        let b0 = bytes[offset]
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF   // allowed range of the second byte
+        switch b0 {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default:
+            throw error("invalid UTF-8: byte 0x\(String(b0, radix: 16, uppercase: true)) cannot start a character",
+                        at: offset, kind: .invalidUTF8)
+        }
+        guard offset + length <= bytes.count else {
+            throw error("invalid UTF-8: truncated multi-byte sequence", at: offset, kind: .invalidUTF8)
+        }
+        let b1 = bytes[offset + 1]
+        guard b1 >= low && b1 <= high else {
+            throw error("invalid UTF-8: bad continuation byte 0x\(String(b1, radix: 16, uppercase: true))",
+                        at: offset + 1, kind: .invalidUTF8)
+        }
+        var i = 2
+        while i < length {
+            let b = bytes[offset + i]
+            guard b & 0xC0 == 0x80 else {
+                throw error("invalid UTF-8: bad continuation byte 0x\(String(b, radix: 16, uppercase: true))",
+                            at: offset + i, kind: .invalidUTF8)
+            }
+            i += 1
+        }
+        return length
+    }
+}

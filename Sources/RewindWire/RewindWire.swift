@@ -1,1 +1,0 @@
-// RewindWire: JSON values, JSON Pointer, JSON Patch and the protocol messages.
