@@ -1,0 +1,207 @@
+/// Applies RFC 6902 operations to a document in place.
+///
+/// Navigation mutates containers in place: at each level the container is moved out of its enum case,
+/// modified, and put back, so a document whose storage is uniquely referenced is patched without copying,
+/// and a shared one copies only the containers on the path (O(sum of their widths), not O(document)).
+///
+/// Threading: stateless; pure functions over values.
+enum JSONPatchApplier {
+    /// A failure at a location, turned into a `JSONPatchError` by the caller that knows the operation index.
+    struct Failure: Error {
+        var pointer: String
+        var reason: String
+    }
+
+    static func apply(_ operations: [JSONPatchOperation], to document: inout JSONValue) throws(JSONPatchError) {
+        for (index, operation) in operations.enumerated() {
+            do throws(Failure) {
+                try apply(operation, to: &document)
+            } catch {
+                throw JSONPatchError(operationIndex: index, pointer: error.pointer, reason: error.reason)
+            }
+        }
+    }
+
+    static func apply(_ operation: JSONPatchOperation, to document: inout JSONValue) throws(Failure) {
+        switch operation {
+        case .add(let path, let value):
+            try add(value, at: path, in: &document)
+        case .remove(let path):
+            _ = try remove(at: path, in: &document)
+        case .replace(let path, let value):
+            try replace(at: path, with: value, in: &document)
+        case .move(let from, let path):
+            if from == path {
+                guard document[from] != nil else { throw Failure(pointer: from.description, reason: "no value at the 'from' location") }
+                return
+            }
+            if from.isPrefix(of: path) {
+                throw Failure(pointer: from.description, reason: "cannot move a value into one of its own children (\(path))")
+            }
+            let value = try remove(at: from, in: &document, role: "'from' location")
+            try add(value, at: path, in: &document)
+        case .copy(let from, let path):
+            guard let value = document[from] else {
+                throw Failure(pointer: from.description, reason: "no value at the 'from' location")
+            }
+            try add(value, at: path, in: &document)
+        case .test(let path, let expected):
+            guard let actual = document[path] else {
+                throw Failure(pointer: path.description, reason: "test failed: no value at this location")
+            }
+            guard actual.isNumericallyEqual(to: expected) else {
+                throw Failure(pointer: path.description,
+                              reason: "test failed: found \(abbreviated(actual)), expected \(abbreviated(expected))")
+            }
+        }
+    }
+
+    // MARK: Operations
+
+    private static func add(_ value: JSONValue, at path: JSONPointer, in document: inout JSONValue) throws(Failure) {
+        guard !path.tokens.isEmpty else {
+            document = value
+            return
+        }
+        try withParent(of: path, in: &document, depth: 0) { (container: inout JSONValue, token: String) throws(Failure) in
+            switch container {
+            case .object(var object):
+                container = .null
+                object[token] = value
+                container = .object(object)
+            case .array(var array):
+                let index: Int
+                if token == "-" {
+                    index = array.count
+                } else {
+                    guard let i = JSONPointer.arrayIndex(token) else {
+                        throw Failure(pointer: path.description, reason: "\"\(token)\" is not a valid array index")
+                    }
+                    guard i <= array.count else {
+                        throw Failure(pointer: path.description,
+                                      reason: "index \(i) is out of bounds for adding to an array of \(array.count) elements")
+                    }
+                    index = i
+                }
+                container = .null
+                array.insert(value, at: index)
+                container = .array(array)
+            default:
+                throw Failure(pointer: path.description, reason: "cannot add to a \(container.kindName)")
+            }
+        }
+    }
+
+    private static func remove(at path: JSONPointer, in document: inout JSONValue,
+                               role: String = "location") throws(Failure) -> JSONValue {
+        guard !path.tokens.isEmpty else {
+            throw Failure(pointer: path.description, reason: "cannot remove the whole document")
+        }
+        return try withParent(of: path, in: &document, depth: 0) { (container: inout JSONValue, token: String) throws(Failure) -> JSONValue in
+            switch container {
+            case .object(var object):
+                guard let i = object.index(forKey: token) else {
+                    throw Failure(pointer: path.description, reason: "no member \"\(token)\" to remove at the \(role)")
+                }
+                container = .null
+                let removed = object.remove(at: i).value
+                container = .object(object)
+                return removed
+            case .array(var array):
+                guard let i = JSONPointer.arrayIndex(token) else {
+                    throw Failure(pointer: path.description, reason: "\"\(token)\" is not a valid array index")
+                }
+                guard i < array.count else {
+                    throw Failure(pointer: path.description,
+                                  reason: "index \(i) is out of bounds for an array of \(array.count) elements")
+                }
+                container = .null
+                let removed = array.remove(at: i)
+                container = .array(array)
+                return removed
+            default:
+                throw Failure(pointer: path.description, reason: "cannot remove from a \(container.kindName)")
+            }
+        }
+    }
+
+    private static func replace(at path: JSONPointer, with value: JSONValue, in document: inout JSONValue) throws(Failure) {
+        guard !path.tokens.isEmpty else {
+            document = value
+            return
+        }
+        try withParent(of: path, in: &document, depth: 0) { (container: inout JSONValue, token: String) throws(Failure) in
+            switch container {
+            case .object(var object):
+                guard let i = object.index(forKey: token) else {
+                    throw Failure(pointer: path.description, reason: "no member \"\(token)\" to replace")
+                }
+                container = .null
+                object.modifyValue(at: i) { $0 = value }
+                container = .object(object)
+            case .array(var array):
+                guard let i = JSONPointer.arrayIndex(token) else {
+                    throw Failure(pointer: path.description, reason: "\"\(token)\" is not a valid array index")
+                }
+                guard i < array.count else {
+                    throw Failure(pointer: path.description,
+                                  reason: "index \(i) is out of bounds for an array of \(array.count) elements")
+                }
+                container = .null
+                array[i] = value
+                container = .array(array)
+            default:
+                throw Failure(pointer: path.description, reason: "cannot replace inside a \(container.kindName)")
+            }
+        }
+    }
+
+    // MARK: Navigation
+
+    /// Walks to the container holding the last token of `path` (mutably, in place) and calls `body` with it.
+    private static func withParent<R>(
+        of path: JSONPointer, in value: inout JSONValue, depth: Int,
+        _ body: (inout JSONValue, String) throws(Failure) -> R
+    ) throws(Failure) -> R {
+        let tokens = path.tokens
+        if depth == tokens.count - 1 { return try body(&value, tokens[depth]) }
+        let token = tokens[depth]
+        switch value {
+        case .object(var object):
+            guard let i = object.index(forKey: token) else {
+                throw Failure(pointer: path.description,
+                              reason: "no member \"\(token)\" at \(JSONPointer(tokens: Array(tokens[..<depth])).description.nonEmptyOrRoot)")
+            }
+            value = .null
+            defer { value = .object(object) }
+            return try object.modifyValue(at: i) { (child: inout JSONValue) throws(Failure) -> R in
+                try withParent(of: path, in: &child, depth: depth + 1, body)
+            }
+        case .array(var array):
+            guard let i = JSONPointer.arrayIndex(token) else {
+                throw Failure(pointer: path.description, reason: "\"\(token)\" is not a valid array index")
+            }
+            guard i < array.count else {
+                throw Failure(pointer: path.description,
+                              reason: "index \(i) is out of bounds for an array of \(array.count) elements")
+            }
+            value = .null
+            defer { value = .array(array) }
+            return try withParent(of: path, in: &array[i], depth: depth + 1, body)
+        default:
+            throw Failure(pointer: path.description,
+                          reason: "cannot look up \"\(token)\" in a \(value.kindName) at \(JSONPointer(tokens: Array(tokens[..<depth])).description.nonEmptyOrRoot)")
+        }
+    }
+
+    /// A short rendering of a value for error messages.
+    private static func abbreviated(_ value: JSONValue) -> String {
+        let text = value.serialized()
+        return text.count <= 80 ? text : String(text.prefix(77)) + "..."
+    }
+}
+
+extension String {
+    /// `self`, or `the root` when empty (for naming pointers in messages).
+    fileprivate var nonEmptyOrRoot: String { isEmpty ? "the root" : self }
+}
