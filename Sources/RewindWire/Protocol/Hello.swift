@@ -1,0 +1,49 @@
+/// `hello`: the first message on every app connection (and after every reconnect), with the full state.
+///
+/// Threading: a value type; safe to share.
+public struct Hello: Sendable, Hashable {
+    /// The protocol version the app speaks (``WireProtocol/version``).
+    public var protocolVersion: Int
+    /// Which app and which run of it.
+    public var app: AppIdentity
+    /// The app's full current state; later `action` patches apply to it.
+    public var state: JSONValue
+    /// The Swift type name of the state, for display (optional).
+    public var stateType: String?
+    /// The token, when the daemon requires one.
+    public var token: String?
+    /// What the app can do when asked: any of `jump`, `dispatch`, `replay` (unknown strings are ignored).
+    public var capabilities: [String]
+
+    /// A hello message.
+    public init(protocolVersion: Int = WireProtocol.version, app: AppIdentity, state: JSONValue,
+                stateType: String? = nil, token: String? = nil, capabilities: [String] = []) {
+        self.protocolVersion = protocolVersion
+        self.app = app
+        self.state = state
+        self.stateType = stateType
+        self.token = token
+        self.capabilities = capabilities
+    }
+
+    func write(into o: inout JSONObject) {
+        o["protocol"] = .int(Int64(protocolVersion))
+        o["app"] = app.json
+        o["state"] = state
+        if let stateType { o["stateType"] = .string(stateType) }
+        if let token { o["token"] = .string(token) }
+        o["capabilities"] = .array(capabilities.map { .string($0) })
+    }
+
+    init(reading fields: WireFields) throws(WireError) {
+        let version = try fields.int("protocol")
+        guard version >= 1 else { throw WireFields.badField(fields.fieldPath("protocol"), "must be at least 1") }
+        self.init(
+            protocolVersion: version,
+            app: try AppIdentity(reading: try fields.fields("app")),
+            state: try fields.requiredAllowingNull("state"),
+            stateType: try fields.optionalString("stateType"),
+            token: try fields.optionalString("token"),
+            capabilities: try fields.strings("capabilities") ?? [])
+    }
+}
