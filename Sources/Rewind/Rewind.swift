@@ -1,1 +1,0 @@
-// The Rewind data-flow library. See docs/ARCHITECTURE.md.
