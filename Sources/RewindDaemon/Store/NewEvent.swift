@@ -1,0 +1,52 @@
+import Foundation
+import RewindWire
+
+/// An event handed to `SessionRecording.append(_:stateAfter:)`; the recording gives it its index.
+///
+/// Contract for `patch`: it turns the state after the previous event *of the same branch* into `stateAfter`.
+/// An event without a patch either leaves the state unchanged (errors, notes, drops) or replaces it
+/// (snapshots, jumps, reconnects): the recording notices which and writes a keyframe for the latter.
+/// Threading: a plain value; `Sendable`.
+public struct NewEvent: Sendable, Hashable {
+    /// The app's per-connection sequence number, when the event came from the app.
+    public var appSeq: Int64?
+    /// When it happened, unix seconds.
+    public var time: Double
+    /// What kind of row this is.
+    public var kind: EventKind
+    /// The timeline label (an action's type, e.g. `todo/add`).
+    public var label: String?
+    /// The action as the app encoded it.
+    public var action: JSONValue?
+    /// The change to the state (see the type's contract).
+    public var patch: JSONPatch?
+    /// How long the app's reducer took, microseconds.
+    public var reducerMicros: Double?
+    /// Human text for errors, drops, reconnects, notes.
+    public var detail: String?
+    /// 0 for the original timeline; N > 0 for the N-th recomputation (skip/replay).
+    public var branch: Int64
+
+    /// An event; everything but `kind` has a default (`time` is now).
+    public init(
+        kind: EventKind = .action,
+        appSeq: Int64? = nil,
+        time: Double = Date().timeIntervalSince1970,
+        label: String? = nil,
+        action: JSONValue? = nil,
+        patch: JSONPatch? = nil,
+        reducerMicros: Double? = nil,
+        detail: String? = nil,
+        branch: Int64 = 0
+    ) {
+        self.appSeq = appSeq
+        self.time = time
+        self.kind = kind
+        self.label = label
+        self.action = action
+        self.patch = patch
+        self.reducerMicros = reducerMicros
+        self.detail = detail
+        self.branch = branch
+    }
+}

@@ -1,0 +1,110 @@
+import CSQLite
+
+/// A prepared SQL statement of a `SQLiteDatabase`: bind parameters (1-based), step through rows, read columns
+/// (0-based), reset to run again.
+/// Threading: confined like its database (one thread at a time); it keeps its database object alive.
+final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private let database: SQLiteDatabase
+
+    init(statement: OpaquePointer, database: SQLiteDatabase) {
+        self.statement = statement
+        self.database = database
+    }
+
+    deinit {
+        sqlite3_finalize(statement)
+    }
+
+    // MARK: Binding
+
+    /// Binds an integer, or NULL.
+    func bind(_ value: Int64?, at index: Int32) {
+        if let value { sqlite3_bind_int64(statement, index, value) } else { sqlite3_bind_null(statement, index) }
+    }
+
+    /// Binds a floating-point number, or NULL.
+    func bind(_ value: Double?, at index: Int32) {
+        if let value { sqlite3_bind_double(statement, index, value) } else { sqlite3_bind_null(statement, index) }
+    }
+
+    /// Binds UTF-8 text (SQLite copies it), or NULL.
+    func bind(_ value: String?, at index: Int32) {
+        guard var value else {
+            sqlite3_bind_null(statement, index)
+            return
+        }
+        value.withUTF8 { bytes in
+            if let base = bytes.baseAddress {
+                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+                    _ = sqlite3_bind_text(statement, index, chars, Int32(bytes.count), rewind_sqlite_transient())
+                }
+            } else {
+                _ = sqlite3_bind_text(statement, index, "", 0, rewind_sqlite_transient())
+            }
+        }
+    }
+
+    // MARK: Running
+
+    /// Runs the statement one step: true when a row is ready to read, false when it is done.
+    func step() throws(SessionStoreError) -> Bool {
+        let rc = sqlite3_step(statement)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = database.error(code: rc)
+            sqlite3_reset(statement)
+            throw error
+        }
+    }
+
+    /// Steps until done (for INSERT/UPDATE), then resets the statement for its next use.
+    func run() throws(SessionStoreError) {
+        defer { reset() }
+        while try step() {}
+    }
+
+    /// Makes the statement ready to run again and clears its bindings.
+    func reset() {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+    }
+
+    // MARK: Reading the current row
+
+    /// True when the column holds NULL.
+    func isNull(at column: Int32) -> Bool {
+        sqlite3_column_type(statement, column) == SQLITE_NULL
+    }
+
+    /// The column as an integer (0 for NULL).
+    func int64(at column: Int32) -> Int64 {
+        sqlite3_column_int64(statement, column)
+    }
+
+    /// The column as an integer, nil for NULL.
+    func optionalInt64(at column: Int32) -> Int64? {
+        isNull(at: column) ? nil : sqlite3_column_int64(statement, column)
+    }
+
+    /// The column as a floating-point number, nil for NULL.
+    func optionalDouble(at column: Int32) -> Double? {
+        isNull(at: column) ? nil : sqlite3_column_double(statement, column)
+    }
+
+    /// The column as text, nil for NULL.
+    func string(at column: Int32) -> String? {
+        withBytes(at: column) { bytes in bytes.map { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// Lends the column's text bytes (nil for NULL) without copying; valid only inside `body`.
+    func withBytes<Result>(at column: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result) rethrows -> Result {
+        guard !isNull(at: column) else { return try body(nil) }
+        let pointer = sqlite3_column_text(statement, column)
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard let pointer else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: pointer, count: count))
+    }
+}

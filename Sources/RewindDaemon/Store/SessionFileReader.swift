@@ -1,0 +1,327 @@
+import Foundation
+import RewindWire
+
+/// The reading side of one session file over its own read-only connection: schema check, metadata, events,
+/// keyframes and patches. Every query runs to completion and is reset at once, so no read transaction (and no
+/// old WAL snapshot) is held between calls, except inside `snapshot(_:)`.
+/// Threading: not thread-safe; `SessionReader` and `SessionStore` confine each instance to one thread at a time.
+final class SessionFileReader {
+    /// Limits for parsing stored JSON: the file's own data, so no size limit (the app's messages were checked).
+    static let storedJSONLimits = JSONLimits(maxDepth: 512, maxBytes: Int.max)
+
+    private let database: SQLiteDatabase
+    private let queries: Queries
+    /// The file's schema version.
+    let schemaVersion: Int
+
+    /// The file's path, for errors.
+    var path: String { database.path }
+
+    private struct Queries {
+        let begin: SQLiteStatement
+        let commit: SQLiteStatement
+        let meta: SQLiteStatement
+        let maxIndex: SQLiteStatement
+        let lastTime: SQLiteStatement
+        let eventsOnMain: SQLiteStatement
+        let eventsOnBranch: SQLiteStatement
+        let eventsOnAll: SQLiteStatement
+        let keyframe: SQLiteStatement
+        let patchesOnMain: SQLiteStatement
+        let patchesOnBranch: SQLiteStatement
+        let labelsOnMain: SQLiteStatement
+        let labelsOnBranch: SQLiteStatement
+        let branches: SQLiteStatement
+    }
+
+    /// Opens `path` read-only and checks that it is a session this build can read.
+    init(path: String) throws(SessionStoreError) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .unreadable(path: path, reason: "no such file")
+        }
+        let database = try SQLiteDatabase(path: path, mode: .readOnly)
+        self.database = database
+        schemaVersion = try SessionFileReader.checkSchema(of: database)
+        let columns = "idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail"
+        queries = Queries(
+            begin: try database.prepare("BEGIN"),
+            commit: try database.prepare("COMMIT"),
+            meta: try database.prepare("SELECT key, value FROM meta"),
+            maxIndex: try database.prepare("SELECT max(idx) FROM events"),
+            lastTime: try database.prepare("SELECT time FROM events ORDER BY idx DESC LIMIT 1"),
+            eventsOnMain: try database.prepare(
+                "SELECT \(columns) FROM events WHERE idx BETWEEN ?1 AND ?2 AND branch = 0 ORDER BY idx"),
+            eventsOnBranch: try database.prepare(
+                "SELECT \(columns) FROM events WHERE branch = ?3 AND branch <> 0 AND idx BETWEEN ?1 AND ?2 ORDER BY idx"),
+            eventsOnAll: try database.prepare(
+                "SELECT \(columns) FROM events WHERE idx BETWEEN ?1 AND ?2 ORDER BY idx"),
+            keyframe: try database.prepare(
+                "SELECT idx, state FROM keyframes WHERE branch = ?1 AND idx <= ?2 ORDER BY idx DESC LIMIT 1"),
+            patchesOnMain: try database.prepare("""
+                SELECT idx, patch FROM events
+                WHERE idx > ?1 AND idx <= ?2 AND branch = 0 AND patch IS NOT NULL ORDER BY idx
+                """),
+            patchesOnBranch: try database.prepare("""
+                SELECT idx, patch FROM events
+                WHERE branch = ?3 AND branch <> 0 AND idx > ?1 AND idx <= ?2 AND patch IS NOT NULL ORDER BY idx
+                """),
+            labelsOnMain: try database.prepare(
+                "SELECT idx, label FROM events WHERE idx BETWEEN ?1 AND ?2 AND branch = 0 ORDER BY idx"),
+            labelsOnBranch: try database.prepare(
+                "SELECT idx, label FROM events WHERE branch = ?3 AND branch <> 0 AND idx BETWEEN ?1 AND ?2 ORDER BY idx"),
+            branches: try database.prepare("SELECT DISTINCT branch FROM events WHERE branch <> 0 ORDER BY branch")
+        )
+    }
+
+    /// Closes the connection.
+    func close() {
+        database.close()
+    }
+
+    // MARK: Schema and metadata
+
+    /// The file's schema version; throws `newerSchema` for a version this build cannot read and `corrupt` for
+    /// a file that is not a Rewind session.
+    static func checkSchema(of database: SQLiteDatabase) throws(SessionStoreError) -> Int {
+        let hasMeta = try database.scalarInt64(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'") ?? 0
+        guard hasMeta > 0 else {
+            throw .corrupt(path: database.path, detail: "it has no meta table (not a Rewind session file)")
+        }
+        let statement = try database.prepare("SELECT value FROM meta WHERE key = 'schema_version'")
+        guard try statement.step(), let text = statement.string(at: 0) else {
+            throw .corrupt(path: database.path, detail: "its meta table has no schema_version")
+        }
+        guard let version = Int(text), version >= 1 else {
+            throw .corrupt(path: database.path, detail: "its schema_version \"\(text)\" is not a version number")
+        }
+        if version > SessionSchema.version {
+            throw .newerSchema(found: version, supported: SessionSchema.version, path: database.path)
+        }
+        return version
+    }
+
+    /// The `meta` table as a dictionary.
+    func meta() throws(SessionStoreError) -> [String: String] {
+        let statement = queries.meta
+        defer { statement.reset() }
+        var result: [String: String] = [:]
+        while try statement.step() {
+            if let key = statement.string(at: 0) { result[key] = statement.string(at: 1) ?? "" }
+        }
+        return result
+    }
+
+    /// The highest event index committed (0 when there is none).
+    func maxIndex() throws(SessionStoreError) -> Int64 {
+        let statement = queries.maxIndex
+        defer { statement.reset() }
+        guard try statement.step() else { return 0 }
+        return statement.optionalInt64(at: 0) ?? 0
+    }
+
+    /// The time of the last committed event.
+    func lastEventTime() throws(SessionStoreError) -> Double? {
+        let statement = queries.lastTime
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return statement.optionalDouble(at: 0)
+    }
+
+    /// The branch numbers other than 0 that hold events.
+    func branches() throws(SessionStoreError) -> [Int64] {
+        let statement = queries.branches
+        defer { statement.reset() }
+        var result: [Int64] = []
+        while try statement.step() { result.append(statement.int64(at: 0)) }
+        return result
+    }
+
+    /// The session's metadata; `lockPath` tells a live recording from a dead one.
+    func metadata(lockPath: String) throws(SessionStoreError) -> SessionMetadata {
+        try snapshot { () throws(SessionStoreError) -> SessionMetadata in
+            let values = try meta()
+            let idText = values[SessionSchema.MetaKey.sessionID.rawValue]
+                ?? URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            let id: SessionID
+            do {
+                id = try SessionID(validating: idText)
+            } catch {
+                throw .corrupt(path: path, detail: "its session_id \"\(idText)\" is not a valid id")
+            }
+            guard let started = values[SessionSchema.MetaKey.startedAt.rawValue].flatMap(SessionFileReader.date(from:))
+            else {
+                throw .corrupt(path: path, detail: "its meta table has no valid started_at")
+            }
+            let lastTime = try lastEventTime()
+            var endState = values[SessionSchema.MetaKey.endState.rawValue].flatMap(SessionEndState.init(rawValue:))
+                ?? .interrupted
+            var ended = values[SessionSchema.MetaKey.endedAt.rawValue].flatMap(SessionFileReader.date(from:))
+            if endState == .live, !SessionLock.isHeld(at: lockPath) {
+                endState = .interrupted
+                ended = ended ?? lastTime.map { Date(timeIntervalSince1970: $0) } ?? started
+            }
+            return SessionMetadata(
+                id: id,
+                appName: values[SessionSchema.MetaKey.app.rawValue] ?? "",
+                instance: values[SessionSchema.MetaKey.instance.rawValue],
+                startedAt: started,
+                endedAt: ended,
+                protocolVersion: values[SessionSchema.MetaKey.protocolVersion.rawValue].flatMap { Int($0) } ?? 0,
+                stateType: values[SessionSchema.MetaKey.stateType.rawValue],
+                endState: endState,
+                eventCount: try maxIndex(),
+                fileBytes: SessionFileReader.fileBytes(of: path),
+                schemaVersion: schemaVersion,
+                lastEventAt: lastTime.map { Date(timeIntervalSince1970: $0) },
+                importedFrom: values[SessionSchema.MetaKey.importedFrom.rawValue]
+            )
+        }
+    }
+
+    // MARK: Events and states
+
+    /// Runs `body` inside one read transaction, so that all its queries see the same committed snapshot.
+    func snapshot<Result>(_ body: () throws(SessionStoreError) -> Result) throws(SessionStoreError) -> Result {
+        try queries.begin.run()
+        defer { try? queries.commit.run() }
+        return try body()
+    }
+
+    /// The events with index in `range` on `branch` (nil: on every branch), in index order.
+    func events(_ range: ClosedRange<Int64>, branch: Int64?) throws(SessionStoreError) -> [RecordedEvent] {
+        let statement: SQLiteStatement
+        switch branch {
+        case nil: statement = queries.eventsOnAll
+        case 0: statement = queries.eventsOnMain
+        case let branch?:
+            statement = queries.eventsOnBranch
+            statement.bind(branch, at: 3)
+        }
+        defer { statement.reset() }
+        statement.bind(range.lowerBound, at: 1)
+        statement.bind(range.upperBound, at: 2)
+        var result: [RecordedEvent] = []
+        while try statement.step() {
+            let index = statement.int64(at: 0)
+            let kindText = statement.string(at: 4) ?? ""
+            guard let kind = EventKind(rawValue: kindText) else {
+                throw .corrupt(path: path, detail: "event \(index) has an unknown kind \"\(kindText)\"")
+            }
+            var patch: JSONPatch?
+            if let patchJSON = try json(statement, column: 7, what: "the patch of event \(index)") {
+                patch = try makePatch(patchJSON, index: index)
+            }
+            result.append(RecordedEvent(
+                index: index,
+                appSeq: statement.optionalInt64(at: 2),
+                time: statement.optionalDouble(at: 3) ?? 0,
+                kind: kind,
+                label: statement.string(at: 5),
+                action: try json(statement, column: 6, what: "the action of event \(index)"),
+                patch: patch,
+                reducerMicros: statement.optionalDouble(at: 8),
+                detail: statement.string(at: 9),
+                branch: statement.int64(at: 1)
+            ))
+        }
+        return result
+    }
+
+    /// The nearest keyframe of `branch` at or before `index`: its index and state.
+    func keyframe(atOrBefore index: Int64, branch: Int64) throws(SessionStoreError) -> (index: Int64, state: JSONValue)? {
+        let statement = queries.keyframe
+        defer { statement.reset() }
+        statement.bind(branch, at: 1)
+        statement.bind(index, at: 2)
+        guard try statement.step() else { return nil }
+        let keyframeIndex = statement.int64(at: 0)
+        guard let state = try json(statement, column: 1, what: "the keyframe at event \(keyframeIndex)") else {
+            throw .corrupt(path: path, detail: "the keyframe at event \(keyframeIndex) is empty")
+        }
+        return (keyframeIndex, state)
+    }
+
+    /// Calls `body` with each patch of `branch` for events after `start` up to `end`, in order.
+    func forEachPatch(
+        after start: Int64, through end: Int64, branch: Int64,
+        _ body: (Int64, JSONPatch) throws(SessionStoreError) -> Void
+    ) throws(SessionStoreError) {
+        let statement = branch == 0 ? queries.patchesOnMain : queries.patchesOnBranch
+        defer { statement.reset() }
+        statement.bind(start, at: 1)
+        statement.bind(end, at: 2)
+        if branch != 0 { statement.bind(branch, at: 3) }
+        while try statement.step() {
+            let index = statement.int64(at: 0)
+            guard let patchJSON = try json(statement, column: 1, what: "the patch of event \(index)") else { continue }
+            try body(index, try makePatch(patchJSON, index: index))
+        }
+    }
+
+    /// Calls `body` with the index and the label bytes (nil for none) of each event of `branch` in `range`.
+    func forEachLabel(
+        in range: ClosedRange<Int64>, branch: Int64,
+        _ body: (Int64, UnsafeBufferPointer<UInt8>?) throws(SessionStoreError) -> Void
+    ) throws(SessionStoreError) {
+        let statement = branch == 0 ? queries.labelsOnMain : queries.labelsOnBranch
+        defer { statement.reset() }
+        statement.bind(range.lowerBound, at: 1)
+        statement.bind(range.upperBound, at: 2)
+        if branch != 0 { statement.bind(branch, at: 3) }
+        while try statement.step() {
+            let index = statement.int64(at: 0)
+            let result: Result<Void, SessionStoreError> = statement.withBytes(at: 1) { bytes in
+                do throws(SessionStoreError) {
+                    try body(index, bytes)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            try result.get()
+        }
+    }
+
+    private func json(_ statement: SQLiteStatement, column: Int32, what: String) throws(SessionStoreError) -> JSONValue? {
+        let result: Result<JSONValue?, SessionStoreError> = statement.withBytes(at: column) { bytes in
+            guard let bytes else { return .success(nil) }
+            do throws(JSONParseError) {
+                return .success(try JSONValue(parsing: bytes, limits: SessionFileReader.storedJSONLimits))
+            } catch {
+                return .failure(.corrupt(path: path, detail: "\(what) is not valid JSON: \(error)"))
+            }
+        }
+        return try result.get()
+    }
+
+    private func makePatch(_ json: JSONValue, index: Int64) throws(SessionStoreError) -> JSONPatch {
+        do {
+            return try JSONPatch(json: json)
+        } catch {
+            throw .corrupt(path: path, detail: "the patch of event \(index) is not a JSON Patch: \(error)")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// A date as stored in the meta table: unix seconds in decimal.
+    static func text(of date: Date) -> String {
+        String(date.timeIntervalSince1970)
+    }
+
+    /// A date read from the meta table.
+    static func date(from text: String) -> Date? {
+        Double(text).map { Date(timeIntervalSince1970: $0) }
+    }
+
+    /// The bytes a session takes on disk: the file plus its write-ahead log.
+    static func fileBytes(of path: String) -> Int64 {
+        var total: Int64 = 0
+        for suffix in ["", "-wal"] {
+            var info = stat()
+            if stat(path + suffix, &info) == 0 { total += Int64(info.st_size) }
+        }
+        return total
+    }
+}

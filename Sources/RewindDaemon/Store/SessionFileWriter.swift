@@ -1,0 +1,170 @@
+import Foundation
+
+/// The writing side of one session file: creates it (schema, metadata, the initial keyframe), commits batches
+/// of events with their keyframes in single transactions, and updates metadata.
+/// Threading: confined to one thread at a time — the creating thread, then the recording's writer thread, or
+/// the store while it repairs an interrupted session under that session's lock.
+final class SessionFileWriter {
+    private let database: SQLiteDatabase
+    private var statements: Statements?
+
+    /// The prepared statements, released at `close()` so that the file is closed at once.
+    private struct Statements {
+        let begin: SQLiteStatement
+        let commit: SQLiteStatement
+        let insertEvent: SQLiteStatement
+        let insertKeyframe: SQLiteStatement
+        let upsertMeta: SQLiteStatement
+        let deleteMeta: SQLiteStatement
+    }
+
+    /// The file's path, for errors.
+    var path: String { database.path }
+
+    /// Creates a new session file at `path` (which must not exist) holding `metadata` and the initial state as
+    /// keyframe 0 of branch 0, in WAL mode with `synchronous=NORMAL`.
+    static func create(
+        path: String, metadata: [(SessionSchema.MetaKey, String)], initialState: String, maxFileBytes: Int64?
+    ) throws(SessionStoreError) -> SessionFileWriter {
+        if FileManager.default.fileExists(atPath: path) {
+            throw .unwritable(path: path, reason: "a file with this name already exists")
+        }
+        let database = try SQLiteDatabase(path: path, mode: .create)
+        do {
+            _ = try database.scalarInt64("PRAGMA journal_mode = WAL")
+            try database.execute("PRAGMA synchronous = NORMAL")
+            try database.execute("PRAGMA application_id = \(SessionSchema.applicationID)")
+            if let maxFileBytes {
+                let pageSize = try database.scalarInt64("PRAGMA page_size") ?? 4096
+                try database.setMaximumPageCount(max(8, maxFileBytes / pageSize))
+            }
+            try database.execute("BEGIN")
+            try database.execute(SessionSchema.createTables)
+            try database.execute("PRAGMA user_version = \(SessionSchema.version)")
+            let writer = try SessionFileWriter(database: database)
+            for (key, value) in metadata { try writer.setMeta(key, value) }
+            try writer.setMeta(.schemaVersion, String(SessionSchema.version))
+            try writer.setMeta(.createdBy, "rewind (session schema \(SessionSchema.version))")
+            let insertKeyframe = try writer.prepared().insertKeyframe
+            insertKeyframe.bind(Int64(0), at: 1)
+            insertKeyframe.bind(Int64(0), at: 2)
+            insertKeyframe.bind(initialState, at: 3)
+            try insertKeyframe.run()
+            try database.execute("COMMIT")
+            return writer
+        } catch {
+            database.close()
+            SessionFileWriter.removeFiles(of: path)
+            throw error
+        }
+    }
+
+    /// Opens an existing session file for writing (to mark it interrupted). Checks its schema version first.
+    static func openExisting(path: String) throws(SessionStoreError) -> SessionFileWriter {
+        let database = try SQLiteDatabase(path: path, mode: .readWrite)
+        _ = try SessionFileReader.checkSchema(of: database)
+        return try SessionFileWriter(database: database)
+    }
+
+    private init(database: SQLiteDatabase) throws(SessionStoreError) {
+        self.database = database
+        statements = Statements(
+            begin: try database.prepare("BEGIN"),
+            commit: try database.prepare("COMMIT"),
+            insertEvent: try database.prepare("""
+                INSERT INTO events (idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """),
+            insertKeyframe: try database.prepare(
+                "INSERT OR REPLACE INTO keyframes (branch, idx, state) VALUES (?, ?, ?)"),
+            upsertMeta: try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"),
+            deleteMeta: try database.prepare("DELETE FROM meta WHERE key = ?")
+        )
+    }
+
+    private func prepared() throws(SessionStoreError) -> Statements {
+        guard let statements else { throw .sqlite(path: path, code: 21, message: "the session file is closed") }
+        return statements
+    }
+
+    /// Commits `batch` (events in index order, each with its keyframe if it has one) in one transaction.
+    /// On failure nothing of the batch is committed, and the error says why (`diskFull`, `unwritable`, …).
+    func write(_ batch: [PendingEvent]) throws(SessionStoreError) {
+        let statements = try prepared()
+        let insertEvent = statements.insertEvent
+        let insertKeyframe = statements.insertKeyframe
+        try statements.begin.run()
+        do {
+            for event in batch {
+                insertEvent.bind(event.index, at: 1)
+                insertEvent.bind(event.branch, at: 2)
+                insertEvent.bind(event.appSeq, at: 3)
+                insertEvent.bind(event.time, at: 4)
+                insertEvent.bind(event.kind.rawValue, at: 5)
+                insertEvent.bind(event.label, at: 6)
+                insertEvent.bind(event.action, at: 7)
+                insertEvent.bind(event.patch, at: 8)
+                insertEvent.bind(event.reducerMicros, at: 9)
+                insertEvent.bind(event.detail, at: 10)
+                try insertEvent.run()
+                if let keyframe = event.keyframe {
+                    insertKeyframe.bind(event.branch, at: 1)
+                    insertKeyframe.bind(event.index, at: 2)
+                    insertKeyframe.bind(keyframe, at: 3)
+                    try insertKeyframe.run()
+                }
+            }
+            try statements.commit.run()
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Sets (or, with nil, removes) one metadata value, outside or inside a transaction.
+    func setMeta(_ key: SessionSchema.MetaKey, _ value: String?) throws(SessionStoreError) {
+        let statements = try prepared()
+        let upsertMeta = statements.upsertMeta
+        let deleteMeta = statements.deleteMeta
+        if let value {
+            upsertMeta.bind(key.rawValue, at: 1)
+            upsertMeta.bind(value, at: 2)
+            try upsertMeta.run()
+        } else {
+            deleteMeta.bind(key.rawValue, at: 1)
+            try deleteMeta.run()
+        }
+    }
+
+    /// Writes how and when the session ended, in one transaction.
+    func markEnded(_ endState: SessionEndState, at date: Date) throws(SessionStoreError) {
+        let statements = try prepared()
+        try statements.begin.run()
+        do {
+            try setMeta(.endState, endState.rawValue)
+            try setMeta(.endedAt, SessionFileReader.text(of: date))
+            try statements.commit.run()
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The time of the last committed event, if any (for an interrupted session's end time).
+    func lastEventTime() throws(SessionStoreError) -> Double? {
+        let statement = try database.prepare("SELECT time FROM events ORDER BY idx DESC LIMIT 1")
+        guard try statement.step() else { return nil }
+        return statement.optionalDouble(at: 0)
+    }
+
+    /// Closes the file; with WAL, the last connection to close checkpoints the log into the file.
+    func close() {
+        statements = nil
+        database.close()
+    }
+
+    /// Deletes a session file and its WAL and shared-memory companions (not the lock file).
+    static func removeFiles(of path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    }
+}

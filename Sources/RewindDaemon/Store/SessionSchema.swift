@@ -1,0 +1,69 @@
+/// The SQLite schema of a session file, its version, and the keys of its `meta` table.
+/// docs/SESSION-FORMAT.md documents the same thing for people; keep both in step.
+/// Threading: constants only.
+enum SessionSchema {
+    /// The schema this build writes and the newest it reads. A file with a higher `schema_version` is refused.
+    static let version = 1
+
+    /// The extension of session files in the data directory: `<id>.rewind`.
+    static let fileExtension = "rewind"
+
+    /// The extension of the side file holding the recorder's lock: `<id>.lock`.
+    static let lockExtension = "lock"
+
+    /// `PRAGMA application_id`: "RWND", so that `file(1)`-like tools can tell a session from other SQLite files.
+    static let applicationID: Int32 = 0x5257_4E44
+
+    /// Creates the tables of an empty file (run inside a transaction).
+    static let createTables = """
+        CREATE TABLE meta (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE events (
+            idx        INTEGER PRIMARY KEY,
+            branch     INTEGER NOT NULL DEFAULT 0,
+            app_seq    INTEGER,
+            time       REAL NOT NULL,
+            kind       TEXT NOT NULL,
+            label      TEXT,
+            action     TEXT,
+            patch      TEXT,
+            reducer_us REAL,
+            detail     TEXT
+        );
+        CREATE INDEX events_on_branches ON events (branch, idx) WHERE branch <> 0;
+        CREATE TABLE keyframes (
+            branch INTEGER NOT NULL,
+            idx    INTEGER NOT NULL,
+            state  TEXT NOT NULL,
+            PRIMARY KEY (branch, idx)
+        );
+        """
+
+    /// The keys of the `meta` table (values are text).
+    enum MetaKey: String, CaseIterable {
+        /// The schema version the file was written with (an integer).
+        case schemaVersion = "schema_version"
+        /// The session id (also the file's base name).
+        case sessionID = "session_id"
+        /// The app's name as it introduced itself.
+        case app
+        /// The app instance's identifier, if it sent one.
+        case instance
+        /// Start time, unix seconds (decimal).
+        case startedAt = "started_at"
+        /// End time, unix seconds; absent while live.
+        case endedAt = "ended_at"
+        /// The wire protocol version the app spoke.
+        case protocolVersion = "protocol_version"
+        /// The Swift type name of the app's state, if it sent one.
+        case stateType = "state_type"
+        /// `live`, `clean` or `interrupted`.
+        case endState = "end_state"
+        /// What wrote the file: `rewind` plus the schema version.
+        case createdBy = "created_by"
+        /// For an imported session, the file it was imported from.
+        case importedFrom = "imported_from"
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import RewindWire
+
+/// The data directory: one SQLite file per session (`<id>.rewind`, plus its `-wal`/`-shm` companions while open
+/// and a `<id>.lock` side file while recorded). Creates recordings, lists sessions, opens readers, repairs
+/// sessions whose recorder died, deletes sessions.
+/// Threading: immutable; every method may be called from any thread, and several processes may use the same
+/// directory at once (the daemon recording, the CLI listing or exporting).
+public final class SessionStore: Sendable {
+    /// The data directory.
+    public let directory: URL
+    /// How new recordings buffer, batch and keyframe.
+    public let options: RecordingOptions
+
+    /// Opens the data directory, creating it (and its parents) with mode 0700 when missing.
+    /// Throws `unwritable` (with the operating system's reason) when it cannot be created or is not a directory.
+    public init(directory: URL, options: RecordingOptions = RecordingOptions()) throws(SessionStoreError) {
+        self.directory = directory.standardizedFileURL
+        self.options = options
+        let path = self.directory.path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw .unwritable(path: path, reason: "it exists and is not a directory") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(
+                at: self.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .unwritable(path: path, reason: SessionStore.reason(for: error))
+        }
+    }
+
+    /// `~/.rewind/sessions`, where `~` is `$HOME` when set.
+    public static var defaultDirectory: URL {
+        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            .map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".rewind", isDirectory: true).appendingPathComponent("sessions", isDirectory: true)
+    }
+
+    /// The session file of `id`.
+    public func fileURL(for id: SessionID) -> URL {
+        directory.appendingPathComponent("\(id.rawValue).\(SessionSchema.fileExtension)")
+    }
+
+    private func lockURL(for id: SessionID) -> URL {
+        directory.appendingPathComponent("\(id.rawValue).\(SessionSchema.lockExtension)")
+    }
+
+    // MARK: Recording
+
+    /// Creates a new session file (id generated from `appName` and `startedAt`), writes its metadata and the
+    /// initial state (keyframe 0), takes its lock and starts its writer thread.
+    public func createSession(
+        appName: String, instance: String? = nil, protocolVersion: Int, stateType: String? = nil,
+        initialState: JSONValue, startedAt: Date = Date()
+    ) throws(SessionStoreError) -> SessionRecording {
+        try createSession(appName: appName, instance: instance, protocolVersion: protocolVersion,
+                          stateType: stateType, initialState: initialState, startedAt: startedAt,
+                          importedFrom: nil)
+    }
+
+    /// `createSession`, recording where an imported session came from.
+    func createSession(
+        appName: String, instance: String?, protocolVersion: Int, stateType: String?,
+        initialState: JSONValue, startedAt: Date, importedFrom: String?
+    ) throws(SessionStoreError) -> SessionRecording {
+        var attempts = 0
+        while true {
+            attempts += 1
+            let id = SessionID.generate(appName: appName, date: startedAt)
+            guard let lock = try SessionLock.acquireNew(at: lockURL(for: id).path) else {
+                if attempts < 100 { continue }
+                throw .unwritable(path: directory.path, reason: "could not find a free session id")
+            }
+            let fileURL = fileURL(for: id)
+            var metadata: [(SessionSchema.MetaKey, String)] = [
+                (.sessionID, id.rawValue),
+                (.app, appName),
+                (.startedAt, SessionFileReader.text(of: startedAt)),
+                (.protocolVersion, String(protocolVersion)),
+                (.endState, SessionEndState.live.rawValue),
+            ]
+            if let instance { metadata.append((.instance, instance)) }
+            if let stateType { metadata.append((.stateType, stateType)) }
+            if let importedFrom { metadata.append((.importedFrom, importedFrom)) }
+            let writer: SessionFileWriter
+            do {
+                writer = try SessionFileWriter.create(
+                    path: fileURL.path, metadata: metadata, initialState: initialState.serialized(),
+                    maxFileBytes: options.maxFileBytes)
+            } catch {
+                lock.release(removingFile: true)
+                throw error
+            }
+            let pipeline = RecordingPipeline(
+                id: id, path: fileURL.path, options: options, writer: writer, lock: lock, initialState: initialState)
+            return SessionRecording(pipeline: pipeline, fileURL: fileURL)
+        }
+    }
+
+    // MARK: Reading
+
+    /// Every readable session in the directory, newest first. A `live` session whose recorder is gone reads
+    /// as interrupted. Files that cannot be read (damaged, from a newer Rewind) are left out and reported to
+    /// `skipped`, if given. Throws only when the directory itself cannot be read.
+    public func listSessions(
+        skipped: ((URL, SessionStoreError) -> Void)? = nil
+    ) throws(SessionStoreError) -> [SessionMetadata] {
+        var sessions: [SessionMetadata] = []
+        for id in try sessionIDs() {
+            do throws(SessionStoreError) {
+                let file = try SessionFileReader(path: fileURL(for: id).path)
+                defer { file.close() }
+                sessions.append(try file.metadata(lockPath: lockURL(for: id).path))
+            } catch {
+                skipped?(fileURL(for: id), error)
+            }
+        }
+        return sessions.sorted { ($0.startedAt, $0.id) > ($1.startedAt, $1.id) }
+    }
+
+    /// Opens a reader on a session (finished, or being recorded).
+    public func openSession(_ id: SessionID) throws(SessionStoreError) -> SessionReader {
+        let url = fileURL(for: id)
+        guard FileManager.default.fileExists(atPath: url.path) else { throw .notFound(id) }
+        return try SessionReader(id: id, fileURL: url, lockURL: lockURL(for: id))
+    }
+
+    /// Turns what a user typed into a session id: the exact id, or the one id that starts with it.
+    /// Throws `badSessionID` for text that is not a valid id, `notFound` or `ambiguousSessionID`.
+    public func resolveSessionID(_ text: String) throws(SessionStoreError) -> SessionID {
+        let wanted = try SessionID(validating: text)
+        if FileManager.default.fileExists(atPath: fileURL(for: wanted).path) { return wanted }
+        let matches = try sessionIDs().filter { $0.rawValue.hasPrefix(wanted.rawValue) }
+        if matches.count == 1 { return matches[0] }
+        if matches.isEmpty { throw .notFound(wanted) }
+        throw .ambiguousSessionID(text, matches: matches)
+    }
+
+    // MARK: Maintenance
+
+    /// At daemon start: marks every session left `live` by a recorder that is gone as interrupted, with the
+    /// time of its last committed event as its end. Sessions recorded right now (their lock is held, by this
+    /// or another process) are left alone. Returns the ids repaired.
+    public func recoverInterrupted() throws(SessionStoreError) -> [SessionID] {
+        var repaired: [SessionID] = []
+        for id in try sessionIDs() {
+            let lockPath = lockURL(for: id).path
+            let path = fileURL(for: id).path
+            let endState: String?
+            do throws(SessionStoreError) {
+                let file = try SessionFileReader(path: path)
+                defer { file.close() }
+                endState = try file.meta()[SessionSchema.MetaKey.endState.rawValue]
+            } catch {
+                continue
+            }
+            guard endState == SessionEndState.live.rawValue else { continue }
+            let lock: SessionLock
+            if let held = SessionLock.acquireExisting(at: lockPath) {
+                lock = held
+            } else if SessionLock.isHeld(at: lockPath) {
+                continue
+            } else if let created = try SessionLock.acquireNew(at: lockPath) {
+                lock = created
+            } else {
+                continue
+            }
+            defer { lock.release(removingFile: true) }
+            // Re-read under the lock: the recorder may have finished cleanly since the first look.
+            let stillLive: Bool
+            do throws(SessionStoreError) {
+                let file = try SessionFileReader(path: path)
+                defer { file.close() }
+                stillLive = try file.meta()[SessionSchema.MetaKey.endState.rawValue] == SessionEndState.live.rawValue
+            } catch {
+                continue
+            }
+            guard stillLive else { continue }
+            let writer = try SessionFileWriter.openExisting(path: path)
+            defer { writer.close() }
+            let end = try writer.lastEventTime().map { Date(timeIntervalSince1970: $0) }
+                ?? (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
+            try writer.markEnded(.interrupted, at: end)
+            repaired.append(id)
+        }
+        return repaired
+    }
+
+    /// Deletes a session's files. Throws `sessionInUse` while it is being recorded, `notFound` if it does not exist.
+    public func deleteSession(_ id: SessionID) throws(SessionStoreError) {
+        let url = fileURL(for: id)
+        guard FileManager.default.fileExists(atPath: url.path) else { throw .notFound(id) }
+        let lockPath = lockURL(for: id).path
+        if SessionLock.isHeld(at: lockPath) { throw .sessionInUse(id) }
+        SessionFileWriter.removeFiles(of: url.path)
+        unlink(lockPath)
+    }
+
+    /// The ids of the session files in the directory (files named `<valid id>.rewind`).
+    private func sessionIDs() throws(SessionStoreError) -> [SessionID] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw .unreadable(path: directory.path, reason: SessionStore.reason(for: error))
+        }
+        let suffix = ".\(SessionSchema.fileExtension)"
+        return names.compactMap { name -> SessionID? in
+            guard name.hasSuffix(suffix) else { return nil }
+            return try? SessionID(validating: String(name.dropLast(suffix.count)))
+        }.sorted()
+    }
+
+    /// The operating system's explanation inside a Foundation file error.
+    static func reason(for error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        return nsError.localizedDescription
+    }
+}
