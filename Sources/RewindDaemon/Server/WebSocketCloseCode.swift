@@ -1,0 +1,19 @@
+/// The WebSocket close codes (RFC 6455 §7.4.1) the Rewind server sends, for `WebSocketServer.close`.
+///
+/// Threading: constants, usable from any thread.
+public enum WebSocketCloseCode {
+    /// 1000: the conversation is over.
+    public static let normalClosure: UInt16 = 1000
+    /// 1001: the server is going away (sent to every peer by `WebSocketServer.stop()`).
+    public static let goingAway: UInt16 = 1001
+    /// 1002: the peer broke the protocol.
+    public static let protocolError: UInt16 = 1002
+    /// 1007: a message's payload was not what its type promised (e.g. invalid UTF-8 in a text frame).
+    public static let invalidPayload: UInt16 = 1007
+    /// 1008: refused by policy (origin, authentication, the delegate refusing a connection).
+    public static let policyViolation: UInt16 = 1008
+    /// 1009: a message was larger than the server accepts.
+    public static let messageTooBig: UInt16 = 1009
+    /// 1011: the server hit an unexpected condition.
+    public static let internalError: UInt16 = 1011
+}

@@ -1,0 +1,465 @@
+import CLibWebSockets
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The daemon's WebSocket server, built on libwebsockets: it accepts connections, reassembles incoming
+/// messages and hands them to its delegate, and writes outgoing text messages. It moves whole messages
+/// (`[UInt8]`, normally UTF-8 JSON) and knows nothing of the protocol inside them.
+///
+/// Behaviour at the edges:
+/// - A handshake whose `Origin` header is not in `allowedOrigins` is refused (HTTP 403); so is one asking
+///   only for subprotocols the server does not speak.
+/// - An incoming message larger than `maxMessageBytes` (counted across fragments) closes the connection
+///   with 1009 before more than that is buffered.
+/// - libwebsockets validates UTF-8 in text frames (`LWS_SERVER_OPTION_VALIDATE_UTF8`): invalid text closes
+///   the connection with 1007 and is never delivered.
+/// - Large outgoing messages are written as fragments of at most 128 KiB, one per WRITEABLE callback.
+///
+/// Threading: one service thread (started by `start()`) runs libwebsockets and calls the delegate.
+/// `send`, `close`, `stop`, `listeningPort` and `connectionCount` may be called from any thread,
+/// including from delegate callbacks: sends go through a locked per-connection queue and wake the service
+/// thread with `lws_cancel_service`, coalesced. The delegate is held strongly until the server stops.
+public final class WebSocketServer: @unchecked Sendable {
+    // @unchecked: `shared` is behind a Mutex. The other mutable members belong to the service thread
+    // while it runs; before it is spawned (inside `start`, under the lock) and after it ends they are
+    // only touched with the lock held by `start`/`stop`, and the thread's start and join order those
+    // accesses.
+
+    /// The configuration the server was created with.
+    public let configuration: WebSocketServerConfiguration
+
+    /// Bytes read from a socket per RECEIVE callback at most (lws rx buffer and service buffer).
+    static let receiveChunkBytes = 64 << 10
+    /// The largest fragment written per WRITEABLE callback.
+    static let sendFragmentBytes = 128 << 10
+    /// How long `stop()` waits for peers to finish the closing handshake before dropping them.
+    static let shutdownGraceMilliseconds = 1_000
+
+    private enum Phase {
+        case idle, running, stopped
+    }
+
+    private struct Shared {
+        var phase = Phase.idle
+        var context: OpaquePointer?
+        var thread: ServiceThread?
+        var port = 0
+        var wakeupPending = false
+        var stopRequested = false
+        var writeRequests: [ServerConnection] = []
+        var connections: [ConnectionID: ServerConnection] = [:]
+    }
+
+    private let shared = Mutex(Shared())
+
+    // Service thread state (see the note at the top).
+    private var delegate: (any WebSocketServerDelegate)?
+    private var resources: ServerCResources?
+    private var serviceContext: OpaquePointer?
+    private var nextConnectionNumber: UInt64 = 0
+    private var exitRequested = false
+    private var isShuttingDown = false
+    private var spareWriteRequests: [ServerConnection] = []
+
+    /// Creates a server that does nothing until `start()`.
+    public init(configuration: WebSocketServerConfiguration, delegate: any WebSocketServerDelegate) {
+        self.configuration = configuration
+        self.delegate = delegate
+    }
+
+    /// The port the server listens on once started (the one picked by the system when the configuration
+    /// said 0); 0 before `start()` succeeded.
+    public var listeningPort: Int {
+        shared.withLock { $0.port }
+    }
+
+    /// How many connections are open right now (handshake done, not yet closed).
+    public var connectionCount: Int {
+        shared.withLock { $0.connections.count }
+    }
+
+    /// Binds the listening socket, starts the service thread and returns the port listened on.
+    /// A server starts at most once.
+    /// - Throws: `WebSocketServerError`: `.cannotListen` when the address cannot be bound (port in use),
+    ///   `.invalidConfiguration`, `.alreadyStarted`, `.cannotCreateThread`.
+    @discardableResult
+    public func start() throws -> Int {
+        try validate(configuration)
+        return try shared.withLock { state throws(WebSocketServerError) -> Int in
+            guard state.phase == .idle else { throw .alreadyStarted }
+            rewind_lws_silence_logging()
+            let resources = ServerCResources(
+                subprotocols: configuration.subprotocols, host: configuration.host,
+                receiveBytes: Self.receiveChunkBytes, fragmentBytes: Self.sendFragmentBytes)
+            var info = lws_context_creation_info()
+            info.port = Int32(configuration.port)
+            info.iface = UnsafePointer(resources.interface)
+            info.protocols = UnsafePointer(resources.protocols)
+            info.options = rewind_lws_server_options(configuration.host.contains(":") ? 1 : 0)
+            info.user = Unmanaged.passUnretained(self).toOpaque()
+            info.pt_serv_buf_size = UInt32(Self.receiveChunkBytes)
+            info.gid = -1
+            info.uid = -1
+            guard let context = lws_create_context(&info) else {
+                throw .cannotListen(host: configuration.host, port: configuration.port,
+                                    reason: BindProbe.explainFailure(host: configuration.host,
+                                                                      port: configuration.port))
+            }
+            var port = configuration.port
+            if let vhost = lws_get_vhost_by_name(context, "default") {
+                port = Int(lws_get_vhost_listen_port(vhost))
+            }
+            self.resources = resources
+            self.serviceContext = context
+            // The thread's closure keeps the server alive until the loop ends.
+            guard let thread = ServiceThread.spawn(body: { self.serviceLoop() }) else {
+                lws_context_destroy(context)
+                self.resources = nil
+                self.serviceContext = nil
+                throw .cannotCreateThread
+            }
+            state.phase = .running
+            state.context = context
+            state.thread = thread
+            state.port = port
+            return port
+        }
+    }
+
+    /// Closes every connection (1001, after what was queued for it, waiting up to a second for the
+    /// closing handshakes), stops the service thread and waits for it, then releases the delegate.
+    /// Idempotent; safe before `start()`, after a failed `start()`, and from any thread. Called from a
+    /// delegate callback it does not wait: the service thread ends once the callback returns.
+    public func stop() {
+        let thread = shared.withLock { state -> ServiceThread? in
+            switch state.phase {
+            case .idle:
+                state.phase = .stopped
+                delegate = nil  // no service thread exists, and none can start any more
+                return nil
+            case .stopped:
+                return nil
+            case .running:
+                state.phase = .stopped
+                state.stopRequested = true
+                if let context = state.context { lws_cancel_service(context) }
+                defer { state.thread = nil }
+                return state.thread
+            }
+        }
+        guard let thread else { return }
+        if thread.isCurrent {
+            thread.detach()
+        } else {
+            thread.join()
+        }
+    }
+
+    /// Queues a text message for a connection. Returns false when the connection is unknown, closed or
+    /// closing, or when its backlog would exceed `maxQueuedBytesPerConnection`. Messages to one connection
+    /// are written in the order they were accepted.
+    public func send(_ message: [UInt8], to id: ConnectionID) -> Bool {
+        guard let connection = shared.withLock({ $0.connections[id] }) else { return false }
+        switch connection.outgoing.enqueue(message) {
+        case .rejected:
+            return false
+        case .queued(let needsWriteRequest):
+            if needsWriteRequest { requestWrite(connection) }
+            return true
+        }
+    }
+
+    /// Closes a connection with a close code (see `WebSocketCloseCode`: 1002, 1007, 1008, 1009, …) and a
+    /// reason (cut to the 123 bytes a close frame holds), after the messages already queued for it.
+    /// Nothing is delivered from the connection afterwards; `didClose` follows. No effect on a connection
+    /// that is unknown, gone or already closing.
+    public func close(_ id: ConnectionID, code: UInt16, reason: String) {
+        guard let connection = shared.withLock({ $0.connections[id] }) else { return }
+        if connection.outgoing.requestClose(code: code, reason: reason) {
+            requestWrite(connection)
+        }
+    }
+
+    // MARK: - Any thread → service thread
+
+    private func requestWrite(_ connection: ServerConnection) {
+        shared.withLock { state in
+            guard let context = state.context else { return }
+            state.writeRequests.append(connection)
+            if !state.wakeupPending {
+                state.wakeupPending = true
+                lws_cancel_service(context)
+            }
+        }
+    }
+
+    private func validate(_ configuration: WebSocketServerConfiguration) throws(WebSocketServerError) {
+        guard !configuration.subprotocols.isEmpty else { throw .invalidConfiguration("no subprotocol") }
+        guard Set(configuration.subprotocols).count == configuration.subprotocols.count else {
+            throw .invalidConfiguration("a subprotocol is listed twice")
+        }
+        for name in configuration.subprotocols {
+            let isToken = !name.isEmpty && name.utf8.allSatisfy { byte in
+                byte > 32 && byte < 127 && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
+            }
+            guard isToken else { throw .invalidConfiguration("subprotocol \"\(name)\" is not an HTTP token") }
+        }
+        guard (0...65_535).contains(configuration.port) else {
+            throw .invalidConfiguration("port \(configuration.port) is out of range")
+        }
+        guard configuration.maxMessageBytes > 0, configuration.maxQueuedBytesPerConnection > 0 else {
+            throw .invalidConfiguration("message and backlog limits must be positive")
+        }
+    }
+
+    // MARK: - Service thread
+
+    private func serviceLoop() {
+        guard let context = serviceContext else { return }
+        while !exitRequested {
+            if lws_service(context, 0) < 0 { break }
+        }
+        closeAllConnections(context)
+        shared.withLock { $0.context = nil }
+        lws_context_destroy(context)  // reports CLOSED for whatever did not finish closing
+        shared.withLock { state in
+            state.writeRequests = []
+            state.connections = [:]
+            state.port = 0
+        }
+        serviceContext = nil
+        resources = nil
+        spareWriteRequests = []
+        delegate = nil
+    }
+
+    private func closeAllConnections(_ context: OpaquePointer) {
+        isShuttingDown = true
+        let open = shared.withLock { Array($0.connections.values) }
+        for connection in open {
+            _ = connection.outgoing.requestClose(code: WebSocketCloseCode.goingAway, reason: "server stopping")
+            if let wsi = connection.wsi { lws_callback_on_writable(wsi) }
+        }
+        guard let tick = resources?.tick else { return }
+        let deadline = Self.monotonicMilliseconds() + Self.shutdownGraceMilliseconds
+        while shared.withLock({ !$0.connections.isEmpty }) && Self.monotonicMilliseconds() < deadline {
+            lws_sul_schedule(context, 0, tick, { _ in }, 10 * rewind_lws_us_per_ms())
+            if lws_service(context, 0) < 0 { break }
+        }
+        lws_sul_cancel(tick)
+    }
+
+    /// Dispatches one libwebsockets callback (service thread).
+    fileprivate func handle(_ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+                            _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_RECEIVE:
+            return received(wsi, user, input, length)
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            return writeable(wsi, user)
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            wokenUp()
+            return 0
+        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+            return confirmUpgrade(wsi)
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+            return acceptsOrigin(wsi) ? 0 : 1
+        case LWS_CALLBACK_ESTABLISHED:
+            return opened(wsi, user)
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            if let connection = connection(user), let input, length >= 2 {
+                let bytes = input.assumingMemoryBound(to: UInt8.self)
+                connection.peerCloseCode = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+            }
+            return 0
+        case LWS_CALLBACK_CLOSED, LWS_CALLBACK_WSI_DESTROY:
+            closed(wsi, user)
+            return 0
+        case LWS_CALLBACK_HTTP:
+            // A plain HTTP request: this server only speaks WebSocket.
+            if lws_return_http_status(wsi, 426, "WebSocket upgrade required") != 0 { return -1 }
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        default:
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+        }
+    }
+
+    private func connection(_ user: UnsafeMutableRawPointer?) -> ServerConnection? {
+        guard let user, let raw = user.load(as: UnsafeMutableRawPointer?.self) else { return nil }
+        return Unmanaged<ServerConnection>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Refuses, with an HTTP status the client can see, an upgrade from a foreign origin (403) or asking
+    /// only for subprotocols this server does not speak (400).
+    private func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        if !acceptsOrigin(wsi) {
+            return lws_return_http_status(wsi, 403, "origin not allowed") != 0 ? -1 : 1
+        }
+        if case .value(let requested) = Self.header(wsi, WSI_TOKEN_PROTOCOL) {
+            let names = requested.split(separator: ",").map { $0.trimmingSpaces() }
+            if !names.contains(where: { configuration.subprotocols.contains($0) }) {
+                return lws_return_http_status(wsi, 400, "unsupported subprotocol") != 0 ? -1 : 1
+            }
+        }
+        return 0
+    }
+
+    private func acceptsOrigin(_ wsi: OpaquePointer) -> Bool {
+        if isShuttingDown { return false }
+        switch Self.header(wsi, WSI_TOKEN_ORIGIN) {
+        case .absent:
+            return true
+        case .unreadable:
+            return false
+        case .value(let origin):
+            return configuration.allowedOrigins.contains(origin)
+        }
+    }
+
+    private func opened(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
+        guard let user else { return -1 }
+        nextConnectionNumber += 1
+        let id = ConnectionID(rawValue: nextConnectionNumber)
+        let connection = ServerConnection(
+            id: id, wsi: wsi, maxMessageBytes: configuration.maxMessageBytes,
+            maxQueuedBytes: configuration.maxQueuedBytesPerConnection, fragmentBytes: Self.sendFragmentBytes)
+        user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
+        shared.withLock { $0.connections[id] = connection }
+
+        var subprotocol = configuration.subprotocols[0]
+        if let index = lws_get_protocol(wsi).map({ Int($0.pointee.id) }),
+           configuration.subprotocols.indices.contains(index) {
+            subprotocol = configuration.subprotocols[index]
+        }
+        let origin: String?
+        if case .value(let value) = Self.header(wsi, WSI_TOKEN_ORIGIN) { origin = value } else { origin = nil }
+        let peer = PeerAddress.describe(socket: Int32(lws_get_socket_fd(wsi)))
+
+        let accepted = !isShuttingDown && (delegate?.server(
+            self, didOpen: id, subprotocol: subprotocol, origin: origin, peer: peer) ?? false)
+        if !accepted {
+            let code = isShuttingDown ? WebSocketCloseCode.goingAway : WebSocketCloseCode.policyViolation
+            if connection.outgoing.requestClose(code: code, reason: isShuttingDown ? "server stopping" : "refused") {
+                lws_callback_on_writable(wsi)
+            }
+        }
+        return 0
+    }
+
+    private func received(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?,
+                          _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        guard let connection = connection(user) else { return -1 }
+        if connection.outgoing.isClosing { return 0 }
+        let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+        let outcome = connection.assembler.append(
+            chunk, isFinal: lws_is_final_fragment(wsi) != 0,
+            remainingInFrame: Int(lws_remaining_packet_payload(wsi)))
+        switch outcome {
+        case .partial:
+            return 0
+        case .complete(let message):
+            delegate?.server(self, didReceive: message, isBinary: lws_frame_is_binary(wsi) != 0, from: connection.id)
+            return 0
+        case .tooLarge:
+            return closeNow(wsi, connection, code: WebSocketCloseCode.messageTooBig, reason: "message too big")
+        }
+    }
+
+    private func writeable(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
+        guard let connection = connection(user), let buffer = resources?.writeBuffer else { return -1 }
+        switch connection.outgoing.writeNext(to: wsi, buffer: buffer) {
+        case .wrote(let more):
+            if more { lws_callback_on_writable(wsi) }
+            return 0
+        case .idle:
+            return 0
+        case .close(let request):
+            return closeNow(wsi, connection, code: request.code, reason: request.reason)
+        case .failed:
+            return -1
+        }
+    }
+
+    /// Sets the close frame lws sends as it closes the connection; the caller returns -1 to lws.
+    private func closeNow(_ wsi: OpaquePointer, _ connection: ServerConnection, code: UInt16, reason: String) -> Int32 {
+        var bytes = Array(reason.utf8.prefix(123))
+        while !bytes.isEmpty, String(validating: bytes, as: UTF8.self) == nil { bytes.removeLast() }
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
+        }
+        connection.sentCloseCode = code
+        return -1
+    }
+
+    private func closed(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) {
+        guard let user, let raw = user.load(as: UnsafeMutableRawPointer?.self) else { return }
+        user.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+        let connection = Unmanaged<ServerConnection>.fromOpaque(raw).takeRetainedValue()
+        connection.wsi = nil
+        connection.outgoing.shutDown()
+        connection.assembler.reset()
+        shared.withLock { $0.connections[connection.id] = nil }
+        var code = connection.peerCloseCode ?? connection.sentCloseCode
+        if code == nil, lws_get_close_length(wsi) >= 2, let payload = lws_get_close_payload(wsi) {
+            code = UInt16(payload[0]) << 8 | UInt16(payload[1])
+        }
+        delegate?.server(self, didClose: connection.id, code: code)
+    }
+
+    private func wokenUp() {
+        let stopRequested = shared.withLock { state -> Bool in
+            state.wakeupPending = false
+            swap(&state.writeRequests, &spareWriteRequests)
+            return state.stopRequested
+        }
+        for connection in spareWriteRequests {
+            if let wsi = connection.wsi { lws_callback_on_writable(wsi) }
+        }
+        spareWriteRequests.removeAll(keepingCapacity: true)
+        if stopRequested { exitRequested = true }
+    }
+
+    // MARK: - Helpers
+
+    private enum Header {
+        case absent, unreadable, value(String)
+    }
+
+    private static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> Header {
+        let total = Int(lws_hdr_total_length(wsi, token))
+        guard total > 0 else { return .absent }
+        var characters = [CChar](repeating: 0, count: total + 1)
+        let copied = Int(lws_hdr_copy(wsi, &characters, Int32(characters.count), token))
+        guard copied >= 0 else { return .unreadable }
+        let bytes = characters.prefix(copied).map { UInt8(bitPattern: $0) }
+        return .value(String(decoding: bytes, as: UTF8.self))
+    }
+
+    private static func monotonicMilliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int(now.tv_sec) * 1_000 + Int(now.tv_nsec) / 1_000_000
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    fileprivate func trimmingSpaces() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}
+
+/// The C callback of every server protocol: finds the server through the context's user pointer.
+/// Called by libwebsockets on the service thread (and during context creation and destruction).
+func webSocketServerCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+    guard let wsi, let context = lws_get_context(wsi), let server = lws_context_user(context) else { return 0 }
+    return Unmanaged<WebSocketServer>.fromOpaque(server).takeUnretainedValue()
+        .handle(wsi, reason, user, input, length)
+}

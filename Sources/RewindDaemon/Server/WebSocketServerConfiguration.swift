@@ -1,0 +1,40 @@
+/// How a `WebSocketServer` listens and what it accepts.
+///
+/// Threading: a plain value, usable from any thread; the server copies it at `init`.
+public struct WebSocketServerConfiguration: Sendable, Equatable {
+    /// The address to listen on: an IPv4 or IPv6 literal (`"127.0.0.1"`, `"::1"`), or `"0.0.0.0"` / `""`
+    /// for every IPv4 interface.
+    public var host: String
+    /// The TCP port; 0 lets the system pick a free one (`start()` returns it).
+    public var port: Int
+    /// The WebSocket subprotocols accepted, e.g. `["rewind.v1", "rewind.control.v1"]`. A client naming
+    /// none of them is refused; a client naming no subprotocol at all gets the first. Must not be empty.
+    public var subprotocols: [String]
+    /// Browser origins allowed to connect. A handshake carrying an `Origin` header not in this set is
+    /// refused with HTTP 403; a handshake without `Origin` (any non-browser client) is accepted.
+    public var allowedOrigins: Set<String>
+    /// The largest incoming message, counted across fragments; a larger one closes the connection with
+    /// 1009 (message too big) before more than this is buffered.
+    public var maxMessageBytes: Int
+    /// The most bytes queued for sending to one connection; `send` refuses a message beyond it (a single
+    /// message larger than the cap is accepted when nothing else is queued).
+    public var maxQueuedBytesPerConnection: Int
+
+    /// A configuration; the defaults are the daemon's: loopback port 7723, subprotocol `rewind.v1`,
+    /// no browser origins, 64 MiB messages and 64 MiB of backlog per connection.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 7723,
+        subprotocols: [String] = ["rewind.v1"],
+        allowedOrigins: Set<String> = [],
+        maxMessageBytes: Int = 64 << 20,
+        maxQueuedBytesPerConnection: Int = 64 << 20
+    ) {
+        self.host = host
+        self.port = port
+        self.subprotocols = subprotocols
+        self.allowedOrigins = allowedOrigins
+        self.maxMessageBytes = maxMessageBytes
+        self.maxQueuedBytesPerConnection = maxQueuedBytesPerConnection
+    }
+}

@@ -1,0 +1,24 @@
+/// Receives what happens on a `WebSocketServer`'s connections.
+///
+/// Threading: every method is called on the server's single service thread, one call at a time, in the
+/// order things happened. Methods must return quickly (hand work off to another thread or queue); while
+/// one runs, no connection is served. They may call `send`, `close` and even `stop` on the server.
+public protocol WebSocketServerDelegate: AnyObject, Sendable {
+    /// A client completed the handshake with one of the configured subprotocols (the first one when it
+    /// named none). `origin` is its `Origin` header if it sent one (already checked against
+    /// `allowedOrigins`); `peer` is its address as `ip:port`. Return false to refuse it: the connection
+    /// is closed with 1008 (policy violation), and `didClose` follows as for any connection.
+    func server(_ server: WebSocketServer, didOpen id: ConnectionID, subprotocol: String, origin: String?,
+                peer: String) -> Bool
+
+    /// A whole message arrived (reassembled from its fragments, at most `maxMessageBytes`). Text messages
+    /// are valid UTF-8 (libwebsockets checks; a bad one closes the connection with 1007 instead). Not
+    /// called after `close` was asked for that connection.
+    func server(_ server: WebSocketServer, didReceive message: [UInt8], isBinary: Bool, from id: ConnectionID)
+
+    /// The connection is gone; exactly once for every connection `didOpen` reported. `code` is the close
+    /// code of the closing handshake: the one the peer sent, else the one this server sent (through
+    /// `close`, 1009 for an oversized message, 1001 from `stop`); nil when the connection just ended (the
+    /// peer vanished, or libwebsockets closed it for a protocol error such as invalid UTF-8).
+    func server(_ server: WebSocketServer, didClose id: ConnectionID, code: UInt16?)
+}
