@@ -1,0 +1,171 @@
+// A copy of Sources/RewindDaemon/Server/OutgoingMessageQueue.swift (the daemon and the inspector share no module that
+// may import libwebsockets); keep the two identical.
+import CLibWebSockets
+import Synchronization
+
+/// The outgoing text messages of one WebSocket connection: any thread appends whole messages; the
+/// libwebsockets service thread writes them out one fragment per WRITEABLE callback, then a close frame
+/// if one was asked for.
+///
+/// Threading: `enqueue`, `requestClose`, `queuedBytes` and `isClosing` from any thread (they take a lock);
+/// `writeNext` and `shutDown` only on the service thread (it owns the message being written).
+final class OutgoingMessageQueue: @unchecked Sendable {
+    // @unchecked: `shared` is behind a Mutex; `writing`, `pending`, `pendingIndex` and `offset` are only
+    // touched by the service thread, in `writeNext` and `shutDown`.
+
+    /// A close frame to send once the queued messages are out.
+    struct CloseRequest: Sendable, Equatable {
+        var code: UInt16
+        var reason: String
+    }
+
+    /// What `enqueue` did.
+    enum EnqueueResult: Equatable {
+        /// Refused: the connection is closing or gone, or the backlog would exceed its cap.
+        case rejected
+        /// Queued; when `needsWriteRequest` the caller must get a WRITEABLE callback requested.
+        case queued(needsWriteRequest: Bool)
+    }
+
+    /// What one `writeNext` step did.
+    enum Step: Equatable {
+        /// Wrote a fragment; when `more`, ask for another WRITEABLE callback.
+        case wrote(more: Bool)
+        /// Nothing to write; the queue is idle until the next `enqueue` reports `needsWriteRequest`.
+        case idle
+        /// Everything is written: send this close frame and close.
+        case close(CloseRequest)
+        /// lws_write failed: close the connection.
+        case failed
+    }
+
+    private struct Shared {
+        var incoming: [[UInt8]] = []
+        var queuedBytes = 0
+        var closeRequest: CloseRequest?
+        var writeRequested = false
+        var isOpen = true
+    }
+
+    private let shared = Mutex(Shared())
+    private let maxQueuedBytes: Int
+    private let fragmentBytes: Int
+
+    // Service thread only.
+    private var pending: [[UInt8]] = []
+    private var pendingIndex = 0
+    private var writing: [UInt8]?
+    private var offset = 0
+
+    /// - Parameters:
+    ///   - maxQueuedBytes: backlog cap; a message that would push the queued bytes beyond it is refused
+    ///     (a single message larger than the cap is accepted when nothing else is queued).
+    ///   - fragmentBytes: the largest fragment written per WRITEABLE callback.
+    init(maxQueuedBytes: Int, fragmentBytes: Int) {
+        self.maxQueuedBytes = maxQueuedBytes
+        self.fragmentBytes = max(1, fragmentBytes)
+    }
+
+    /// Bytes accepted by `enqueue` and not yet handed to lws_write.
+    var queuedBytes: Int {
+        shared.withLock { $0.queuedBytes }
+    }
+
+    /// Whether a close was requested (incoming data after that is ignored).
+    var isClosing: Bool {
+        shared.withLock { $0.closeRequest != nil || !$0.isOpen }
+    }
+
+    /// Appends a whole message.
+    func enqueue(_ message: [UInt8]) -> EnqueueResult {
+        shared.withLock { state in
+            guard state.isOpen, state.closeRequest == nil else { return .rejected }
+            if state.queuedBytes > 0, state.queuedBytes + message.count > maxQueuedBytes { return .rejected }
+            state.incoming.append(message)
+            state.queuedBytes += message.count
+            if state.writeRequested { return .queued(needsWriteRequest: false) }
+            state.writeRequested = true
+            return .queued(needsWriteRequest: true)
+        }
+    }
+
+    /// Asks for a close frame after the messages queued so far; later messages are refused. The first
+    /// request wins. Returns whether the caller must get a WRITEABLE callback requested.
+    func requestClose(code: UInt16, reason: String) -> Bool {
+        shared.withLock { state in
+            guard state.isOpen, state.closeRequest == nil else { return false }
+            state.closeRequest = CloseRequest(code: code, reason: reason)
+            if state.writeRequested { return false }
+            state.writeRequested = true
+            return true
+        }
+    }
+
+    /// Service thread: the connection is gone; drops everything queued and refuses what comes next.
+    func shutDown() {
+        let dropped = shared.withLock { state -> [[UInt8]] in
+            state.isOpen = false
+            state.queuedBytes = 0
+            state.writeRequested = false
+            defer { state.incoming = [] }
+            return state.incoming
+        }
+        _ = dropped  // released outside the lock
+        pending = []
+        pendingIndex = 0
+        writing = nil
+        offset = 0
+    }
+
+    /// Service thread: writes the next fragment of the current message to `wsi`, using `buffer`
+    /// (`rewind_lws_pre()` bytes of headroom followed by at least `fragmentBytes` bytes).
+    func writeNext(to wsi: OpaquePointer, buffer: UnsafeMutablePointer<UInt8>) -> Step {
+        if writing == nil {
+            if pendingIndex == pending.count {
+                pending.removeAll(keepingCapacity: true)
+                pendingIndex = 0
+                let outcome = shared.withLock { state -> Step? in
+                    if !state.incoming.isEmpty {
+                        swap(&state.incoming, &pending)
+                        return nil
+                    }
+                    if let close = state.closeRequest { return .close(close) }
+                    state.writeRequested = false
+                    return .idle
+                }
+                if let outcome { return outcome }
+            }
+            writing = pending[pendingIndex]
+            pending[pendingIndex] = []
+            pendingIndex += 1
+            offset = 0
+        }
+        guard let message = writing else { return .idle }
+        let isFirst = offset == 0
+        let length = min(fragmentBytes, message.count - offset)
+        let payload = buffer + rewind_lws_pre()
+        message.withUnsafeBufferPointer { bytes in
+            if length > 0, let base = bytes.baseAddress {
+                payload.update(from: base + offset, count: length)
+            }
+        }
+        offset += length
+        let isFinal = offset == message.count
+        let written = rewind_lws_write_text_fragment(wsi, payload, length, isFirst ? 1 : 0, isFinal ? 1 : 0)
+        if isFinal {
+            writing = nil
+            offset = 0
+        }
+        let hasLocalWork = writing != nil || pendingIndex < pending.count
+        let more = shared.withLock { state -> Bool in
+            state.queuedBytes -= length
+            if hasLocalWork || !state.incoming.isEmpty || state.closeRequest != nil { return true }
+            // Cleared in the same critical section that saw the queue empty, so a concurrent enqueue
+            // either is seen here or asks for a new WRITEABLE callback itself.
+            state.writeRequested = false
+            return false
+        }
+        if written < 0 { return .failed }
+        return .wrote(more: more)
+    }
+}
