@@ -325,12 +325,14 @@ final class RecordingPipeline: @unchecked Sendable {
             }
             condition.broadcast()
         }
-        let stop = stopRequest
+        var stop = stopRequest
         if !pending.isEmpty {
-            // The final attempt failed: these events cannot be written; count them, the error stays reported.
+            // The final attempt failed: these events cannot be written; count them, the error stays reported,
+            // and the session is not called clean.
             droppedEvents += Int64(pending.count)
             bufferedBytes = 0
             pending = []
+            stop?.endState = .interrupted
         }
         condition.unlock()
 

@@ -69,7 +69,7 @@ final class SessionFileWriter {
     private init(database: SQLiteDatabase) throws(SessionStoreError) {
         self.database = database
         statements = Statements(
-            begin: try database.prepare("BEGIN"),
+            begin: try database.prepare("BEGIN IMMEDIATE"),
             commit: try database.prepare("COMMIT"),
             insertEvent: try database.prepare("""
                 INSERT INTO events (idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail)

@@ -23,11 +23,22 @@ public final class SessionStore: Sendable {
             guard isDirectory.boolValue else { throw .unwritable(path: path, reason: "it exists and is not a directory") }
             return
         }
-        do {
-            try FileManager.default.createDirectory(
-                at: self.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .unwritable(path: path, reason: SessionStore.reason(for: error))
+        try SessionStore.makeDirectory(path, wanted: path)
+    }
+
+    /// `mkdir -p` with mode 0700, reporting the operating system's reason for a failure.
+    private static func makeDirectory(_ path: String, wanted: String) throws(SessionStoreError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw .unwritable(path: wanted, reason: "\(path) is not a directory")
+            }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try makeDirectory(parent, wanted: wanted) }
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
+            throw .unwritable(path: wanted, reason: String(cString: strerror(errno)))
         }
     }
 
@@ -205,7 +216,7 @@ public final class SessionStore: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         } catch {
-            throw .unreadable(path: directory.path, reason: SessionStore.reason(for: error))
+            throw .unreadable(path: directory.path, reason: SessionStore.reason(for: error, path: directory.path))
         }
         let suffix = ".\(SessionSchema.fileExtension)"
         return names.compactMap { name -> SessionID? in
@@ -214,13 +225,16 @@ public final class SessionStore: Sendable {
         }.sorted()
     }
 
-    /// The operating system's explanation inside a Foundation file error.
-    static func reason(for error: any Error) -> String {
+    /// The operating system's explanation of why the directory at `path` cannot be listed.
+    private static func reason(for error: any Error, path: String) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))
         }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        return nsError.localizedDescription
+        if let handle = opendir(path) {
+            closedir(handle)
+            return nsError.localizedDescription
+        }
+        return String(cString: strerror(errno))
     }
 }
