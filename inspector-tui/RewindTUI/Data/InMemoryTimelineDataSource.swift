@@ -1,0 +1,180 @@
+import Foundation
+import RewindWire
+
+/// A complete `TimelineDataSource` held in memory: for tests, demos, and small imported sessions.
+///
+/// Sessions are listed in the order they were added. Every event keeps its state after it (values share storage,
+/// so this is cheap for states derived from each other by patches).
+///
+/// Threading: all methods may be called from any thread; one lock guards everything, held only for copies.
+public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Sendable {  // all state guarded by `lock`
+    private struct Record {
+        var session: TimelineSession
+        var events: [TimelineEvent] = []
+        var details: [TimelineEventDetail] = []
+        var states: [JSONValue]
+    }
+
+    /// Why a call was refused.
+    public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// No session has this id.
+        case unknownSession(String)
+        /// The session has no event with this index.
+        case noSuchEvent(session: String, index: Int)
+        /// The patch of an appended event does not apply to the previous state.
+        case patchFailed(String)
+
+        /// A readable message.
+        public var description: String {
+            switch self {
+            case .unknownSession(let id): return "unknown session \(id)"
+            case .noSuchEvent(let session, let index): return "session \(session) has no event #\(index)"
+            case .patchFailed(let reason): return "patch does not apply: \(reason)"
+            }
+        }
+    }
+
+    private let lock = NSLock()
+    private var storedHeader: TimelineHeader
+    private var order: [String] = []
+    private var records: [String: Record] = [:]
+    private var counter: UInt64 = 0
+
+    /// An empty source with the given header.
+    public init(header: TimelineHeader = TimelineHeader()) {
+        storedHeader = header
+    }
+
+    // MARK: - Feeding
+
+    /// Replaces the header facts.
+    public func setHeader(_ header: TimelineHeader) {
+        locked {
+            storedHeader = header
+            counter &+= 1
+        }
+    }
+
+    /// Adds a session (listed after the ones already added) starting from `initialState`.
+    public func addSession(
+        id: String, appName: String, instance: String? = nil, startedAt: Double, status: TimelineSessionStatus = .live,
+        initialState: JSONValue = .object(JSONObject())
+    ) {
+        locked {
+            if records[id] == nil { order.append(id) }
+            let session = TimelineSession(
+                id: id, appName: appName, instance: instance, startedAt: startedAt, eventCount: 0, status: status)
+            records[id] = Record(session: session, states: [initialState])
+            counter &+= 1
+        }
+    }
+
+    /// Appends an event to a session and returns its index.
+    /// - Parameter stateAfter: the state after the event; when nil, `patch` applied to the previous state
+    ///   (or the previous state unchanged, without a patch).
+    /// - Throws: `Failure.unknownSession`, or `Failure.patchFailed` when the patch does not apply.
+    @discardableResult
+    public func append(
+        session id: String, time: Double, kind: TimelineEventKind = .action, label: String? = nil,
+        action: JSONValue? = nil, patch: JSONPatch? = nil, reducerMicros: Double? = nil, detail: String? = nil,
+        appSeq: Int? = nil, branch: Int = 0, stateAfter: JSONValue? = nil
+    ) throws(Failure) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        guard var record = records[id] else { throw .unknownSession(id) }
+        records[id] = nil  // keep the arrays uniquely referenced while appending
+        defer { records[id] = record }
+        let previous = record.states[record.states.count - 1]
+        var state = previous
+        if let stateAfter {
+            state = stateAfter
+        } else if let patch {
+            do {
+                state = try patch.apply(to: previous)
+            } catch {
+                throw .patchFailed(error.description)
+            }
+        }
+        let index = record.events.count + 1
+        let event = TimelineEvent(
+            index: index, time: time, kind: kind, label: label, patchSize: patch?.operations.count,
+            reducerMicros: reducerMicros, detail: detail, branch: branch)
+        record.events.append(event)
+        record.details.append(TimelineEventDetail(event: event, appSeq: appSeq, action: action, patch: patch))
+        record.states.append(state)
+        record.session.eventCount = index
+        counter &+= 1
+        return index
+    }
+
+    /// Changes a session's status (e.g. to `.ended` when its app disconnects).
+    public func setStatus(session id: String, status: TimelineSessionStatus) {
+        locked {
+            records[id]?.session.status = status
+            counter &+= 1
+        }
+    }
+
+    /// Marks an event skipped or not.
+    public func setSkipped(session id: String, index: Int, skipped: Bool) {
+        locked {
+            guard var record = records[id], index >= 1, index <= record.events.count else { return }
+            record.events[index - 1].isSkipped = skipped
+            record.details[index - 1].event.isSkipped = skipped
+            records[id] = record
+            counter &+= 1
+        }
+    }
+
+    // MARK: - TimelineDataSource
+
+    /// Moves on every change.
+    public var changeCounter: UInt64 {
+        locked { counter }
+    }
+
+    /// The header set last.
+    public func header() -> TimelineHeader {
+        locked { storedHeader }
+    }
+
+    /// The sessions in the order added.
+    public func sessions() -> [TimelineSession] {
+        locked { order.compactMap { records[$0]?.session } }
+    }
+
+    /// The rows in `range` that exist.
+    public func events(session id: String, range: ClosedRange<Int>) throws -> [TimelineEvent] {
+        try locked { () throws(Failure) -> [TimelineEvent] in
+            guard let record = records[id] else { throw .unknownSession(id) }
+            let lower = max(1, range.lowerBound)
+            let upper = min(record.events.count, range.upperBound)
+            guard lower <= upper else { return [] }
+            return Array(record.events[(lower - 1)...(upper - 1)])
+        }
+    }
+
+    /// The event's detail.
+    public func eventDetail(session id: String, index: Int) throws -> TimelineEventDetail {
+        try locked { () throws(Failure) -> TimelineEventDetail in
+            guard let record = records[id] else { throw .unknownSession(id) }
+            guard index >= 1, index <= record.details.count else { throw .noSuchEvent(session: id, index: index) }
+            return record.details[index - 1]
+        }
+    }
+
+    /// The state after event `index` (0: the initial state).
+    public func state(session id: String, index: Int) throws -> JSONValue {
+        try locked { () throws(Failure) -> JSONValue in
+            guard let record = records[id] else { throw .unknownSession(id) }
+            guard index >= 0, index < record.states.count else { throw .noSuchEvent(session: id, index: index) }
+            return record.states[index]
+        }
+    }
+
+    private func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}

@@ -1,0 +1,66 @@
+import RewindWire
+
+/// Where the timeline's data comes from: implemented by the daemon glue (live sessions) and by the saved-session
+/// viewer; `InMemoryTimelineDataSource` is a complete in-memory implementation.
+///
+/// Laziness: the UI only asks for what is on screen — a few dozen rows per frame via `events(session:range:)`,
+/// the selected event's detail, and the state at the selected event. Nothing requires loading a whole session.
+///
+/// Threading: every method is called on the UI thread (the one running `TimelineApp.run()`), up to ~30 times a
+/// second, while the implementation's own threads (network, recording) keep adding events. Implementations
+/// must therefore be thread-safe, and fast: never block on the recording's locks for long, and never do
+/// network I/O here.
+public protocol TimelineDataSource: AnyObject, Sendable {
+    /// A number that changes whenever something visible may have changed (new events or sessions, header
+    /// stats). The UI polls it every few milliseconds and repaints (at most ~30 times a second) when it moves.
+    var changeCounter: UInt64 { get }
+
+    /// The header facts: address, connected apps, recording, events/s samples.
+    func header() -> TimelineHeader
+
+    /// Live and saved sessions, in the order the sessions pane lists them (newest first is usual).
+    func sessions() -> [TimelineSession]
+
+    /// The rows whose indices lie in `range` (clamped by the caller to `1...eventCount`), in index order.
+    /// Indices without a row may be left out.
+    func events(session: String, range: ClosedRange<Int>) throws -> [TimelineEvent]
+
+    /// The selected event's row, action and patch.
+    func eventDetail(session: String, index: Int) throws -> TimelineEventDetail
+
+    /// The full state after event `index` (0 = the initial state), on the event's own branch.
+    func state(session: String, index: Int) throws -> JSONValue
+
+    /// The first event, starting at `index` itself and going forward (or backward), whose label matches
+    /// `filter`, looking at no more than `limit` events; nil when none does. The default implementation reads
+    /// rows in chunks through `events(session:range:)`; stores with an index on labels can do better.
+    func firstEvent(
+        session: String, matching filter: TimelineLabelFilter, from index: Int, forward: Bool, limit: Int
+    ) throws -> Int?
+}
+
+extension TimelineDataSource {
+    /// Scans rows in chunks of 1,000 through `events(session:range:)`.
+    public func firstEvent(
+        session: String, matching filter: TimelineLabelFilter, from index: Int, forward: Bool, limit: Int
+    ) throws -> Int? {
+        guard let count = sessions().first(where: { $0.id == session })?.eventCount, count > 0 else { return nil }
+        let chunk = 1_000
+        var position = min(max(index, 1), count)
+        var remaining = limit
+        while remaining > 0 && position >= 1 && position <= count {
+            let size = min(chunk, remaining)
+            let range = forward ? position...min(count, position + size - 1) : max(1, position - size + 1)...position
+            let rows = try events(session: session, range: range)
+            if forward {
+                if let match = rows.first(where: filter.matches) { return match.index }
+                position = range.upperBound + 1
+            } else {
+                if let match = rows.last(where: filter.matches) { return match.index }
+                position = range.lowerBound - 1
+            }
+            remaining -= range.count
+        }
+        return nil
+    }
+}

@@ -1,0 +1,45 @@
+/// One row of the timeline: what the timeline pane shows without reading the action or the patch.
+///
+/// Data sources should make these cheap (no JSON decoding of payloads) because a screen asks for a few dozen
+/// every frame. A plain value type.
+public struct TimelineEvent: Sendable, Hashable {
+    /// Session-wide event number, from 1.
+    public var index: Int
+    /// When it happened, unix seconds.
+    public var time: Double
+    /// What kind of row it is.
+    public var kind: TimelineEventKind
+    /// The action's label (`todo/add`), or a short title for other kinds; nil shows the kind's name.
+    public var label: String?
+    /// Number of JSON Patch operations the event applied to the state; nil when it has no patch.
+    public var patchSize: Int?
+    /// How long the app's reducer took, microseconds.
+    public var reducerMicros: Double?
+    /// Human text for errors, drops, reconnects, notes.
+    public var detail: String?
+    /// Whether the action is currently skipped (shown dimmed, marked `~`).
+    public var isSkipped: Bool
+    /// 0 for the original timeline; N > 0 for rows of a skip/replay recomputation.
+    public var branch: Int
+
+    /// Creates a row.
+    public init(
+        index: Int, time: Double, kind: TimelineEventKind = .action, label: String? = nil, patchSize: Int? = nil,
+        reducerMicros: Double? = nil, detail: String? = nil, isSkipped: Bool = false, branch: Int = 0
+    ) {
+        self.index = index
+        self.time = time
+        self.kind = kind
+        self.label = label
+        self.patchSize = patchSize
+        self.reducerMicros = reducerMicros
+        self.detail = detail
+        self.isSkipped = isSkipped
+        self.branch = branch
+    }
+
+    /// The text the label column shows and the filter matches: the label, or the kind's name when there is none.
+    public var displayLabel: String {
+        label ?? kind.rawValue
+    }
+}

@@ -1,0 +1,25 @@
+/// What the header line shows about the daemon. A plain value type.
+public struct TimelineHeader: Sendable, Hashable {
+    /// The listening address (`ws://127.0.0.1:7723`); nil when viewing saved sessions without a server.
+    public var listeningAddress: String?
+    /// Number of apps connected right now. Quitting asks for confirmation when it is not zero.
+    public var connectedApps: Int
+    /// Whether incoming events are being recorded.
+    public var isRecording: Bool
+    /// Events per second over the last minute, oldest first, one sample per second (the sparkline).
+    public var eventsPerSecond: [Double]
+    /// Shown instead of the server facts when `listeningAddress` is nil (e.g. "saved session 2026…-todo").
+    public var caption: String?
+
+    /// Creates a header.
+    public init(
+        listeningAddress: String? = nil, connectedApps: Int = 0, isRecording: Bool = false,
+        eventsPerSecond: [Double] = [], caption: String? = nil
+    ) {
+        self.listeningAddress = listeningAddress
+        self.connectedApps = connectedApps
+        self.isRecording = isRecording
+        self.eventsPerSecond = eventsPerSecond
+        self.caption = caption
+    }
+}

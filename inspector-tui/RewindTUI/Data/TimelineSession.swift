@@ -1,0 +1,29 @@
+/// One session as the sessions pane and the timeline see it: a view model the data source maps its own
+/// session type onto. A plain value type.
+public struct TimelineSession: Sendable, Hashable, Identifiable {
+    /// Stable identifier (the store's session id); commands name sessions by it.
+    public var id: String
+    /// The app's name, as it introduced itself.
+    public var appName: String
+    /// The app instance (host, pid…), if known.
+    public var instance: String?
+    /// When recording started, unix seconds. Relative event times count from here.
+    public var startedAt: Double
+    /// Number of events; the timeline's rows are indices `0...eventCount` (0 is the initial state).
+    public var eventCount: Int
+    /// Live, ended or interrupted.
+    public var status: TimelineSessionStatus
+
+    /// Creates a session view model.
+    public init(
+        id: String, appName: String, instance: String? = nil, startedAt: Double, eventCount: Int,
+        status: TimelineSessionStatus
+    ) {
+        self.id = id
+        self.appName = appName
+        self.instance = instance
+        self.startedAt = startedAt
+        self.eventCount = eventCount
+        self.status = status
+    }
+}

@@ -1,0 +1,451 @@
+import RewindWire
+
+/// Turns keys into changes of the `TimelineModel` and into `TimelineCommand`s for the app to execute.
+///
+/// Deterministic: given the same data and keys it produces the same model and commands, and it performs no
+/// side effects besides reading the data source (for counts, searches and the detail pane's lines) — so the
+/// whole keyboard behaviour is testable without a terminal. `TimelineApp` runs the commands and reports their
+/// outcome back with `report(_:)`.
+///
+/// Threading: a value type used on the UI thread; it calls the data source from that thread.
+public struct TimelineController {
+    /// The UI state.
+    public private(set) var model: TimelineModel
+    /// Where sessions, rows, details and states come from.
+    public let dataSource: any TimelineDataSource
+    /// The detail pane's content (shared with the renderer so that both see the same lines).
+    public let detailContent: DetailContentCache
+    private let clock: () -> Double
+    private let preferredSessionID: String?
+
+    /// A controller over `dataSource`.
+    /// - Parameters:
+    ///   - initialSession: the session to select first (e.g. the one `rewind open` names); otherwise the first
+    ///     live session, or the first listed.
+    ///   - detailContent: the detail cache to share with the renderer (a new one by default).
+    ///   - clock: seconds on a monotonic clock (the detail cache's throttling); injectable for tests.
+    public init(
+        dataSource: any TimelineDataSource,
+        initialSession: String? = nil,
+        detailContent: DetailContentCache? = nil,
+        clock: @escaping () -> Double = MonotonicClock.now
+    ) {
+        self.dataSource = dataSource
+        self.detailContent = detailContent ?? DetailContentCache(dataSource: dataSource)
+        self.clock = clock
+        preferredSessionID = initialSession
+        model = TimelineModel()
+    }
+
+    // MARK: - Data and size
+
+    /// Reads the header and the sessions again, keeps the selection (or picks one), follows new events when
+    /// following, and keeps the cursor on screen. Call before each frame.
+    public mutating func refresh() {
+        model.header = dataSource.header()
+        model.sessions = dataSource.sessions()
+        if model.selectedSession == nil {
+            if let preferred = model.sessions.first(where: { $0.id == preferredSessionID })
+                ?? model.sessions.first(where: { $0.status == .live })
+                ?? model.sessions.first {
+                select(preferred)
+            } else {
+                model.selectedSessionID = nil
+            }
+        }
+        if model.following {
+            model.cursor = model.eventCount
+        }
+        model.cursor = min(max(0, model.cursor), model.eventCount)
+        ensureCursorVisible()
+    }
+
+    /// Records the terminal size (the layout, and so page sizes, depend on it).
+    public mutating func resize(width: Int, height: Int) {
+        model.screenWidth = width
+        model.screenHeight = height
+        ensureCursorVisible()
+        ensureDetailCursorVisible()
+    }
+
+    /// Shows `message` in the status line until the next key (the outcome of a command).
+    public mutating func report(_ message: StatusMessage) {
+        model.status = message
+    }
+
+    /// Makes `id` the selected session (as moving in the sessions pane does).
+    public mutating func selectSession(id: String) {
+        if let session = model.sessions.first(where: { $0.id == id }) {
+            select(session)
+        }
+    }
+
+    // MARK: - Keys
+
+    /// Applies one key and returns the commands it asks for (usually none).
+    public mutating func handle(_ key: Key) -> [TimelineCommand] {
+        if key == .resize { return [] }
+        model.status = nil
+        if let dialog = model.dialog {
+            return handleDialog(dialog, key)
+        }
+        switch key {
+        case .character("?"), .function(1):
+            model.dialog = .help
+        case .character("q"), .control("c"):
+            return requestQuit()
+        case .control("l"):
+            return [.redraw]
+        case .tab:
+            model.focus = model.focus.next
+        case .backTab:
+            model.focus = model.focus.previous
+        case .character("t"):
+            model.timeFormat = model.timeFormat.toggled
+            model.status = StatusMessage(model.timeFormat == .relative ? "times relative to the session start" : "wall-clock times")
+        case .character("f"):
+            model.following = true
+            model.cursor = model.eventCount
+            ensureCursorVisible()
+            model.status = StatusMessage("following live events")
+        case .character("/"):
+            model.dialog = .prompt(PromptState(kind: .filter, text: model.filter?.pattern ?? ""))
+        case .character("n"):
+            searchAgain(forward: true)
+        case .character("N"):
+            searchAgain(forward: false)
+        case .escape:
+            if model.filter != nil {
+                model.filter = nil
+                model.status = StatusMessage("filter cleared")
+            }
+        case .character("d"):
+            guard requireSession() != nil else { return [] }
+            model.dialog = .prompt(PromptState(kind: .dispatch, text: model.lastDispatch))
+        case .character("s"):
+            guard let session = requireSession() else { return [] }
+            guard model.cursor > 0 else {
+                model.status = StatusMessage("the initial state is not an action: nothing to skip", isError: true)
+                return []
+            }
+            return [.skip(session: session.id, index: model.cursor)]
+        case .character("r"):
+            guard let session = requireSession() else { return [] }
+            return [.replay(session: session.id, from: model.cursor)]
+        case .character("e"):
+            guard let session = requireSession() else { return [] }
+            return [.export(session: session.id)]
+        case .character("["):
+            selectTab(model.detailTab.previous)
+        case .character("]"):
+            selectTab(model.detailTab.next)
+        case .character("1"):
+            selectTab(.action)
+        case .character("2"):
+            selectTab(.diff)
+        case .character("3"):
+            selectTab(.state)
+        default:
+            switch model.focus {
+            case .sessions: handleSessionsKey(key)
+            case .timeline: return handleTimelineKey(key)
+            case .detail: handleDetailKey(key)
+            }
+        }
+        return []
+    }
+
+    // MARK: - Panes
+
+    private mutating func handleSessionsKey(_ key: Key) {
+        let position = model.selectedSessionPosition ?? 0
+        let last = model.sessions.count - 1
+        guard last >= 0 else { return }
+        var target = position
+        switch key {
+        case .up, .character("k"): target = position - 1
+        case .down, .character("j"): target = position + 1
+        case .pageUp, .control("b"): target = position - model.layout.sessions.height
+        case .pageDown, .control("f"): target = position + model.layout.sessions.height
+        case .home, .character("g"): target = 0
+        case .end, .character("G"): target = last
+        case .enter, .right, .character("l"):
+            model.focus = .timeline
+            return
+        default: return
+        }
+        target = min(max(0, target), last)
+        if target != position || model.selectedSession == nil {
+            select(model.sessions[target])
+        }
+    }
+
+    private mutating func handleTimelineKey(_ key: Key) -> [TimelineCommand] {
+        let page = model.layout.timelineRows
+        switch key {
+        case .up, .character("k"): moveCursor(to: model.cursor - 1)
+        case .down, .character("j"): moveCursor(to: model.cursor + 1)
+        case .pageUp, .control("b"): moveCursor(to: model.cursor - page, scrollBy: -page)
+        case .pageDown, .control("f"): moveCursor(to: model.cursor + page, scrollBy: page)
+        case .control("u"): moveCursor(to: model.cursor - page / 2, scrollBy: -page / 2)
+        case .control("d"): moveCursor(to: model.cursor + page / 2, scrollBy: page / 2)
+        case .home, .character("g"): moveCursor(to: 0)
+        case .end, .character("G"):
+            model.following = true
+            model.cursor = model.eventCount
+            ensureCursorVisible()
+        case .enter:
+            guard let session = requireSession() else { return [] }
+            return [.jump(session: session.id, index: model.cursor)]
+        default: break
+        }
+        return []
+    }
+
+    private mutating func handleDetailKey(_ key: Key) {
+        let lines = detailContent.content(for: model, now: clock()).lines
+        let page = model.layout.detailRows
+        model.detailCursor = min(max(0, model.detailCursor), max(0, lines.count - 1))
+        switch key {
+        case .up, .character("k"): moveDetailCursor(to: model.detailCursor - 1, lineCount: lines.count)
+        case .down, .character("j"): moveDetailCursor(to: model.detailCursor + 1, lineCount: lines.count)
+        case .pageUp, .control("b"): moveDetailCursor(to: model.detailCursor - page, lineCount: lines.count)
+        case .pageDown, .control("f"): moveDetailCursor(to: model.detailCursor + page, lineCount: lines.count)
+        case .control("u"): moveDetailCursor(to: model.detailCursor - page / 2, lineCount: lines.count)
+        case .control("d"): moveDetailCursor(to: model.detailCursor + page / 2, lineCount: lines.count)
+        case .home, .character("g"): moveDetailCursor(to: 0, lineCount: lines.count)
+        case .end, .character("G"): moveDetailCursor(to: lines.count - 1, lineCount: lines.count)
+        case .enter, .character(" "):
+            guard model.detailTab == .state, lines.indices.contains(model.detailCursor) else { return }
+            let line = lines[model.detailCursor]
+            if line.isContainer, let path = line.path {
+                toggle(path)
+            }
+        case .left, .character("h"):
+            guard model.detailTab == .state, lines.indices.contains(model.detailCursor) else { return }
+            let line = lines[model.detailCursor]
+            if line.isContainer && line.isExpanded, let path = line.path {
+                toggle(path)
+            } else if let parent = lines[..<model.detailCursor].lastIndex(where: { $0.indent < line.indent }) {
+                moveDetailCursor(to: parent, lineCount: lines.count)
+            }
+        case .right, .character("l"):
+            guard model.detailTab == .state, lines.indices.contains(model.detailCursor) else { return }
+            let line = lines[model.detailCursor]
+            if line.isContainer && !line.isExpanded, let path = line.path {
+                toggle(path)
+            } else {
+                moveDetailCursor(to: model.detailCursor + 1, lineCount: lines.count)
+            }
+        default: break
+        }
+    }
+
+    // MARK: - Dialogs
+
+    private mutating func handleDialog(_ dialog: TimelineDialog, _ key: Key) -> [TimelineCommand] {
+        switch dialog {
+        case .help:
+            model.dialog = nil
+        case .confirmQuit:
+            switch key {
+            case .character("y"), .character("Y"), .character("q"), .enter, .control("c"):
+                model.dialog = nil
+                return [.quit]
+            case .character("n"), .character("N"), .escape:
+                model.dialog = nil
+            default:
+                break
+            }
+        case .prompt(var prompt):
+            switch key {
+            case .escape, .control("c"), .control("g"):
+                model.dialog = nil
+            case .enter:
+                return submit(prompt)
+            default:
+                if prompt.editor.handle(key) {
+                    prompt.error = nil
+                    model.dialog = .prompt(prompt)
+                }
+            }
+        }
+        return []
+    }
+
+    private mutating func submit(_ prompt: PromptState) -> [TimelineCommand] {
+        let text = prompt.editor.text
+        switch prompt.kind {
+        case .filter:
+            guard !text.isEmpty else {
+                model.dialog = nil
+                model.filter = nil
+                model.status = StatusMessage("filter cleared")
+                return []
+            }
+            do {
+                let filter = try TimelineLabelFilter(pattern: text)
+                model.dialog = nil
+                model.filter = filter
+                search(from: model.cursor, forward: true, announceWrap: false)
+            } catch {
+                var refused = prompt
+                refused.error = error.description
+                model.dialog = .prompt(refused)
+            }
+            return []
+        case .dispatch:
+            guard let session = model.selectedSession else {
+                model.dialog = nil
+                model.status = StatusMessage("no session selected", isError: true)
+                return []
+            }
+            guard !text.allSatisfy(\.isWhitespace) else {
+                var refused = prompt
+                refused.error = #"type an action as JSON, e.g. {"type":"increment"}"#
+                model.dialog = .prompt(refused)
+                return []
+            }
+            do {
+                let action = try JSONValue(parsing: text)
+                model.dialog = nil
+                model.lastDispatch = text
+                return [.dispatch(session: session.id, action: action)]
+            } catch {
+                var refused = prompt
+                refused.error = "not valid JSON: \(error)"
+                model.dialog = .prompt(refused)
+                return []
+            }
+        }
+    }
+
+    private mutating func requestQuit() -> [TimelineCommand] {
+        if model.header.connectedApps > 0 {
+            model.dialog = .confirmQuit
+            return []
+        }
+        return [.quit]
+    }
+
+    // MARK: - Search
+
+    private mutating func searchAgain(forward: Bool) {
+        guard model.filter != nil else {
+            model.status = StatusMessage("no filter: press / to filter by label")
+            return
+        }
+        search(from: model.cursor + (forward ? 1 : -1), forward: forward, announceWrap: true)
+    }
+
+    /// Moves the cursor to the first matching event from `start` in the direction given, wrapping around once.
+    private mutating func search(from start: Int, forward: Bool, announceWrap: Bool) {
+        guard let filter = model.filter, let session = model.selectedSession else { return }
+        let count = session.eventCount
+        let notFound = StatusMessage("no event label matches /\(filter.pattern)/", isError: true)
+        guard count > 0 else {
+            model.status = notFound
+            return
+        }
+        do {
+            var found: Int?
+            var wrapped = false
+            if forward, start <= count {
+                found = try dataSource.firstEvent(
+                    session: session.id, matching: filter, from: max(1, start), forward: true, limit: count)
+            } else if !forward, start >= 1 {
+                found = try dataSource.firstEvent(
+                    session: session.id, matching: filter, from: min(count, start), forward: false, limit: count)
+            }
+            if found == nil {
+                wrapped = true
+                found = try dataSource.firstEvent(
+                    session: session.id, matching: filter, from: forward ? 1 : count, forward: forward, limit: count)
+            }
+            guard let found else {
+                model.status = notFound
+                return
+            }
+            moveCursor(to: found)
+            if wrapped && announceWrap {
+                model.status = StatusMessage(forward ? "search wrapped to the top" : "search wrapped to the bottom")
+            }
+        } catch {
+            model.status = StatusMessage("search failed: \(error)", isError: true)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private mutating func select(_ session: TimelineSession) {
+        model.selectedSessionID = session.id
+        model.following = session.status == .live
+        model.cursor = model.following ? session.eventCount : 0
+        model.scrollTop = 0
+        model.seenCount = session.eventCount
+        model.detailCursor = 0
+        model.detailScroll = 0
+        ensureCursorVisible()
+    }
+
+    private mutating func requireSession() -> TimelineSession? {
+        guard let session = model.selectedSession else {
+            model.status = StatusMessage("no session selected", isError: true)
+            return nil
+        }
+        return session
+    }
+
+    private mutating func selectTab(_ tab: DetailTab) {
+        guard tab != model.detailTab else { return }
+        model.detailTab = tab
+        model.detailCursor = 0
+        model.detailScroll = 0
+    }
+
+    private mutating func toggle(_ path: String) {
+        if model.toggledPaths.contains(path) {
+            model.toggledPaths.remove(path)
+        } else {
+            model.toggledPaths.insert(path)
+        }
+    }
+
+    /// Moves the timeline cursor; leaving the newest event stops following. `scrollBy` scrolls the view along
+    /// (page keys), so the cursor keeps its place on the screen.
+    private mutating func moveCursor(to target: Int, scrollBy: Int = 0) {
+        let clamped = min(max(0, target), model.eventCount)
+        if model.following && clamped != model.eventCount {
+            model.following = false
+            model.seenCount = model.eventCount
+        }
+        model.cursor = clamped
+        model.scrollTop += scrollBy
+        ensureCursorVisible()
+    }
+
+    private mutating func ensureCursorVisible() {
+        let rows = model.layout.timelineRows
+        if model.cursor < model.scrollTop {
+            model.scrollTop = model.cursor
+        } else if model.cursor >= model.scrollTop + rows {
+            model.scrollTop = model.cursor - rows + 1
+        }
+        model.scrollTop = min(max(0, model.scrollTop), max(0, model.eventCount + 1 - rows))
+    }
+
+    private mutating func moveDetailCursor(to target: Int, lineCount: Int) {
+        model.detailCursor = min(max(0, target), max(0, lineCount - 1))
+        ensureDetailCursorVisible()
+    }
+
+    private mutating func ensureDetailCursorVisible() {
+        let rows = model.layout.detailRows
+        if model.detailCursor < model.detailScroll {
+            model.detailScroll = model.detailCursor
+        } else if model.detailCursor >= model.detailScroll + rows {
+            model.detailScroll = model.detailCursor - rows + 1
+        }
+        model.detailScroll = max(0, model.detailScroll)
+    }
+}

@@ -1,0 +1,9 @@
+/// What sits on top of the panes and takes the keys while it is open. A plain value type.
+public enum TimelineDialog: Sendable, Hashable {
+    /// The `?` overlay listing every key; any key closes it.
+    case help
+    /// The bottom-line prompt for `/` or `d`.
+    case prompt(PromptState)
+    /// "Quit? N apps are connected" — `y` quits, `n` or Esc goes back.
+    case confirmQuit
+}

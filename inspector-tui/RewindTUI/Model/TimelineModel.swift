@@ -1,0 +1,86 @@
+/// The whole state of the timeline UI, as a value: what is selected, scrolled, filtered, open.
+///
+/// Rows of the timeline are event indices `0...eventCount` of the selected session, where 0 stands for the
+/// initial state. `TimelineController` changes it in answer to keys and data; the views only read it.
+/// A plain value type: copy it freely; it is `Sendable`.
+public struct TimelineModel: Sendable, Hashable {
+    /// The header facts, as last read from the data source.
+    public var header = TimelineHeader()
+    /// The sessions, as last read from the data source.
+    public var sessions: [TimelineSession] = []
+    /// The session whose events the timeline shows.
+    public var selectedSessionID: String?
+    /// The pane that receives movement keys.
+    public var focus: TimelinePane = .timeline
+    /// The selected event index (0 = the initial state).
+    public var cursor = 0
+    /// The first event index shown in the timeline.
+    public var scrollTop = 0
+    /// Whether the cursor sticks to the newest event as events arrive (`f`; moving away turns it off).
+    public var following = true
+    /// The event count when the user last saw the end of the timeline; newer events count as "new".
+    public var seenCount = 0
+    /// The active label filter (`/`), if any: matching rows are highlighted, others dimmed, `n`/`N` jump.
+    public var filter: TimelineLabelFilter?
+    /// Relative or absolute times.
+    public var timeFormat: TimeFormat = .relative
+    /// The detail pane's tab.
+    public var detailTab: DetailTab = .action
+    /// The selected line of the detail pane's content.
+    public var detailCursor = 0
+    /// The first content line shown in the detail pane.
+    public var detailScroll = 0
+    /// State-tree nodes (JSON Pointer strings) whose collapsed/expanded state differs from the default
+    /// (containers down to depth 2 start expanded, deeper ones collapsed).
+    public var toggledPaths: Set<String> = []
+    /// The open dialog, if any.
+    public var dialog: TimelineDialog?
+    /// The last action typed into the dispatch prompt (it reopens with it).
+    public var lastDispatch = ""
+    /// The message shown above the footer until the next key.
+    public var status: StatusMessage?
+    /// The terminal width the layout is computed for.
+    public var screenWidth = 80
+    /// The terminal height the layout is computed for.
+    public var screenHeight = 24
+
+    /// An empty model (no sessions yet), following live events.
+    public init() {}
+
+    /// The selected session, if any.
+    public var selectedSession: TimelineSession? {
+        guard let selectedSessionID else { return nil }
+        return sessions.first { $0.id == selectedSessionID }
+    }
+
+    /// The selected session's position in `sessions`.
+    public var selectedSessionPosition: Int? {
+        guard let selectedSessionID else { return nil }
+        return sessions.firstIndex { $0.id == selectedSessionID }
+    }
+
+    /// Number of events of the selected session (0 when none is selected).
+    public var eventCount: Int {
+        selectedSession?.eventCount ?? 0
+    }
+
+    /// The layout for the current screen size and content.
+    public var layout: TimelineLayout {
+        var hasStatusLine = status != nil
+        if case .prompt = dialog { hasStatusLine = true }
+        return TimelineLayout(
+            width: screenWidth, height: screenHeight, sessionCount: sessions.count, hasStatusLine: hasStatusLine)
+    }
+
+    /// The last event index visible in the timeline.
+    public var lastVisibleIndex: Int {
+        min(eventCount, scrollTop + layout.timelineRows - 1)
+    }
+
+    /// Events that arrived after the user stopped following and that are below the visible rows: the
+    /// "N new" indicator. Zero while following.
+    public var unseenCount: Int {
+        guard !following else { return 0 }
+        return max(0, eventCount - max(seenCount, lastVisibleIndex))
+    }
+}

@@ -1,2 +1,0 @@
-import CNCurses
-import RewindDaemon

@@ -1,0 +1,58 @@
+import RewindWire
+
+/// The Action tab: the event's facts, then its action pretty-printed. Pure: safe from any thread.
+public enum ActionDetail {
+    /// The lines for `detail` of a session that started at `sessionStart` (unix seconds).
+    public static func lines(_ detail: TimelineEventDetail, sessionStart: Double) -> [DetailLine] {
+        let event = detail.event
+        var output: [DetailLine] = []
+        var title = [
+            TextSpan("#\(event.index) ", Theme.dim),
+            TextSpan(event.displayLabel, CellStyle(bold: true)),
+        ]
+        if event.kind != .action {
+            title.append(TextSpan("  \(event.kind.rawValue)", Theme.marker(event.kind)))
+        }
+        if event.isSkipped {
+            title.append(TextSpan("  skipped", Theme.warning))
+        }
+        output.append(DetailLine(title))
+        output.append(fact("time", Formatting.clockTime(event.time) + "  " + Formatting.relativeTime(event.time - sessionStart)))
+        if let appSeq = detail.appSeq {
+            output.append(fact("app seq", String(appSeq)))
+        }
+        if let micros = event.reducerMicros {
+            output.append(fact("reducer", Formatting.duration(micros: micros)))
+        }
+        if let patch = detail.patch {
+            let count = patch.operations.count
+            output.append(fact("patch", count == 1 ? "1 operation" : "\(Formatting.grouped(count)) operations"))
+        }
+        if event.branch != 0 {
+            output.append(fact("branch", String(event.branch)))
+        }
+        if let text = event.detail {
+            output.append(fact("detail", text, style: event.kind == .error ? Theme.error : Theme.plain))
+        }
+        output.append(DetailLine([]))
+        if let action = detail.action {
+            output += JSONLines.lines(action)
+        } else {
+            output.append(DetailLine([TextSpan("(no action payload)", Theme.dim)]))
+        }
+        return output
+    }
+
+    /// The Action tab of row 0, which stands for the initial state.
+    public static func initialStateLines() -> [DetailLine] {
+        [
+            DetailLine([TextSpan("#0 ", Theme.dim), TextSpan("initial state", CellStyle(bold: true))]),
+            DetailLine([TextSpan("The state the app started with; see the State tab. Enter jumps to it.", Theme.dim)]),
+        ]
+    }
+
+    private static func fact(_ name: String, _ value: String, style: CellStyle = .plain) -> DetailLine {
+        let padded = name + String(repeating: " ", count: max(1, 9 - name.count))
+        return DetailLine([TextSpan(padded, Theme.dim), TextSpan(value, style)])
+    }
+}

@@ -1,0 +1,136 @@
+import RewindWire
+
+/// Builds the detail pane's content for the selected event and keeps it, so that repainting a frame costs
+/// nothing when the selection did not change.
+///
+/// States and event details read from the data source are kept in small LRU caches (moving the cursor back
+/// and forth, or switching tabs, does not seek again). While the timeline follows a live session, the content
+/// for the newest event is rebuilt at most every `throttleInterval` seconds: at 10,000 events/s the cursor
+/// moves every frame, and seeking a state for each would starve the UI.
+///
+/// Threading: not thread-safe; use it on the UI thread only (it is owned by `TimelineApp`).
+public final class DetailContentCache {
+    private let dataSource: any TimelineDataSource
+    private let throttleInterval: Double
+    private var current: (key: ContentKey, content: DetailContent, builtAt: Double)?
+    private var states = LRU<ItemKey, JSONValue>(capacity: 6)
+    private var details = LRU<ItemKey, TimelineEventDetail>(capacity: 16)
+
+    /// A cache reading from `dataSource`.
+    public init(dataSource: any TimelineDataSource, throttleInterval: Double = 0.2) {
+        self.dataSource = dataSource
+        self.throttleInterval = throttleInterval
+    }
+
+    /// The content for `model`'s selected session, cursor and tab, at time `now` (seconds, any monotonic origin).
+    public func content(for model: TimelineModel, now: Double) -> DetailContent {
+        guard let session = model.selectedSession else {
+            return DetailContent(title: "", lines: [DetailLine([TextSpan("No session selected.", Theme.dim)])])
+        }
+        let key = ContentKey(
+            session: session.id, index: model.cursor, tab: model.detailTab,
+            toggled: model.detailTab == .state ? model.toggledPaths : [])
+        if let current {
+            if current.key == key { return current.content }
+            if model.following, current.key.session == key.session, current.key.tab == key.tab,
+               now - current.builtAt < throttleInterval {
+                return current.content
+            }
+        }
+        let content = build(key: key, session: session)
+        current = (key, content, now)
+        return content
+    }
+
+    /// Forgets everything read (after a command that changes recorded data, e.g. a skip).
+    public func invalidate() {
+        current = nil
+        states.removeAll()
+        details.removeAll()
+    }
+
+    // MARK: - Building
+
+    private struct ContentKey: Hashable {
+        let session: String
+        let index: Int
+        let tab: DetailTab
+        let toggled: Set<String>
+    }
+
+    private struct ItemKey: Hashable {
+        let session: String
+        let index: Int
+    }
+
+    private func build(key: ContentKey, session: TimelineSession) -> DetailContent {
+        let index = key.index
+        var title = "#\(index)"
+        do {
+            switch key.tab {
+            case .action:
+                guard index > 0 else {
+                    return DetailContent(title: "#0 initial state", lines: ActionDetail.initialStateLines())
+                }
+                let detail = try eventDetail(session: key.session, index: index)
+                title = "#\(index) \(detail.event.displayLabel)"
+                return DetailContent(title: title, lines: ActionDetail.lines(detail, sessionStart: session.startedAt))
+            case .diff:
+                guard index > 0 else {
+                    return DetailContent(title: "#0 initial state", lines: [
+                        DetailLine([TextSpan("The initial state has no diff; see the State tab.", Theme.dim)]),
+                    ])
+                }
+                let detail = try eventDetail(session: key.session, index: index)
+                title = "#\(index) \(detail.event.displayLabel)"
+                let before = detail.patch.map { $0.isEmpty } == false ? try? state(session: key.session, index: index - 1) : nil
+                return DetailContent(title: title, lines: DiffTree.lines(patch: detail.patch, before: before))
+            case .state:
+                let state = try state(session: key.session, index: index)
+                var changed: Set<String> = []
+                if index > 0 {
+                    let detail = try eventDetail(session: key.session, index: index)
+                    title = "#\(index) \(detail.event.displayLabel)"
+                    changed = Self.changedPaths(detail.patch, after: state)
+                } else {
+                    title = "#0 initial state"
+                }
+                return DetailContent(title: title, lines: StateTree.lines(state, toggled: key.toggled, changed: changed))
+            }
+        } catch {
+            return DetailContent(title: title, lines: [DetailLine([TextSpan("Cannot read event #\(index): \(error)", Theme.error)])])
+        }
+    }
+
+    /// The pointers a patch wrote, with an array append (`/-`) resolved to the element it created.
+    static func changedPaths(_ patch: JSONPatch?, after state: JSONValue) -> Set<String> {
+        guard let patch else { return [] }
+        var paths: Set<String> = []
+        for operation in patch.operations {
+            if case .test = operation { continue }
+            var tokens = operation.path.tokens
+            if tokens.last == "-", let parent = state[JSONPointer(tokens: Array(tokens.dropLast()))],
+               case .array(let elements) = parent {
+                tokens[tokens.count - 1] = String(elements.count - 1)
+            }
+            paths.insert(tokens.map { "/" + StateTree.escape($0) }.joined())
+        }
+        return paths
+    }
+
+    private func state(session: String, index: Int) throws -> JSONValue {
+        let key = ItemKey(session: session, index: index)
+        if let cached = states[key] { return cached }
+        let value = try dataSource.state(session: session, index: index)
+        states[key] = value
+        return value
+    }
+
+    private func eventDetail(session: String, index: Int) throws -> TimelineEventDetail {
+        let key = ItemKey(session: session, index: index)
+        if let cached = details[key] { return cached }
+        let value = try dataSource.eventDetail(session: session, index: index)
+        details[key] = value
+        return value
+    }
+}

@@ -1,0 +1,33 @@
+/// One line of the detail pane's content.
+///
+/// State-tree lines name their node (`path`, a JSON Pointer) so that the controller can collapse or expand
+/// the node under the cursor. A plain value type.
+public struct DetailLine: Sendable, Hashable {
+    /// Leading indentation, in columns.
+    public var indent: Int
+    /// The text, in styled runs.
+    public var spans: [TextSpan]
+    /// The JSON Pointer of the state-tree node this line shows (nil elsewhere).
+    public var path: String?
+    /// Whether the node is an object or array that can be collapsed or expanded.
+    public var isContainer: Bool
+    /// Whether that container is currently expanded.
+    public var isExpanded: Bool
+
+    /// Creates a line.
+    public init(
+        indent: Int = 0, _ spans: [TextSpan], path: String? = nil, isContainer: Bool = false,
+        isExpanded: Bool = false
+    ) {
+        self.indent = indent
+        self.spans = spans
+        self.path = path
+        self.isContainer = isContainer
+        self.isExpanded = isExpanded
+    }
+
+    /// The line as plain text (indentation included), for tests.
+    public var text: String {
+        String(repeating: " ", count: indent) + spans.map(\.text).joined()
+    }
+}

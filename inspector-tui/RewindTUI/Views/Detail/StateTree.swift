@@ -1,0 +1,125 @@
+import RewindWire
+
+/// The full state as a collapsible tree (the State tab).
+///
+/// ```
+/// ▾ todos [2]
+///   ▸ 0 {"id":1,"title":"eggs","done":true}
+///   ▾ 1 {3}
+///       id: 2
+///       title: "milk"
+///   count: 4
+/// ```
+/// Containers down to depth 2 (the root's children and grandchildren) start expanded, deeper ones collapsed;
+/// a path in `toggled` flips its node. A collapsed container shows a one-line preview. Values the event
+/// changed (paths in `changed`, and everything under them) are bold yellow and marked `•`.
+/// Pure: safe from any thread.
+public enum StateTree {
+    /// Containers at this depth or shallower start expanded (depth 1 = the root's children).
+    public static let expandedDepth = 2
+
+    /// Whether the node at `path` and `depth` is expanded.
+    public static func isExpanded(path: String, depth: Int, toggled: Set<String>) -> Bool {
+        (depth <= expandedDepth) != toggled.contains(path)
+    }
+
+    /// The lines of `state`.
+    /// - Parameters:
+    ///   - toggled: JSON Pointers of nodes whose expansion differs from the default.
+    ///   - changed: JSON Pointers the event's patch wrote.
+    public static func lines(_ state: JSONValue, toggled: Set<String>, changed: Set<String> = []) -> [DetailLine] {
+        var output: [DetailLine] = []
+        var ancestors: Set<String> = []
+        for path in changed {
+            var end = path.endIndex
+            while let slash = path[..<end].lastIndex(of: "/") {
+                ancestors.insert(String(path[..<slash]))
+                end = slash
+            }
+        }
+        let context = Context(toggled: toggled, changed: changed, ancestors: ancestors)
+        switch state {
+        case .object(let object):
+            if object.isEmpty { output.append(DetailLine([TextSpan("{}", Theme.dim)])) }
+            for member in object {
+                emit(member.value, name: member.key, path: "/" + escape(member.key), depth: 1,
+                     context: context, underChanged: changed.contains(""), into: &output)
+            }
+        case .array(let elements):
+            if elements.isEmpty { output.append(DetailLine([TextSpan("[]", Theme.dim)])) }
+            for (offset, element) in elements.enumerated() {
+                emit(element, name: String(offset), path: "/\(offset)", depth: 1,
+                     context: context, underChanged: changed.contains(""), into: &output)
+            }
+        default:
+            output.append(DetailLine([TextSpan(state.serialized(), JSONPreview.style(of: state))], path: ""))
+        }
+        return output
+    }
+
+    /// A JSON Pointer token with `~` and `/` escaped (RFC 6901).
+    public static func escape(_ token: String) -> String {
+        guard token.contains("~") || token.contains("/") else { return token }
+        return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    private struct Context {
+        let toggled: Set<String>
+        let changed: Set<String>
+        let ancestors: Set<String>
+    }
+
+    private static func emit(
+        _ value: JSONValue, name: String, path: String, depth: Int, context: Context, underChanged: Bool,
+        into output: inout [DetailLine]
+    ) {
+        let isChanged = underChanged || context.changed.contains(path)
+        let indent = (depth - 1) * 2
+        let nameStyle = isChanged ? Theme.warning : Theme.jsonKey
+        let mark: TextSpan?
+        if isChanged {
+            mark = TextSpan(" •", Theme.warning)
+        } else if context.ancestors.contains(path) {
+            mark = TextSpan(" •", Theme.changed)
+        } else {
+            mark = nil
+        }
+        switch value {
+        case .object, .array:
+            let expanded = isExpanded(path: path, depth: depth, toggled: context.toggled)
+            var spans = [TextSpan(expanded ? "▾ " : "▸ "), TextSpan(name, nameStyle), TextSpan(" ")]
+            if expanded || isEmptyContainer(value) {
+                spans.append(TextSpan(JSONPreview.sizeBadge(of: value), Theme.dim))
+            } else {
+                spans.append(TextSpan(JSONPreview.text(value, limit: 120), Theme.dim))
+            }
+            if let mark { spans.append(mark) }
+            output.append(DetailLine(indent: indent, spans, path: path, isContainer: true, isExpanded: expanded))
+            guard expanded else { return }
+            if case .object(let object) = value {
+                for member in object {
+                    emit(member.value, name: member.key, path: path + "/" + escape(member.key), depth: depth + 1,
+                         context: context, underChanged: isChanged, into: &output)
+                }
+            } else if case .array(let elements) = value {
+                for (offset, element) in elements.enumerated() {
+                    emit(element, name: String(offset), path: path + "/\(offset)", depth: depth + 1,
+                         context: context, underChanged: isChanged, into: &output)
+                }
+            }
+        default:
+            var spans = [TextSpan("  "), TextSpan(name, nameStyle), TextSpan(": ")]
+            spans.append(TextSpan(JSONPreview.text(value, limit: 400), isChanged ? Theme.warning : JSONPreview.style(of: value)))
+            if let mark { spans.append(mark) }
+            output.append(DetailLine(indent: indent, spans, path: path))
+        }
+    }
+
+    private static func isEmptyContainer(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let object): return object.isEmpty
+        case .array(let array): return array.isEmpty
+        default: return false
+        }
+    }
+}

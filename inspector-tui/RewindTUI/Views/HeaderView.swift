@@ -1,0 +1,42 @@
+/// The top row: name, listening address, connected apps, recording state, events/s and a sparkline of the last
+/// minute (or, for saved sessions, the caption). Pure rendering: safe on any thread with its own buffer.
+public struct HeaderView {
+    /// What to show.
+    public var header: TimelineHeader
+
+    /// Creates the view.
+    public init(header: TimelineHeader) {
+        self.header = header
+    }
+
+    /// Draws into `rect` (its first row).
+    public func render(into buffer: inout ScreenBuffer, rect: Rect) {
+        guard !rect.isEmpty else { return }
+        buffer.fill(rect.top(1))
+        var spans = [TextSpan(" rewind ", CellStyle(bold: true))]
+        if let address = header.listeningAddress {
+            spans.append(TextSpan(address, CellStyle(foreground: .cyan)))
+            spans.append(TextSpan(" · ", Theme.dim))
+            let apps = header.connectedApps == 1 ? "1 app" : "\(header.connectedApps) apps"
+            spans.append(TextSpan(apps, header.connectedApps > 0 ? Theme.good : Theme.dim))
+            spans.append(TextSpan(" · ", Theme.dim))
+            spans.append(header.isRecording
+                ? TextSpan("● REC", CellStyle(foreground: .red, bold: true))
+                : TextSpan("○ not recording", Theme.dim))
+        } else if let caption = header.caption {
+            spans.append(TextSpan(caption, Theme.dim))
+        }
+        let used = buffer.put(spans, row: rect.row, column: rect.column, width: rect.width)
+        guard header.listeningAddress != nil else { return }
+        let rate = Formatting.rate(header.eventsPerSecond.last ?? 0)
+        let room = rect.width - used - 3
+        guard room >= rate.count else { return }
+        let sparkWidth = min(60, room - rate.count - 1)
+        var right = rate
+        if sparkWidth >= 4 {
+            right += " " + Sparkline.render(header.eventsPerSecond, width: sparkWidth)
+        }
+        buffer.putRightAligned(right + " ", row: rect.row, end: rect.right, minColumn: rect.column + used + 1,
+                               style: CellStyle(foreground: .green))
+    }
+}

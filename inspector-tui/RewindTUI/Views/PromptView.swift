@@ -1,0 +1,55 @@
+/// The row above the footer: the open prompt (`/regex` or `dispatch JSON: …`, with a reverse-video cursor and
+/// the reason a submission was refused), or else the status message (errors red and bold). Long text scrolls
+/// horizontally so that the cursor stays visible. Pure rendering.
+public struct PromptView {
+    /// The model to draw.
+    public var model: TimelineModel
+
+    /// Creates the view.
+    public init(model: TimelineModel) {
+        self.model = model
+    }
+
+    /// Draws into `rect` (its first row).
+    public func render(into buffer: inout ScreenBuffer, rect: Rect) {
+        guard !rect.isEmpty else { return }
+        buffer.fill(rect.top(1))
+        if case .prompt(let prompt) = model.dialog {
+            renderPrompt(prompt, into: &buffer, rect: rect)
+        } else if let status = model.status {
+            buffer.put(" " + status.text, row: rect.row, column: rect.column,
+                       style: status.isError ? Theme.error : Theme.plain, maxWidth: rect.width)
+        }
+    }
+
+    private func renderPrompt(_ prompt: PromptState, into buffer: inout ScreenBuffer, rect: Rect) {
+        var column = rect.column
+        column += buffer.put(prompt.label, row: rect.row, column: column, style: Theme.key, maxWidth: rect.width)
+        var errorText = ""
+        if let error = prompt.error { errorText = "  " + error }
+        let errorWidth = min(DisplayWidth.of(errorText), max(0, (rect.right - column) / 2))
+        let fieldWidth = max(1, rect.right - column - errorWidth)
+        let characters = prompt.editor.characters
+        let cursor = prompt.editor.cursor
+        // Scroll so that the cursor cell is inside the field.
+        var start = 0
+        var widthBeforeCursor = characters[..<cursor].reduce(0) { $0 + DisplayWidth.of($1) }
+        while widthBeforeCursor >= fieldWidth && start < cursor {
+            widthBeforeCursor -= DisplayWidth.of(characters[start])
+            start += 1
+        }
+        var x = column
+        for position in start...characters.count {
+            let isCursor = position == cursor
+            let character: Character = position < characters.count ? characters[position] : " "
+            let width = max(1, DisplayWidth.of(character))
+            guard x + width <= column + fieldWidth else { break }
+            buffer.put(String(character), row: rect.row, column: x, style: isCursor ? Theme.selection : Theme.plain,
+                       maxWidth: width)
+            x += width
+        }
+        if errorWidth > 0 {
+            buffer.put(errorText, row: rect.row, column: rect.right - errorWidth, style: Theme.error, maxWidth: errorWidth)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// The sessions pane: one row per live or saved session — status, app, start, events, state — with the
+/// selected one marked `▸` (and reversed when the pane has the focus). Pure rendering.
+public struct SessionsView {
+    /// The model to draw.
+    public var model: TimelineModel
+
+    /// Creates the view.
+    public init(model: TimelineModel) {
+        self.model = model
+    }
+
+    /// Draws into `rect` (title row + session rows, scrolled to keep the selection visible).
+    public func render(into buffer: inout ScreenBuffer, rect: Rect) {
+        guard !rect.isEmpty else { return }
+        let focused = model.focus == .sessions && model.dialog == nil
+        let live = model.sessions.filter { $0.status == .live }.count
+        PaneTitle.render(into: &buffer, rect: rect, focused: focused,
+                         left: [TextSpan(" Sessions "), TextSpan("\(model.sessions.count)", Theme.dim)],
+                         right: live > 0 ? [TextSpan("\(live) live ", Theme.good)] : [])
+        let body = rect.droppingTop(1)
+        buffer.fill(body)
+        guard !body.isEmpty else { return }
+        guard !model.sessions.isEmpty else {
+            buffer.put("  No sessions yet: start an app with the Rewind inspector attached.",
+                       row: body.row, column: body.column, style: Theme.dim, maxWidth: body.width)
+            return
+        }
+        let selected = model.selectedSessionPosition ?? 0
+        let first = min(max(0, selected - body.height + 1), max(0, model.sessions.count - body.height))
+        for (offset, session) in model.sessions[first...].prefix(body.height).enumerated() {
+            let position = first + offset
+            renderRow(session, selected: position == selected, focused: focused, into: &buffer,
+                      row: body.row + offset, rect: body)
+        }
+    }
+
+    private func renderRow(
+        _ session: TimelineSession, selected: Bool, focused: Bool, into buffer: inout ScreenBuffer, row: Int, rect: Rect
+    ) {
+        let (symbol, symbolStyle, word): (String, CellStyle, String)
+        switch session.status {
+        case .live: (symbol, symbolStyle, word) = ("●", Theme.good, "live")
+        case .ended: (symbol, symbolStyle, word) = ("○", Theme.dim, "ended")
+        case .interrupted: (symbol, symbolStyle, word) = ("!", Theme.warning, "interrupted")
+        }
+        let events = Formatting.grouped(session.eventCount) + " ev"
+        let started = String(Formatting.dateTime(session.startedAt).prefix(16))
+        let showStart = rect.width >= 60
+        let rightWidth = 12 + 12 + (showStart ? 17 : 0)
+        var column = rect.column
+        column += buffer.put(selected ? "▸ " : "  ", row: row, column: column, style: CellStyle(bold: true))
+        column += buffer.put(symbol + " ", row: row, column: column, style: symbolStyle)
+        let nameWidth = max(4, rect.right - column - rightWidth)
+        var name = session.appName
+        if let instance = session.instance, !instance.isEmpty { name += " (\(instance))" }
+        buffer.put(name, row: row, column: column, style: CellStyle(bold: selected), maxWidth: nameWidth)
+        column += nameWidth
+        if showStart {
+            buffer.put(" " + started, row: row, column: column, style: Theme.dim, maxWidth: 17)
+            column += 17
+        }
+        buffer.putRightAligned(events, row: row, end: column + 12, minColumn: column)
+        column += 12
+        buffer.put("  " + word, row: row, column: column, style: symbolStyle, maxWidth: rect.right - column)
+        if selected && focused {
+            buffer.restyle(Rect(row: row, column: rect.column, width: rect.width, height: 1)) { $0.reverse = true }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+/// The timeline's styles, in one place.
+///
+/// Every meaning carried by colour is also carried by a symbol or an attribute, so the monochrome fallback
+/// (where the painter drops colours) stays readable: bars and selections use reverse video, diff lines start with
+/// `+`, `-`, `~`, `»`, errors are bold. Immutable constants: safe from any thread.
+public enum Theme {
+    /// Header bar and the focused pane's title.
+    public static let bar = CellStyle(bold: true, reverse: true)
+    /// A pane title when the pane is not focused.
+    public static let title = CellStyle(bold: true, underline: true)
+    /// Column headings.
+    public static let heading = CellStyle(dim: true, underline: true)
+    /// The selected row.
+    public static let selection = CellStyle(reverse: true)
+    /// Secondary text.
+    public static let dim = CellStyle(dim: true)
+    /// Plain text.
+    public static let plain = CellStyle.plain
+    /// A key name in the footer and the help.
+    public static let key = CellStyle(foreground: .cyan, bold: true)
+    /// Errors.
+    public static let error = CellStyle(foreground: .red, bold: true)
+    /// Warnings and the "N new" indicator.
+    public static let warning = CellStyle(foreground: .yellow, bold: true)
+    /// Good news: live sessions, recording.
+    public static let good = CellStyle(foreground: .green, bold: true)
+    /// Added values in the diff.
+    public static let added = CellStyle(foreground: .green)
+    /// Removed values in the diff.
+    public static let removed = CellStyle(foreground: .red)
+    /// Replaced values in the diff.
+    public static let changed = CellStyle(foreground: .yellow)
+    /// Moved or copied values in the diff.
+    public static let moved = CellStyle(foreground: .blue)
+    /// Object keys in JSON.
+    public static let jsonKey = CellStyle(foreground: .cyan)
+    /// JSON strings.
+    public static let jsonString = CellStyle(foreground: .green)
+    /// JSON numbers.
+    public static let jsonNumber = CellStyle(foreground: .magenta)
+    /// JSON `true`, `false`, `null`.
+    public static let jsonLiteral = CellStyle(foreground: .yellow)
+    /// A filter match in the timeline.
+    public static let match = CellStyle(foreground: .yellow, bold: true)
+
+    /// The marker style for an event kind.
+    public static func marker(_ kind: TimelineEventKind) -> CellStyle {
+        switch kind {
+        case .action: return plain
+        case .snapshot: return CellStyle(foreground: .green)
+        case .dropped: return warning
+        case .error: return error
+        case .jump: return CellStyle(foreground: .cyan, bold: true)
+        case .replay: return CellStyle(foreground: .magenta, bold: true)
+        case .reconnect: return CellStyle(foreground: .blue, bold: true)
+        case .skip: return dim
+        case .dispatch: return CellStyle(foreground: .cyan)
+        case .note: return dim
+        }
+    }
+}

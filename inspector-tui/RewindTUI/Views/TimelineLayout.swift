@@ -1,0 +1,75 @@
+/// Where each part of the screen goes for a given terminal size.
+///
+/// - Wide terminals (120 columns or more): sessions above the timeline on the left, the detail pane on the
+///   right, full height.
+/// - Narrower ones (80×24 and up): sessions (up to 3 rows), timeline, and detail stacked.
+/// Header and footer take one row each; the status/prompt row appears above the footer when needed. Below
+/// `minimumWidth`×`minimumHeight` the screen only says it is too small. Each pane's rectangle includes its
+/// title row. A plain value type.
+public struct TimelineLayout: Sendable, Hashable {
+    /// Narrowest terminal the panes are drawn in.
+    public static let minimumWidth = 40
+    /// Lowest terminal the panes are drawn in.
+    public static let minimumHeight = 10
+    /// From this width on, the detail pane goes to the right.
+    public static let wideWidth = 120
+
+    /// The screen.
+    public var screen: Rect
+    /// The header row.
+    public var header: Rect
+    /// The sessions pane (title row + one row per session).
+    public var sessions: Rect
+    /// The timeline pane (title row + column headings + rows).
+    public var timeline: Rect
+    /// The vertical separator between the left and right columns (zero width when stacked).
+    public var separator: Rect
+    /// The detail pane (tab bar + content).
+    public var detail: Rect
+    /// The status/prompt row (zero height when not shown).
+    public var status: Rect
+    /// The footer row with the keys.
+    public var footer: Rect
+    /// Whether the detail pane is on the right.
+    public let isWide: Bool
+    /// Whether the terminal is below the minimum size.
+    public let isTooSmall: Bool
+
+    /// Lays out a `width`×`height` screen.
+    /// - Parameters:
+    ///   - sessionCount: number of sessions (the sessions pane grows to show them, within limits).
+    ///   - hasStatusLine: whether a status message or a prompt needs the row above the footer.
+    public init(width: Int, height: Int, sessionCount: Int, hasStatusLine: Bool) {
+        screen = Rect(row: 0, column: 0, width: width, height: height)
+        isTooSmall = width < Self.minimumWidth || height < Self.minimumHeight
+        isWide = width >= Self.wideWidth
+        header = screen.top(1)
+        footer = screen.bottom(1)
+        status = hasStatusLine ? screen.droppingBottom(1).bottom(1) : Rect(row: footer.row, column: 0, width: width, height: 0)
+        let body = screen.droppingTop(1).droppingBottom(1 + status.height)
+        let sessionRows = max(1, sessionCount)
+        if isWide {
+            let leftWidth = width * 46 / 100
+            let left = Rect(row: body.row, column: 0, width: leftWidth, height: body.height)
+            separator = Rect(row: body.row, column: leftWidth, width: 1, height: body.height)
+            detail = Rect(row: body.row, column: leftWidth + 1, width: width - leftWidth - 1, height: body.height)
+            let sessionsHeight = min(min(sessionRows, 8) + 1, max(2, body.height / 3))
+            sessions = left.top(sessionsHeight)
+            timeline = left.droppingTop(sessionsHeight)
+        } else {
+            separator = Rect(row: body.row, column: 0, width: 0, height: body.height)
+            let sessionsHeight = min(min(sessionRows, 3) + 1, max(2, body.height / 4))
+            sessions = body.top(sessionsHeight)
+            let rest = body.droppingTop(sessionsHeight)
+            let detailHeight = max(3, rest.height * 2 / 5)
+            detail = rest.bottom(detailHeight)
+            timeline = rest.droppingBottom(detailHeight)
+        }
+    }
+
+    /// Event rows the timeline shows at once (its height minus the title and the column headings).
+    public var timelineRows: Int { max(1, timeline.height - 2) }
+
+    /// Content lines the detail pane shows at once (its height minus the tab bar).
+    public var detailRows: Int { max(1, detail.height - 1) }
+}

@@ -1,0 +1,64 @@
+/// Renders a whole frame from the model: header, sessions, timeline, detail, status/prompt, footer, and any
+/// overlay, into a fresh `ScreenBuffer` of the model's screen size.
+///
+/// Reads from the data source only what is on screen: the visible rows, and (through the detail cache) the
+/// selected event's detail and state. Threading: use on the UI thread (the detail cache is not thread-safe).
+public struct TimelineRenderer {
+    /// Where rows come from.
+    public let dataSource: any TimelineDataSource
+    /// The detail pane's content (shared with the controller).
+    public let detailContent: DetailContentCache
+
+    /// A renderer reading from `dataSource`, with the detail cache the controller uses.
+    public init(dataSource: any TimelineDataSource, detailContent: DetailContentCache) {
+        self.dataSource = dataSource
+        self.detailContent = detailContent
+    }
+
+    /// The frame for `model` at monotonic time `now` (seconds; used to throttle detail updates while following).
+    public func render(_ model: TimelineModel, now: Double) -> ScreenBuffer {
+        var buffer = ScreenBuffer(width: model.screenWidth, height: model.screenHeight)
+        let layout = model.layout
+        guard !layout.isTooSmall else {
+            let message = "Terminal too small: \(model.screenWidth)×\(model.screenHeight) "
+                + "(rewind needs \(TimelineLayout.minimumWidth)×\(TimelineLayout.minimumHeight)). q quits."
+            buffer.put(message, row: model.screenHeight / 2, column: 0, style: Theme.warning)
+            return buffer
+        }
+        HeaderView(header: model.header).render(into: &buffer, rect: layout.header)
+        SessionsView(model: model).render(into: &buffer, rect: layout.sessions)
+
+        var rows: [TimelineEvent] = []
+        var rowsError: String?
+        if let session = model.selectedSession, session.eventCount > 0 {
+            let first = max(1, model.scrollTop)
+            let last = min(session.eventCount, model.scrollTop + layout.timelineRows - 1)
+            if first <= last {
+                do {
+                    rows = try dataSource.events(session: session.id, range: first...last)
+                } catch {
+                    rowsError = "\(error)"
+                }
+            }
+        }
+        TimelineView(model: model, rows: rows, error: rowsError).render(into: &buffer, rect: layout.timeline)
+        for row in layout.separator.row..<layout.separator.bottom where layout.separator.width > 0 {
+            buffer.put("│", row: row, column: layout.separator.column, style: Theme.dim)
+        }
+        DetailView(model: model, content: detailContent.content(for: model, now: now))
+            .render(into: &buffer, rect: layout.detail)
+        PromptView(model: model).render(into: &buffer, rect: layout.status)
+        FooterView(model: model).render(into: &buffer, rect: layout.footer)
+
+        let overlayArea = layout.screen.droppingTop(1).droppingBottom(1)
+        switch model.dialog {
+        case .help:
+            HelpOverlay().render(into: &buffer, area: overlayArea)
+        case .confirmQuit:
+            ConfirmQuitOverlay(connectedApps: model.header.connectedApps).render(into: &buffer, area: overlayArea)
+        case .prompt, nil:
+            break
+        }
+        return buffer
+    }
+}

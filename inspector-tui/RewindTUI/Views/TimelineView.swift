@@ -1,0 +1,188 @@
+/// The timeline pane: a title with the session, event count, filter and follow state ("▼ N new" when the user
+/// has scrolled away from live events), column headings, and one row per event —
+/// index, time, marker, label, patch size, reducer time. Row 0 is the initial state.
+///
+/// Markers: `J` jump, `R` replay, `D` dropped, `E` error, `C` reconnect, `S` snapshot, `>` dispatch, `~` skip,
+/// `N` note. With a filter, matching labels are bold yellow and other rows dim. Pure rendering: the rows
+/// are fetched by the caller.
+public struct TimelineView {
+    /// The model to draw.
+    public var model: TimelineModel
+    /// The rows in view (indices `scrollTop…`; missing indices are drawn empty).
+    public var rows: [TimelineEvent]
+    /// Why the rows could not be read, if they could not.
+    public var error: String?
+
+    /// Creates the view.
+    public init(model: TimelineModel, rows: [TimelineEvent], error: String? = nil) {
+        self.model = model
+        self.rows = rows
+        self.error = error
+    }
+
+    /// Draws into `rect`.
+    public func render(into buffer: inout ScreenBuffer, rect: Rect) {
+        guard !rect.isEmpty else { return }
+        let focused = model.focus == .timeline && model.dialog == nil
+        renderTitle(into: &buffer, rect: rect, focused: focused)
+        let headingRow = rect.droppingTop(1)
+        guard !headingRow.isEmpty else { return }
+        let columns = Columns(width: rect.width, eventCount: model.eventCount, timeFormat: model.timeFormat)
+        buffer.fill(headingRow.top(1), style: Theme.heading)
+        buffer.put(columns.heading, row: headingRow.row, column: rect.column, style: Theme.heading, maxWidth: rect.width)
+        let body = headingRow.droppingTop(1)
+        buffer.fill(body)
+        guard let session = model.selectedSession else {
+            buffer.put("  No session selected.", row: body.row, column: body.column, style: Theme.dim, maxWidth: body.width)
+            return
+        }
+        if let error {
+            buffer.put("  Cannot read events: \(error)", row: body.row, column: body.column, style: Theme.error,
+                       maxWidth: body.width)
+            return
+        }
+        var byIndex: [Int: TimelineEvent] = [:]
+        for row in rows { byIndex[row.index] = row }
+        for line in 0..<body.height {
+            let index = model.scrollTop + line
+            guard index <= session.eventCount else { break }
+            let row = body.row + line
+            if index == 0 {
+                renderInitialRow(columns: columns, session: session, row: row, rect: body, into: &buffer)
+            } else if let event = byIndex[index] {
+                renderRow(event, columns: columns, session: session, row: row, rect: body, into: &buffer)
+            } else {
+                buffer.putRightAligned(String(index), row: row, end: body.column + columns.indexWidth, style: Theme.dim)
+            }
+            if index == model.cursor {
+                buffer.restyle(Rect(row: row, column: body.column, width: body.width, height: 1)) {
+                    $0.reverse = true
+                    $0.dim = false
+                }
+            }
+        }
+    }
+
+    // MARK: - Parts
+
+    private func renderTitle(into buffer: inout ScreenBuffer, rect: Rect, focused: Bool) {
+        var left = [TextSpan(" Timeline ")]
+        if let session = model.selectedSession {
+            left.append(TextSpan(session.appName + " ", CellStyle(bold: true)))
+            let count = session.eventCount == 1 ? "1 event " : Formatting.grouped(session.eventCount) + " events "
+            left.append(TextSpan(count, Theme.dim))
+        }
+        var right: [TextSpan] = []
+        if let filter = model.filter {
+            right.append(TextSpan("/\(filter.pattern)/ ", Theme.match))
+        }
+        if model.following {
+            if model.selectedSession?.status == .live {
+                right.append(TextSpan("● following ", Theme.good))
+            }
+        } else if model.unseenCount > 0 {
+            right.append(TextSpan("▼ \(Formatting.grouped(model.unseenCount)) new · f follow ", Theme.warning))
+        }
+        PaneTitle.render(into: &buffer, rect: rect, focused: focused, left: left, right: right)
+    }
+
+    private func renderInitialRow(
+        columns: Columns, session: TimelineSession, row: Int, rect: Rect, into buffer: inout ScreenBuffer
+    ) {
+        buffer.putRightAligned("0", row: row, end: rect.column + columns.indexWidth, style: Theme.dim)
+        let time = columns.time(session.startedAt, sessionStart: session.startedAt)
+        buffer.putRightAligned(time, row: row, end: rect.column + columns.timeEnd, style: Theme.dim)
+        buffer.put("initial state", row: row, column: rect.column + columns.labelStart, style: Theme.dim,
+                   maxWidth: columns.labelWidth)
+    }
+
+    private func renderRow(
+        _ event: TimelineEvent, columns: Columns, session: TimelineSession, row: Int, rect: Rect,
+        into buffer: inout ScreenBuffer
+    ) {
+        let matches = model.filter.map { $0.matches(event) }
+        let muted = matches == false || event.isSkipped
+        func style(_ base: CellStyle) -> CellStyle { muted ? base.dimmed : base }
+
+        buffer.putRightAligned(String(event.index), row: row, end: rect.column + columns.indexWidth, style: style(Theme.dim))
+        buffer.putRightAligned(columns.time(event.time, sessionStart: session.startedAt), row: row,
+                               end: rect.column + columns.timeEnd, style: style(Theme.plain))
+        let marker: Character = event.isSkipped ? "~" : event.kind.marker
+        buffer.put(String(marker), row: row, column: rect.column + columns.markerColumn,
+                   style: style(Theme.marker(event.isSkipped ? .skip : event.kind)))
+
+        var label: [TextSpan] = []
+        if event.branch != 0 {
+            label.append(TextSpan("[b\(event.branch)] ", style(Theme.dim)))
+        }
+        let labelStyle: CellStyle
+        if matches == true {
+            labelStyle = Theme.match
+        } else if event.kind == .action {
+            labelStyle = style(Theme.plain)
+        } else {
+            labelStyle = style(Theme.marker(event.kind))
+        }
+        label.append(TextSpan(event.displayLabel, labelStyle))
+        if let detail = event.detail, event.kind != .action {
+            label.append(TextSpan("  " + detail, style(Theme.dim)))
+        }
+        buffer.put(label, row: row, column: rect.column + columns.labelStart, width: columns.labelWidth)
+
+        if columns.showsPatch, let size = event.patchSize {
+            buffer.putRightAligned(size > 99_999 ? "99999+" : String(size), row: row,
+                                   end: rect.column + columns.patchEnd, style: style(Theme.dim))
+        }
+        if columns.showsReducer, let micros = event.reducerMicros {
+            buffer.putRightAligned(Formatting.duration(micros: micros), row: row,
+                                   end: rect.column + columns.reducerEnd, style: style(Theme.dim))
+        }
+    }
+
+    /// Column positions for a pane width.
+    struct Columns {
+        let indexWidth: Int
+        let timeEnd: Int
+        let markerColumn: Int
+        let labelStart: Int
+        let labelWidth: Int
+        let showsPatch: Bool
+        let showsReducer: Bool
+        let patchEnd: Int
+        let reducerEnd: Int
+        let timeFormat: TimeFormat
+        let heading: String
+
+        init(width: Int, eventCount: Int, timeFormat: TimeFormat) {
+            self.timeFormat = timeFormat
+            indexWidth = max(3, String(eventCount).count) + 1
+            let timeWidth = timeFormat == .relative ? 11 : 12
+            timeEnd = indexWidth + 1 + timeWidth
+            markerColumn = timeEnd + 1
+            labelStart = markerColumn + 2
+            showsReducer = width >= 56
+            showsPatch = width >= 48
+            reducerEnd = width - 1
+            patchEnd = showsReducer ? reducerEnd - 8 : width - 1
+            let labelEnd = showsPatch ? patchEnd - 6 : width - 1
+            labelWidth = max(1, labelEnd - labelStart)
+            var heading = String(repeating: " ", count: indexWidth - 1) + "#"
+            heading += String(repeating: " ", count: timeEnd - heading.count - 4) + "time"
+            heading += String(repeating: " ", count: labelStart - heading.count) + "label"
+            if showsPatch {
+                heading += String(repeating: " ", count: max(1, patchEnd - 3 - heading.count)) + "ops"
+            }
+            if showsReducer {
+                heading += String(repeating: " ", count: max(1, reducerEnd - 7 - heading.count)) + "reducer"
+            }
+            self.heading = heading
+        }
+
+        func time(_ unixSeconds: Double, sessionStart: Double) -> String {
+            switch timeFormat {
+            case .relative: return Formatting.relativeTime(unixSeconds - sessionStart)
+            case .absolute: return Formatting.clockTime(unixSeconds)
+            }
+        }
+    }
+}
