@@ -1,0 +1,84 @@
+import Foundation
+import RewindInspector
+
+/// An `InspectorTransportDelegate` for tests: records what the transport reports, runs optional hooks,
+/// and lets a test wait (with a timeout) until a condition on the record holds.
+///
+/// Threading: callbacks arrive on the transport's service thread; tests read and wait from their own
+/// threads. All state is behind `condition`.
+final class ClientEventRecorder: InspectorTransportDelegate, @unchecked Sendable {
+    // @unchecked: every mutable member is read and written with `condition` locked.
+
+    private let condition = NSCondition()
+    private var connections = 0
+    private var disconnections: [String] = []
+    private var messages: [[UInt8]] = []
+    private var messageCount = 0
+    private var keepsMessages: Bool
+    private var connectHook: (@Sendable () -> Void)?
+    private var disconnectHook: (@Sendable (String) -> Void)?
+
+    /// - Parameter keepMessages: record received messages; false only counts them.
+    init(keepMessages: Bool = true) {
+        keepsMessages = keepMessages
+    }
+
+    /// Times `transportDidConnect` was called.
+    var connectCount: Int { locked { connections } }
+    /// The reasons given to `transportDidDisconnect`, in order.
+    var disconnectReasons: [String] { locked { disconnections } }
+    /// The messages received, in order (when kept).
+    var received: [[UInt8]] { locked { messages } }
+    /// Messages received so far.
+    var receivedCount: Int { locked { messageCount } }
+
+    /// Runs `hook` (on the service thread) at every connect.
+    func onConnect(_ hook: @escaping @Sendable () -> Void) { locked { connectHook = hook } }
+    /// Runs `hook` (on the service thread) at every disconnect.
+    func onDisconnect(_ hook: @escaping @Sendable (String) -> Void) { locked { disconnectHook = hook } }
+
+    /// Waits until `predicate` holds (checked after every event) or `timeout` passes; returns whether it held.
+    @discardableResult
+    func wait(timeout: Double = 10, until predicate: (ClientEventRecorder) -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while true {
+            if predicate(self) { return true }
+            condition.lock()
+            let signalled = condition.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.05)))
+            condition.unlock()
+            if !signalled && Date() >= deadline { return predicate(self) }
+        }
+    }
+
+    func transportDidConnect() {
+        let hook = locked { () -> (@Sendable () -> Void)? in
+            connections += 1
+            return connectHook
+        }
+        condition.broadcast()
+        hook?()
+    }
+
+    func transportDidReceive(_ message: [UInt8]) {
+        locked {
+            messageCount += 1
+            if keepsMessages { messages.append(message) }
+        }
+        condition.broadcast()
+    }
+
+    func transportDidDisconnect(reason: String) {
+        let hook = locked { () -> (@Sendable (String) -> Void)? in
+            disconnections.append(reason)
+            return disconnectHook
+        }
+        condition.broadcast()
+        hook?(reason)
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body()
+    }
+}
