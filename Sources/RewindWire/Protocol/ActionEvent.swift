@@ -14,14 +14,18 @@ public struct ActionEvent: Sendable, Hashable {
     public var patch: JSONPatch
     /// How long the reducers took, in microseconds (optional).
     public var reducerMicros: Double?
+    /// Where the action was dispatched, as `File.swift:42` (optional).
+    public var source: String?
 
     /// An action event.
-    public init(seq: UInt64, time: Double, action: ActionPayload, patch: JSONPatch, reducerMicros: Double? = nil) {
+    public init(seq: UInt64, time: Double, action: ActionPayload, patch: JSONPatch, reducerMicros: Double? = nil,
+                source: String? = nil) {
         self.seq = seq
         self.time = time
         self.action = action
         self.patch = patch
         self.reducerMicros = reducerMicros
+        self.source = source
     }
 
     func write(into o: inout JSONObject) {
@@ -30,6 +34,7 @@ public struct ActionEvent: Sendable, Hashable {
         o["action"] = action.json
         o["patch"] = patch.json
         if let reducerMicros { o["reducerMicros"] = .double(reducerMicros) }
+        if let source { o["source"] = .string(source) }
     }
 
     var json: JSONValue {
@@ -44,6 +49,7 @@ public struct ActionEvent: Sendable, Hashable {
             time: try fields.double("time"),
             action: try ActionPayload(reading: try fields.fields("action")),
             patch: try fields.patch("patch"),
-            reducerMicros: try fields.optionalDouble("reducerMicros"))
+            reducerMicros: try fields.optionalDouble("reducerMicros"),
+            source: try fields.optionalString("source"))
     }
 }

@@ -14,16 +14,20 @@ public struct Hello: Sendable, Hashable {
     public var token: String?
     /// What the app can do when asked: any of `jump`, `dispatch`, `replay` (unknown strings are ignored).
     public var capabilities: [String]
+    /// How many actions the app had dispatched when `state` was taken (optional). Across a reconnect it lets the
+    /// daemon say how many actions were never received.
+    public var seq: UInt64?
 
     /// A hello message.
     public init(protocolVersion: Int = WireProtocol.version, app: AppIdentity, state: JSONValue,
-                stateType: String? = nil, token: String? = nil, capabilities: [String] = []) {
+                stateType: String? = nil, token: String? = nil, capabilities: [String] = [], seq: UInt64? = nil) {
         self.protocolVersion = protocolVersion
         self.app = app
         self.state = state
         self.stateType = stateType
         self.token = token
         self.capabilities = capabilities
+        self.seq = seq
     }
 
     func write(into o: inout JSONObject) {
@@ -33,6 +37,7 @@ public struct Hello: Sendable, Hashable {
         if let stateType { o["stateType"] = .string(stateType) }
         if let token { o["token"] = .string(token) }
         o["capabilities"] = .array(capabilities.map { .string($0) })
+        if let seq { o["seq"] = .int(Int64(clamping: seq)) }
     }
 
     init(reading fields: WireFields) throws(WireError) {
@@ -44,6 +49,7 @@ public struct Hello: Sendable, Hashable {
             state: try fields.requiredAllowingNull("state"),
             stateType: try fields.optionalString("stateType"),
             token: try fields.optionalString("token"),
-            capabilities: try fields.strings("capabilities") ?? [])
+            capabilities: try fields.strings("capabilities") ?? [],
+            seq: try fields.optionalUInt64("seq"))
     }
 }
