@@ -1,8 +1,9 @@
 import Foundation
+import Rewind
 
 /// The bounded hand-off between the app's thread and the inspector's pipeline thread.
 ///
-/// The app's thread calls ``push(seq:time:action:state:reducerNanos:)`` once per dispatched action. That call only
+/// The app's thread calls ``push(seq:time:action:source:state:reducerNanos:)`` once per dispatched action. That call only
 /// copies values into an array under a lock held for a few instructions: no encoding, no allocation beyond the
 /// array's amortised growth, and no system call except one condition signal when the pipeline thread is asleep
 /// (at the start of a burst, never in the middle of one).
@@ -18,22 +19,27 @@ import Foundation
 /// Whatever was dropped, the newest state is always kept in one slot (``Drained/latest``), so the pipeline can
 /// send a `dropped` marker followed by a full `snapshot` and the timeline says honestly where detail was lost.
 ///
-/// Entries count against the budget from ``push(seq:time:action:state:reducerNanos:)`` until the pipeline
+/// Entries count against the budget from ``push(seq:time:action:source:state:reducerNanos:)`` until the pipeline
 /// ``release(_:)``s them after encoding and sending, so the outbox and the batch in the pipeline's hands together
 /// stay within the budget.
 ///
-/// Threading: ``push(seq:time:action:state:reducerNanos:)`` from the store's thread; ``drain(waitingUpTo:)`` and
+/// Threading: the `push` methods from the store's thread; ``drain(waitingUpTo:)`` and
 /// ``updateCosts(stateBytes:actionBytes:)`` from the pipeline thread. Safe for exactly that pairing (one producer,
 /// one consumer); all state is guarded by `condition`'s lock.
 final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
-    /// One dispatched action as the app's thread saw it.
+    /// One dispatched action as the app's thread saw it, or a state replaced by a command (a *snapshot* entry).
     struct Entry: Sendable {
-        /// The action's number: 1 for the first action dispatched after the inspector was attached.
+        /// The action's number: 1 for the first action dispatched after the inspector was attached. A snapshot
+        /// entry carries the number of the last action before it.
         let seq: UInt64
         /// Wall-clock time of the dispatch, seconds since 1970.
         let time: Double
-        /// The action, as dispatched.
-        let action: Action
+        /// The action, as dispatched; nil for a snapshot entry.
+        let action: Action?
+        /// Where the action was dispatched.
+        let source: SourceLocation?
+        /// Why the state was replaced (`jump`, `replay`, `resync`); snapshot entries only.
+        let reason: String?
         /// The state right after the action, or nil when the outbox coalesced it away.
         let state: State?
         /// Time spent in the rest of the dispatch chain (reducer, inner middleware, notification), nanoseconds.
@@ -67,6 +73,7 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     private var stateCost: Int
     private var actionCost: Int
     private var closed = false
+    private var poked = false
 
     /// The most the queued entries may be charged, in bytes.
     let budgetBytes: Int
@@ -81,12 +88,24 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     }
 
     /// Queues one dispatched action. Store thread only; O(1); never blocks on the pipeline's work.
-    func push(seq: UInt64, time: Double, action: Action, state: State, reducerNanos: UInt64) {
+    func push(seq: UInt64, time: Double, action: Action, source: SourceLocation, state: State, reducerNanos: UInt64) {
+        enqueue(seq: seq, time: time, action: action, source: source, reason: nil, state: state,
+                reducerNanos: reducerNanos)
+    }
+
+    /// Queues a state that replaced the store's state without an action (`reason`: `jump`, `replay`, `resync`).
+    /// Store thread only; O(1).
+    func pushSnapshot(afterSeq seq: UInt64, time: Double, state: State, reason: String) {
+        enqueue(seq: seq, time: time, action: nil, source: nil, reason: reason, state: state, reducerNanos: 0)
+    }
+
+    private func enqueue(seq: UInt64, time: Double, action: Action?, source: SourceLocation?, reason: String?,
+                         state: State, reducerNanos: UInt64) {
         condition.lock()
         let withState = chargedBytes + actionCost + stateCost <= budgetBytes
         if withState || chargedBytes + actionCost <= budgetBytes {
-            entries.append(Entry(seq: seq, time: time, action: action, state: withState ? state : nil,
-                                 reducerNanos: reducerNanos, lostBefore: lostRun))
+            entries.append(Entry(seq: seq, time: time, action: action, source: source, reason: reason,
+                                 state: withState ? state : nil, reducerNanos: reducerNanos, lostBefore: lostRun))
             let charge = actionCost + (withState ? stateCost : 0)
             chargedBytes += charge
             queuedCharge += charge
@@ -111,11 +130,12 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     func drain(waitingUpTo timeout: Double) -> Drained {
         condition.lock()
         defer { condition.unlock() }
-        if entries.isEmpty && lostRun == 0 && !closed && timeout > 0 {
+        if entries.isEmpty && lostRun == 0 && !closed && !poked && timeout > 0 {
             consumerAsleep = true
             _ = condition.wait(until: Date(timeIntervalSinceNow: timeout))
             consumerAsleep = false
         }
+        poked = false
         var drained = Drained()
         swap(&entries, &spare)
         drained.entries = spare
@@ -150,6 +170,14 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     var currentChargedBytes: Int {
         condition.lock(); defer { condition.unlock() }
         return chargedBytes
+    }
+
+    /// Wakes a waiting ``drain(waitingUpTo:)`` once (for example when the connection comes up).
+    func wake() {
+        condition.lock()
+        poked = true
+        condition.unlock()
+        condition.broadcast()
     }
 
     /// Wakes a waiting ``drain(waitingUpTo:)`` for good; later drains return at once.

@@ -1,0 +1,135 @@
+import Foundation
+import Rewind
+import RewindWire
+
+/// Applies the daemon's commands to the store, on the store's executor (the main actor), and answers each with a
+/// `result` message.
+///
+/// - `jump`: decodes the state, puts the app's own values back at redacted paths, replaces the store's state
+///   (subscribers are notified, no reducer runs) and reports it as a `jump` snapshot.
+/// - `dispatch`: decodes the action and dispatches it through the whole middleware chain.
+/// - `replay`: decodes the state and the actions, then runs the actions through the reducer with effects muted,
+///   answering with the state after each one, and reports the final state as a `replay` snapshot.
+/// - `resync`: reports the current state as a `resync` snapshot.
+///
+/// A command that cannot be decoded is answered with `ok: false` and a message naming the field; the app keeps
+/// running. Nothing here throws into app code.
+///
+/// Threading: main actor only.
+@MainActor
+final class CommandApplier<State: Codable & Sendable, Action: Codable & Sendable> {
+    private let context: MiddlewareContext<State, Action>
+    private let transport: any InspectorTransport
+    private let redactor: Redactor
+    private let encoder = JSONValueEncoder()
+    private let decoder = JSONValueDecoder()
+
+    /// Called with every state a command put in place, and why (`jump`, `replay`, `resync`).
+    var onStateReplaced: (State, String) -> Void = { _, _ in }
+
+    init(context: MiddlewareContext<State, Action>, transport: any InspectorTransport, redactor: Redactor) {
+        self.context = context
+        self.transport = transport
+        self.redactor = redactor
+    }
+
+    /// Applies one daemon message; messages that are not commands are ignored.
+    func apply(_ message: DaemonMessage) {
+        switch message {
+        case .jump(let jump):
+            answer(jump.id) { () throws(CommandFailure) -> CommandResult in
+                let state = try decodeState(jump.state)
+                context.replaceState(state)
+                onStateReplaced(state, "jump")
+                return CommandResult(id: jump.id, ok: true)
+            }
+        case .dispatch(let command):
+            answer(command.id) { () throws(CommandFailure) -> CommandResult in
+                let action = try decode(Action.self, from: command.action, what: "action")
+                context.dispatch(action)
+                return CommandResult(id: command.id, ok: true)
+            }
+        case .replay(let replay):
+            answer(replay.id) { () throws(CommandFailure) -> CommandResult in
+                let initial = try decodeState(replay.state)
+                var actions: [Action] = []
+                actions.reserveCapacity(replay.actions.count)
+                for (index, json) in replay.actions.enumerated() {
+                    actions.append(try decode(Action.self, from: json, what: "actions[\(index)]"))
+                }
+                var states: [JSONValue] = []
+                states.reserveCapacity(actions.count)
+                let final = context.replay(from: initial, actions: actions) { _, state in
+                    states.append(encodeRedacted(state))
+                }
+                guard let final else { throw CommandFailure("the store is busy or gone; replay not run") }
+                onStateReplaced(final, "replay")
+                return CommandResult(id: replay.id, ok: true, states: states)
+            }
+        case .resync:
+            if let state = context.state { onStateReplaced(state, "resync") }
+        case .welcome, .error:
+            break
+        }
+    }
+
+    private func answer(_ id: String, _ body: () throws(CommandFailure) -> CommandResult) {
+        let result: CommandResult
+        do {
+            result = try body()
+        } catch {
+            result = CommandResult(id: id, ok: false, error: error.message)
+        }
+        _ = transport.send(WireCodec.encode(AppMessage.result(result)))
+    }
+
+    /// Decodes a state pushed in by the daemon, keeping the app's own values at redacted paths.
+    private func decodeState(_ json: JSONValue) throws(CommandFailure) -> State {
+        var incoming = json
+        if !redactor.isEmpty, let own = context.state, let ownJSON = try? encoder.encode(own) {
+            incoming = redactor.restore(json, from: ownJSON)
+        }
+        return try decode(State.self, from: incoming, what: "state")
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from json: JSONValue, what: String) throws(CommandFailure) -> T {
+        do {
+            return try decoder.decode(type, from: json)
+        } catch let error as DecodingError {
+            throw CommandFailure("cannot decode \(what): \(CommandFailure.describe(error))")
+        } catch {
+            throw CommandFailure("cannot decode \(what): \(error)")
+        }
+    }
+
+    private func encodeRedacted(_ state: State) -> JSONValue {
+        redactor.redact((try? encoder.encode(state)) ?? .null)
+    }
+}
+
+/// Why a command could not be applied: the sentence sent back in `result.error`.
+struct CommandFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+
+    /// `field 'items[2].title': expected String, found a number`-style text for a decoding error.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            let text = codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+            let trimmed = text.hasPrefix(".") ? String(text.dropFirst()) : text
+            return trimmed.isEmpty ? "the top level" : "field '\(trimmed)'"
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)): expected \(type): \(context.debugDescription)"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)): missing \(type) value"
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): missing"
+        case .dataCorrupted(let context):
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return String(describing: error)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Rewind
+import RewindWire
+
+/// Attaches a store to the `rewind` daemon: one line, and every action and the state diff it caused streams to the
+/// timeline, while the daemon can push states and actions back.
+///
+/// ```swift
+/// let store = Store(initialState: AppState(), reducer: appReducer,
+///                   middleware: [Inspector.middleware(name: "todo", redacting: ["session.password"])])
+/// ```
+///
+/// Cost on the app's thread: one copy of the action and of the state (a value type: a few reference-count
+/// increments) into a bounded outbox per dispatch. Encoding, diffing and sending happen on the inspector's own
+/// thread; libwebsockets runs its own service thread. With no daemon running, or `REWIND_DISABLED=1`, the app
+/// behaves exactly as without the middleware.
+///
+/// Commands from the daemon (`jump`, `dispatch`, `replay`) are applied on the main actor, the store's executor:
+/// the app's main thread must be serving the main actor (an `async` `main`, `dispatchMain()`, or a run loop).
+public enum Inspector {
+    /// A middleware that streams the store to the daemon named by `configuration` (by default read from the
+    /// environment: `REWIND_URL`, `REWIND_TOKEN`, `REWIND_DISABLED`).
+    ///
+    /// - Parameters:
+    ///   - name: The app's name on the timeline.
+    ///   - redacting: Dotted key paths replaced by a placeholder in states and actions before anything leaves the
+    ///     process (see ``Redactor``); added to `configuration.redactedPaths`.
+    ///   - configuration: Where to connect, the outbox budget, and the rest.
+    public static func middleware<State: Codable & Sendable, Action: Codable & Sendable>(
+        name: String,
+        redacting: [String] = [],
+        configuration: InspectorConfiguration = .fromEnvironment()
+    ) -> Middleware<State, Action> {
+        var configuration = configuration
+        configuration.redactedPaths += redacting
+        guard !configuration.disabled else {
+            return Middleware { _ in { next in next } }
+        }
+        return middleware(name: name, configuration: configuration, transport: LibWebSocketsTransport())
+    }
+
+    /// The same middleware over a transport of the caller's choosing (the seam for other WebSocket clients).
+    public static func middleware<State: Codable & Sendable, Action: Codable & Sendable>(
+        name: String,
+        configuration: InspectorConfiguration,
+        transport: any InspectorTransport
+    ) -> Middleware<State, Action> {
+        Middleware { context in
+            guard let initial = context.state else { return { next in next } }
+            let session = InspectorSession<State, Action>(
+                name: name, configuration: configuration, transport: transport, context: context,
+                initialState: initial)
+            return { next in
+                { dispatched in session.record(dispatched, next: next) }
+            }
+        }
+    }
+
+    /// This process's identity on the timeline: `host:pid:start-time`, stable for the life of the process so that
+    /// a reconnect continues the same session.
+    public static let processInstance: String = {
+        let host = ProcessInfo.processInfo.hostName
+        let pid = ProcessInfo.processInfo.processIdentifier
+        let started = Int(Date().timeIntervalSince1970 * 1000)
+        return "\(host):\(pid):\(started)"
+    }()
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Rewind
+import RewindWire
+
+/// One store's inspector: the middleware's per-store state on the app's side of the outbox.
+///
+/// Created by ``Inspector/middleware(name:configuration:transport:)`` when the store is created; lives as long as
+/// the store's middleware chain, and stops its pipeline thread and transport when released.
+///
+/// Threading: everything but `deinit` runs on the main actor (inside `dispatch`, or applying a daemon command);
+/// the pipeline runs on its own thread and meets this type only through the outbox.
+final class InspectorSession<State: Codable & Sendable, Action: Codable & Sendable> {
+    private let context: MiddlewareContext<State, Action>
+    private let outbox: Outbox<State, Action>
+    private let pipeline: InspectorPipeline<State, Action>
+    private let commands: CommandApplier<State, Action>
+    /// The number of the last action dispatched through this inspector.
+    private var seq: UInt64 = 0
+
+    @MainActor
+    init(name: String, configuration: InspectorConfiguration, transport: any InspectorTransport,
+         context: MiddlewareContext<State, Action>, initialState: State) {
+        let outbox = Outbox<State, Action>(budgetBytes: configuration.outboxBudgetBytes)
+        let commands = CommandApplier<State, Action>(
+            context: context, transport: transport, redactor: Redactor(paths: configuration.redactedPaths))
+        self.context = context
+        self.outbox = outbox
+        self.commands = commands
+        self.pipeline = InspectorPipeline(
+            outbox: outbox, transport: transport, configuration: configuration,
+            identity: AppIdentity(name: name, instance: Inspector.processInstance),
+            stateType: String(reflecting: State.self), initialState: initialState,
+            onCommand: { message in
+                Task { @MainActor in commands.apply(message) }
+            })
+        commands.onStateReplaced = { [weak self] state, reason in
+            self?.recordReplacement(state, reason: reason)
+        }
+        pipeline.start()
+    }
+
+    deinit {
+        pipeline.stop()
+    }
+
+    /// Passes the action on, then copies the action and the resulting state into the outbox. Main actor; O(1).
+    @MainActor
+    func record(_ dispatched: DispatchedAction<Action>, next: @MainActor (DispatchedAction<Action>) -> Void) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        next(dispatched)
+        let elapsed = DispatchTime.now().uptimeNanoseconds &- start
+        guard let state = context.state else { return }
+        seq &+= 1
+        outbox.push(seq: seq, time: Date().timeIntervalSince1970, action: dispatched.action,
+                    source: dispatched.source, state: state, reducerNanos: elapsed)
+    }
+
+    /// Queues the state a command put in place (jump, replay, resync) as a snapshot. Main actor.
+    @MainActor
+    private func recordReplacement(_ state: State, reason: String) {
+        outbox.pushSnapshot(afterSeq: seq, time: Date().timeIntervalSince1970, state: state, reason: reason)
+    }
+}

@@ -1,0 +1,327 @@
+import Foundation
+import Rewind
+import RewindWire
+
+/// The inspector's own thread: turns outbox entries into protocol frames and keeps the connection alive.
+///
+/// It owns everything expensive the app's thread must never do: encoding states and actions into `JSONValue`,
+/// redaction, diffing each state against the last one sent (RFC 6902), framing events into `action`/`batch`
+/// messages and handing them to the transport. It connects and reconnects forever with ``ReconnectBackoff``, and
+/// after every connect it sends `hello` with the last state it sent (so nothing queued in the outbox is lost across
+/// a reconnect), numbering events on each connection from 1.
+///
+/// When the outbox coalesced (see ``Outbox``), the pipeline announces the affected range with `dropped`, sends the
+/// actions of that range with empty patches, and closes it with a full `snapshot`.
+///
+/// Threading: ``start()`` and ``stop()`` from any thread; every other member runs on the pipeline thread, except
+/// the transport callbacks (``InspectorTransportDelegate``), which only touch the lock-protected link state.
+final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & Sendable>: @unchecked Sendable {
+    /// Called on the transport's thread with every command the daemon sends (`jump`, `dispatch`, `replay`,
+    /// `resync`).
+    typealias CommandHandler = @Sendable (DaemonMessage) -> Void
+
+    private enum Link {
+        case disconnected(retryAt: Double)
+        case connecting
+        case connected(helloSent: Bool)
+    }
+
+    private let outbox: Outbox<State, Action>
+    private let transport: any InspectorTransport
+    private let url: InspectorURL?
+    private let identity: AppIdentity
+    private let stateType: String
+    private let configuration: InspectorConfiguration
+    private let redactor: Redactor
+    private let encoder = JSONValueEncoder()
+    private let onCommand: CommandHandler
+
+    // Link state, shared with the transport's callbacks.
+    private let linkLock = NSCondition()
+    private var link: Link = .disconnected(retryAt: 0)
+    private var stopping = false
+    private var thread: Thread?
+    private var finished = false
+
+    // Pipeline-thread state.
+    private var initialState: State?
+    private var baseline: JSONValue = .null
+    private var baselineSeq: UInt64 = 0
+    private var connectionBase: UInt64 = 0
+    private var backoff = ReconnectBackoff()
+    private var measuredStateBytes = 0
+    private var eventsSinceMeasure = 0
+    private var actionBytesAverage = 128.0
+
+    /// The high-water mark of bytes queued in the transport above which the pipeline stops draining the outbox
+    /// (so a slow daemon makes the outbox coalesce instead of memory growing in the transport).
+    let transportHighWater: Int
+
+    /// Creates a pipeline for one store. `initialState` is the store's state when the inspector was attached.
+    init(outbox: Outbox<State, Action>, transport: any InspectorTransport, configuration: InspectorConfiguration,
+         identity: AppIdentity, stateType: String, initialState: State, onCommand: @escaping CommandHandler) {
+        self.outbox = outbox
+        self.transport = transport
+        self.url = InspectorURL(string: configuration.url)
+        self.identity = identity
+        self.stateType = stateType
+        self.configuration = configuration
+        self.redactor = Redactor(paths: configuration.redactedPaths)
+        self.initialState = initialState
+        self.onCommand = onCommand
+        self.transportHighWater = max(256 << 10, min(8 << 20, configuration.outboxBudgetBytes / 8))
+    }
+
+    /// Starts the pipeline thread. Call once.
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "rewind.inspector"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops the thread and the transport, and waits for the thread to end. Idempotent; any thread.
+    func stop() {
+        linkLock.lock()
+        let alreadyStopping = stopping
+        stopping = true
+        linkLock.broadcast()
+        linkLock.unlock()
+        guard !alreadyStopping else { return }
+        outbox.close()
+        linkLock.lock()
+        while thread != nil && !finished { _ = linkLock.wait(until: Date(timeIntervalSinceNow: 0.1)) }
+        linkLock.unlock()
+        transport.disconnect()
+    }
+
+    // MARK: - The loop
+
+    private func run() {
+        if let initialState {
+            baseline = encodeState(initialState)
+            measuredStateBytes = baseline.serializedBytes().count
+            updateOutboxCosts()
+        }
+        initialState = nil
+        while true {
+            linkLock.lock()
+            if stopping {
+                finished = true
+                linkLock.broadcast()
+                linkLock.unlock()
+                return
+            }
+            let current = link
+            linkLock.unlock()
+
+            switch current {
+            case .disconnected(let retryAt):
+                let now = monotonicSeconds()
+                if now >= retryAt {
+                    connect()
+                } else {
+                    waitForLinkChange(until: retryAt)
+                }
+            case .connecting:
+                waitForLinkChange(until: monotonicSeconds() + 0.05)
+            case .connected(let helloSent):
+                if !helloSent { sendHello() }
+                if transport.queuedBytes > transportHighWater {
+                    waitForLinkChange(until: monotonicSeconds() + 0.002)
+                    continue
+                }
+                let drained = outbox.drain(waitingUpTo: 0.05)
+                process(drained)
+                outbox.release(drained.charge)
+            }
+        }
+    }
+
+    private func connect() {
+        guard let url else {
+            // A malformed REWIND_URL: say so once, then stay idle (the app runs as if not inspected).
+            log("REWIND_URL '\(configuration.url)' is not a ws://host:port address; the inspector stays idle")
+            setLink(.disconnected(retryAt: .infinity))
+            return
+        }
+        setLink(.connecting)
+        transport.connect(to: url, subprotocol: WireProtocol.appSubprotocol, delegate: self)
+    }
+
+    private func sendHello() {
+        let hello = Hello(app: identity, state: baseline, stateType: stateType, token: configuration.token,
+                          capabilities: ["jump", "dispatch", "replay", "batch"], seq: baselineSeq)
+        connectionBase = baselineSeq
+        linkLock.lock()
+        if case .connected = link { link = .connected(helloSent: true) }
+        linkLock.unlock()
+        _ = transport.send(WireCodec.encode(AppMessage.hello(hello)))
+    }
+
+    // MARK: - Turning entries into frames
+
+    private func process(_ drained: Outbox<State, Action>.Drained) {
+        var pending: [ActionEvent] = []
+        var coalescedFrom: UInt64?
+        var coalesced: [ActionEvent] = []
+
+        for entry in drained.entries {
+            if coalescedFrom == nil && (entry.lostBefore > 0 || entry.state == nil) {
+                flush(&pending)
+                coalescedFrom = entry.seq - entry.lostBefore
+            }
+            if let from = coalescedFrom {
+                if let action = entry.action { coalesced.append(event(for: entry, action: action, patch: JSONPatch())) }
+                if let state = entry.state {
+                    closeCoalescedRange(from: from, to: entry.seq, events: &coalesced, state: state,
+                                        time: entry.time, reason: entry.reason ?? "coalesced")
+                    coalescedFrom = nil
+                }
+                continue
+            }
+            guard let state = entry.state else { continue }
+            let encoded = encodeState(state)
+            if let action = entry.action {
+                let patch = JSONPatch.diff(from: baseline, to: encoded)
+                pending.append(event(for: entry, action: action, patch: patch))
+                if pending.count >= configuration.maxBatchEvents { flush(&pending) }
+            } else {
+                flush(&pending)
+                send(.snapshot(Snapshot(seq: wireSeq(entry.seq), state: encoded, reason: entry.reason)))
+            }
+            baseline = encoded
+            baselineSeq = entry.seq
+            measureOccasionally(encoded)
+        }
+        if coalescedFrom != nil || drained.lostAfter > 0, let latest = drained.latest {
+            let from = coalescedFrom ?? (latest.seq - drained.lostAfter + 1)
+            closeCoalescedRange(from: from, to: latest.seq, events: &coalesced, state: latest.state,
+                                time: Date().timeIntervalSince1970, reason: "coalesced")
+        }
+        flush(&pending)
+    }
+
+    private func closeCoalescedRange(from: UInt64, to: UInt64, events: inout [ActionEvent], state: State,
+                                     time: Double, reason: String) {
+        send(.dropped(Dropped(from: wireSeq(max(from, connectionBase + 1)), to: wireSeq(to))))
+        flush(&events)
+        let encoded = encodeState(state)
+        send(.snapshot(Snapshot(seq: wireSeq(to), state: encoded, reason: reason)))
+        baseline = encoded
+        baselineSeq = to
+        measuredStateBytes = encoded.serializedBytes().count
+        updateOutboxCosts()
+    }
+
+    private func event(for entry: Outbox<State, Action>.Entry, action: Action, patch: JSONPatch) -> ActionEvent {
+        let payload = (try? encoder.encode(action)).map(redactor.redact) ?? .null
+        return ActionEvent(
+            seq: wireSeq(entry.seq), time: entry.time,
+            action: ActionPayload(type: ActionLabel.of(action), payload: payload),
+            patch: patch, reducerMicros: Double(entry.reducerNanos) / 1000,
+            source: entry.source.map { "\($0.file):\($0.line)" })
+    }
+
+    private func flush(_ events: inout [ActionEvent]) {
+        guard !events.isEmpty else { return }
+        var start = 0
+        while start < events.count {
+            let end = min(events.count, start + configuration.maxBatchEvents)
+            let slice = Array(events[start..<end])
+            let message: AppMessage = slice.count == 1 ? .action(slice[0]) : .batch(slice)
+            let bytes = WireCodec.encode(message)
+            actionBytesAverage = actionBytesAverage * 0.9 + Double(bytes.count / slice.count) * 0.1
+            _ = transport.send(bytes)
+            start = end
+        }
+        events.removeAll(keepingCapacity: true)
+    }
+
+    private func send(_ message: AppMessage) {
+        _ = transport.send(WireCodec.encode(message))
+    }
+
+    private func wireSeq(_ appSeq: UInt64) -> UInt64 { appSeq &- connectionBase }
+
+    private func encodeState(_ state: State) -> JSONValue {
+        do {
+            return redactor.redact(try encoder.encode(state))
+        } catch {
+            return .object(JSONObject([("$encodingError", .string(String(describing: error)))]))
+        }
+    }
+
+    /// Re-measures the encoded state size every few hundred events, so the outbox's charges follow the state.
+    private func measureOccasionally(_ encoded: JSONValue) {
+        eventsSinceMeasure += 1
+        guard eventsSinceMeasure >= 256 else { return }
+        eventsSinceMeasure = 0
+        measuredStateBytes = encoded.serializedBytes().count
+        updateOutboxCosts()
+    }
+
+    private func updateOutboxCosts() {
+        outbox.updateCosts(stateBytes: measuredStateBytes, actionBytes: Int(actionBytesAverage))
+    }
+
+    // MARK: - Link state
+
+    private func setLink(_ new: Link) {
+        linkLock.lock()
+        link = new
+        linkLock.broadcast()
+        linkLock.unlock()
+    }
+
+    private func waitForLinkChange(until deadline: Double) {
+        linkLock.lock()
+        let seconds = deadline - monotonicSeconds()
+        if !stopping && seconds > 0 {
+            _ = linkLock.wait(until: Date(timeIntervalSinceNow: min(seconds, 1)))
+        }
+        linkLock.unlock()
+    }
+
+    private func log(_ message: String) {
+        FileHandle.standardError.write(Data("rewind inspector: \(message)\n".utf8))
+    }
+}
+
+extension InspectorPipeline: InspectorTransportDelegate {
+    func transportDidConnect() {
+        linkLock.lock()
+        link = .connected(helloSent: false)
+        linkLock.broadcast()
+        linkLock.unlock()
+        outbox.wake()
+    }
+
+    func transportDidReceive(_ message: [UInt8]) {
+        guard let decoded = try? WireCodec.decodeDaemonMessage(message) else { return }
+        switch decoded {
+        case .welcome:
+            linkLock.lock()
+            backoff.reset()
+            linkLock.unlock()
+        case .error(let error) where error.code.closeCode != nil:
+            log("the daemon refused this app: \(error.code.rawValue): \(error.message)")
+        default:
+            onCommand(decoded)
+        }
+    }
+
+    func transportDidDisconnect(reason: String) {
+        linkLock.lock()
+        let delay = backoff.nextDelay()
+        link = .disconnected(retryAt: monotonicSeconds() + delay)
+        linkLock.broadcast()
+        linkLock.unlock()
+        outbox.wake()
+    }
+}
+
+/// Seconds on a monotonic clock (for deadlines; never for timestamps).
+func monotonicSeconds() -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+}

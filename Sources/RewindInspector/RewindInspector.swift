@@ -1,3 +1,0 @@
-import CLibWebSockets
-import Rewind
-import RewindWire
