@@ -14,22 +14,23 @@
 /// }
 /// ```
 ///
-/// Threading: screens are created on the main actor.
+/// Threading: main actor. A conforming module is main-actor isolated (so are its shortcuts like the one above);
+/// its nested value types are not.
+@MainActor
 public protocol ScreenModule: StoreModule {
     /// What the screen renders into.
     associatedtype Rendering
 
     /// The module's logic, given the emitter of its outputs. Default for modules without actions: no logic.
-    @MainActor static func reducer(output: OutputEmitter<Action, Output>) -> Reducer<State, Action>
+    static func reducer(output: OutputEmitter<Action, Output>) -> Reducer<State, Action>
 
     /// Builds the screen for `store`: typically creates the rendering and subscribes it to the store. The one
     /// requirement with no default.
-    @MainActor static func createScreen(with store: ModuleStore<Self>) -> ModuleScreen<Self>
+    static func createScreen(with store: ModuleStore<Self>) -> ModuleScreen<Self>
 }
 
 extension ScreenModule where Action == NoAction {
     /// A module without actions has no logic.
-    @MainActor
     public static func reducer(output: OutputEmitter<Action, Output>) -> Reducer<State, Action> {
         .empty
     }
@@ -37,7 +38,6 @@ extension ScreenModule where Action == NoAction {
 
 extension ScreenModule {
     /// Creates a screen starting from `initialState`.
-    @MainActor
     public static func createScreen(
         with initialState: State,
         interpreter: Interpreter = .none,
@@ -63,7 +63,6 @@ extension ScreenModule {
 
 extension ScreenModule where State: DefaultInitializable {
     /// Creates a screen starting from `State()`.
-    @MainActor
     public static func createScreen() -> ModuleScreen<Self> {
         createScreen(with: State())
     }
