@@ -16,8 +16,8 @@ struct SessionStoreRecordingTests {
             initialState: app.state, startedAt: started)
         var random = SeededGenerator(seed: 1)
         let states = recordSynthetic(200, into: recording, app: &app, random: &random)
-        recording.append(NewEvent(kind: .error, time: 1_800_000_001, detail: "bad frame"), stateAfter: app.state)
-        recording.append(NewEvent(kind: .note, time: 1_800_000_002, label: "a note", detail: "hello"), stateAfter: app.state)
+        recording.append(NewEvent(time: 1_800_000_001, kind: .error, detail: "bad frame"), stateAfter: app.state)
+        recording.append(NewEvent(time: 1_800_000_002, kind: .note, label: "a note", detail: "hello"), stateAfter: app.state)
         recording.finish(endState: .clean)
 
         let reader = try store.openSession(recording.id)
@@ -68,11 +68,11 @@ struct SessionStoreRecordingTests {
             if roll < 3 {
                 // A snapshot replacing the state without a patch (after a reconnect, say).
                 app.state = ["todos": [], "counter": .int(Int64(n)), "filter": "all", "user": ["name": "bob", "visits": 1]]
-                let index = recording.append(NewEvent(kind: .snapshot, time: Double(n)), stateAfter: app.state)
+                let index = recording.append(NewEvent(time: Double(n), kind: .snapshot), stateAfter: app.state)
                 expected[0, default: [:]][index] = app.state
             } else if roll < 5 {
                 // An event without any state change.
-                let index = recording.append(NewEvent(kind: .note, time: Double(n), detail: "n\(n)"), stateAfter: app.state)
+                let index = recording.append(NewEvent(time: Double(n), kind: .note, detail: "n\(n)"), stateAfter: app.state)
                 expected[0, default: [:]][index] = app.state
             } else if roll < 15 {
                 // A recomputation on one of three branches, starting from the main timeline's state.
@@ -82,7 +82,7 @@ struct SessionStoreRecordingTests {
                 let step = branchApp.step(using: &random)
                 branchApps[branch] = branchApp
                 let index = recording.append(
-                    NewEvent(kind: .replay, time: Double(n), label: step.label, action: step.action,
+                    NewEvent(time: Double(n), kind: .replay, label: step.label, action: step.action,
                              patch: JSONPatch.diff(from: before, to: step.stateAfter), branch: branch),
                     stateAfter: step.stateAfter)
                 expected[branch, default: [:]][index] = step.stateAfter

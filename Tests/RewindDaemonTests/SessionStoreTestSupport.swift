@@ -108,7 +108,7 @@ func recordSynthetic(
         let before = app.state
         let step = app.step(using: &random)
         let event = NewEvent(
-            kind: .action, appSeq: Int64(n + 1), time: startTime + Double(n) / 1000, label: step.label,
+            appSeq: Int64(n + 1), time: startTime + Double(n) / 1000, kind: .action, label: step.label,
             action: step.action, patch: JSONPatch.diff(from: before, to: step.stateAfter),
             reducerMicros: Double(n % 50) / 4)
         recording.append(event, stateAfter: step.stateAfter)

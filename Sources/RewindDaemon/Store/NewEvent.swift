@@ -27,11 +27,11 @@ public struct NewEvent: Sendable, Hashable {
     /// 0 for the original timeline; N > 0 for the N-th recomputation (skip/replay).
     public var branch: Int64
 
-    /// An event; everything but `kind` has a default (`time` is now).
+    /// An event; every field has a default (`time` is now, `kind` is `.action`, `branch` is 0).
     public init(
-        kind: EventKind = .action,
         appSeq: Int64? = nil,
         time: Double = Date().timeIntervalSince1970,
+        kind: EventKind = .action,
         label: String? = nil,
         action: JSONValue? = nil,
         patch: JSONPatch? = nil,

@@ -65,14 +65,19 @@ final class RecordingPipeline: @unchecked Sendable {
     private var writer: SessionFileWriter?
     private var sessionLock: SessionLock?
 
+    /// A pipeline for a new session (`initialState` given, numbering from 1), or for a resumed one
+    /// (`initialState` nil, numbering after `lastIndex`; each branch's first event after resuming gets a keyframe).
     init(id: SessionID, path: String, options: RecordingOptions, writer: SessionFileWriter, lock: SessionLock,
-         initialState: JSONValue) {
+         initialState: JSONValue?, lastIndex: Int64 = 0) {
         self.id = id
         self.path = path
         self.options = options
         self.writer = writer
         self.sessionLock = lock
-        cursors = [0: BranchCursor(lastState: initialState)]
+        cursors = initialState.map { [0: BranchCursor(lastState: $0)] } ?? [:]
+        nextIndex = lastIndex + 1
+        lastQueuedIndex = lastIndex
+        committedIndex = lastIndex
     }
 
     /// Starts the writer thread.

@@ -32,6 +32,8 @@ final class SessionFileReader {
         let labelsOnMain: SQLiteStatement
         let labelsOnBranch: SQLiteStatement
         let branches: SQLiteStatement
+        let keyframeIndices: SQLiteStatement
+        let keyframeAt: SQLiteStatement
     }
 
     /// Opens `path` read-only and checks that it is a session this build can read.
@@ -69,7 +71,9 @@ final class SessionFileReader {
                 "SELECT idx, label FROM events WHERE idx BETWEEN ?1 AND ?2 AND branch = 0 ORDER BY idx"),
             labelsOnBranch: try database.prepare(
                 "SELECT idx, label FROM events WHERE branch = ?3 AND branch <> 0 AND idx BETWEEN ?1 AND ?2 ORDER BY idx"),
-            branches: try database.prepare("SELECT DISTINCT branch FROM events WHERE branch <> 0 ORDER BY branch")
+            branches: try database.prepare("SELECT DISTINCT branch FROM events WHERE branch <> 0 ORDER BY branch"),
+            keyframeIndices: try database.prepare("SELECT idx FROM keyframes WHERE idx BETWEEN ?1 AND ?2"),
+            keyframeAt: try database.prepare("SELECT state FROM keyframes WHERE branch = ?1 AND idx = ?2")
         )
     }
 
@@ -240,6 +244,27 @@ final class SessionFileReader {
             throw .corrupt(path: path, detail: "the keyframe at event \(keyframeIndex) is empty")
         }
         return (keyframeIndex, state)
+    }
+
+    /// The indices in `range` that have a keyframe (an index belongs to one event, hence to one branch).
+    func keyframeIndices(in range: ClosedRange<Int64>) throws(SessionStoreError) -> Set<Int64> {
+        let statement = queries.keyframeIndices
+        defer { statement.reset() }
+        statement.bind(range.lowerBound, at: 1)
+        statement.bind(range.upperBound, at: 2)
+        var result = Set<Int64>()
+        while try statement.step() { result.insert(statement.int64(at: 0)) }
+        return result
+    }
+
+    /// The keyframe of `branch` exactly at `index`, if there is one.
+    func keyframe(at index: Int64, branch: Int64) throws(SessionStoreError) -> JSONValue? {
+        let statement = queries.keyframeAt
+        defer { statement.reset() }
+        statement.bind(branch, at: 1)
+        statement.bind(index, at: 2)
+        guard try statement.step() else { return nil }
+        return try json(statement, column: 0, what: "the keyframe at event \(index)")
     }
 
     /// Calls `body` with each patch of `branch` for events after `start` up to `end`, in order.

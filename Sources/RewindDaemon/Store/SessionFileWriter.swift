@@ -59,11 +59,37 @@ final class SessionFileWriter {
         }
     }
 
-    /// Opens an existing session file for writing (to mark it interrupted). Checks its schema version first.
-    static func openExisting(path: String) throws(SessionStoreError) -> SessionFileWriter {
+    /// Opens an existing session file for writing (to mark it interrupted, or to resume recording it).
+    /// Checks its schema version first.
+    static func openExisting(path: String, maxFileBytes: Int64? = nil) throws(SessionStoreError) -> SessionFileWriter {
+        guard FileManager.default.fileExists(atPath: path) else { throw .unwritable(path: path, reason: "no such file") }
         let database = try SQLiteDatabase(path: path, mode: .readWrite)
         _ = try SessionFileReader.checkSchema(of: database)
+        try database.execute("PRAGMA synchronous = NORMAL")
+        if let maxFileBytes {
+            let pageSize = try database.scalarInt64("PRAGMA page_size") ?? 4096
+            try database.setMaximumPageCount(max(8, maxFileBytes / pageSize))
+        }
         return try SessionFileWriter(database: database)
+    }
+
+    /// The highest event index in the file (0 when there is none).
+    func maxIndex() throws(SessionStoreError) -> Int64 {
+        try database.scalarInt64("SELECT max(idx) FROM events") ?? 0
+    }
+
+    /// Marks the session live again (resuming): `end_state` back to `live`, no end time.
+    func markLive() throws(SessionStoreError) {
+        let statements = try prepared()
+        try statements.begin.run()
+        do {
+            try setMeta(.endState, SessionEndState.live.rawValue)
+            try setMeta(.endedAt, nil)
+            try statements.commit.run()
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
     }
 
     private init(database: SQLiteDatabase) throws(SessionStoreError) {

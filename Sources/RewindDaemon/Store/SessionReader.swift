@@ -152,6 +152,16 @@ public final class SessionReader: @unchecked Sendable {
         }
     }
 
+    /// The indices in `range` that have a keyframe (for exporters walking the timeline).
+    func keyframeIndices(in range: ClosedRange<Int64>) throws(SessionStoreError) -> Set<Int64> {
+        try locked { () throws(SessionStoreError) in try file.keyframeIndices(in: range) }
+    }
+
+    /// The keyframe of `branch` exactly at `index`, if there is one.
+    func keyframe(at index: Int64, branch: Int64) throws(SessionStoreError) -> JSONValue? {
+        try locked { () throws(SessionStoreError) in try file.keyframe(at: index, branch: branch) }
+    }
+
     private func locked<Result>(_ body: () throws(SessionStoreError) -> Result) throws(SessionStoreError) -> Result {
         lock.lock()
         defer { lock.unlock() }

@@ -41,12 +41,15 @@ public final class SessionRecording: Sendable {
     }
 
     /// Appends an event. `stateAfter` is the full state after it (a `JSONValue` copy is cheap); the recording
-    /// decides when to write a keyframe from it. Never blocks on disk: buffered, the writer thread commits
-    /// batches at least every 100 ms. Returns the event's index (1, 2, 3… over all branches), or 0 when the
-    /// event was coalesced because the buffer was full (see the overflow policy) or the recording is finished.
+    /// decides when to write a keyframe from it (every `keyframeInterval` events or `keyframePatchBytes` of patches
+    /// of a branch, at a branch's first event, and when an event without a patch changes the state), and
+    /// `forceKeyframe` makes this event get one (e.g. a state that does not follow from the previous one).
+    /// Never blocks on disk: buffered, the writer thread commits batches at least every 100 ms. Returns the
+    /// event's index (1, 2, 3… over all branches), or 0 when the event was coalesced because the buffer was full
+    /// (see the overflow policy) or the recording is finished.
     @discardableResult
-    public func append(_ event: NewEvent, stateAfter: JSONValue) -> Int64 {
-        pipeline.append(event, stateAfter: stateAfter)
+    public func append(_ event: NewEvent, stateAfter: JSONValue, forceKeyframe: Bool = false) -> Int64 {
+        pipeline.append(event, stateAfter: stateAfter, forceKeyframe: forceKeyframe)
     }
 
     /// `append` for imports: may force a keyframe, and waits for room instead of coalescing.

@@ -111,6 +111,38 @@ public final class SessionStore: Sendable {
         }
     }
 
+    /// Reopens a finished (or interrupted) session to append more events — an app that reconnects continues its
+    /// session. Takes the session's lock (throws `sessionInUse` while a live recorder holds it), marks it live
+    /// again, and numbers new events after the last committed one. The first event of each branch after resuming
+    /// gets a keyframe, so its patch need not connect to what was recorded before.
+    public func resumeSession(_ id: SessionID) throws(SessionStoreError) -> SessionRecording {
+        let fileURL = fileURL(for: id)
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { throw .notFound(id) }
+        let lockPath = lockURL(for: id).path
+        let lock: SessionLock
+        if let held = SessionLock.acquireExisting(at: lockPath) {
+            lock = held
+        } else if FileManager.default.fileExists(atPath: lockPath) {
+            throw .sessionInUse(id)
+        } else if let created = try SessionLock.acquireNew(at: lockPath) {
+            lock = created
+        } else {
+            throw .sessionInUse(id)
+        }
+        do throws(SessionStoreError) {
+            let writer = try SessionFileWriter.openExisting(path: fileURL.path, maxFileBytes: options.maxFileBytes)
+            let lastIndex = try writer.maxIndex()
+            try writer.markLive()
+            let pipeline = RecordingPipeline(
+                id: id, path: fileURL.path, options: options, writer: writer, lock: lock, initialState: nil,
+                lastIndex: lastIndex)
+            return SessionRecording(pipeline: pipeline, fileURL: fileURL)
+        } catch {
+            lock.release(removingFile: true)
+            throw error
+        }
+    }
+
     // MARK: Reading
 
     /// Every readable session in the directory, newest first. A `live` session whose recorder is gone reads

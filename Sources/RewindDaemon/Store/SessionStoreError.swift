@@ -32,8 +32,9 @@ public enum SessionStoreError: Error, CustomStringConvertible, Equatable, Sendab
     case recordingFinished(SessionID)
     /// A label filter is not a valid regular expression.
     case invalidPattern(String, reason: String)
-    /// An import file has a malformed line; `line` is 1-based.
-    case malformedImport(path: String, line: Int, reason: String)
+    /// An import file is malformed; `line` is 1-based (nil when the problem is in the document's structure
+    /// rather than on one line, and `reason` then names the place, e.g. `computedStates[3]`).
+    case malformedImport(path: String, line: Int?, reason: String)
     /// An import file is neither Rewind JSON Lines nor a Redux DevTools export.
     case unknownImportFormat(path: String, reason: String)
 
@@ -69,8 +70,10 @@ public enum SessionStoreError: Error, CustomStringConvertible, Equatable, Sendab
             return "the recording of session \"\(id)\" has already finished"
         case .invalidPattern(let pattern, let reason):
             return "invalid label filter \"\(pattern)\": \(reason)"
-        case .malformedImport(let path, let line, let reason):
+        case .malformedImport(let path, let line?, let reason):
             return "\(path), line \(line): \(reason)"
+        case .malformedImport(let path, nil, let reason):
+            return "\(path): \(reason)"
         case .unknownImportFormat(let path, let reason):
             return "\(path) is neither a Rewind JSON Lines export nor a Redux DevTools export: \(reason)"
         }

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Reads a file line by line in large chunks, counting lines (1-based) and bytes, without loading it whole.
+/// Lines end at `\n`; a `\r` before it is dropped.
+/// Threading: confined to the importing thread.
+final class ImportLineReader {
+    private let descriptor: Int32
+    /// The file's path, for errors.
+    let path: String
+    /// The file's size in bytes.
+    let size: Int64
+    /// The number of the line last returned.
+    private(set) var lineNumber = 0
+    /// Bytes consumed so far (up to the end of the line last returned).
+    private(set) var bytesRead: Int64 = 0
+    private var buffer: [UInt8] = []
+    private var start = 0
+    /// Where the search for the next line ending resumes (everything from `start` to here has none).
+    private var searched = 0
+    private var atEnd = false
+    /// The read buffer, allocated once.
+    private var chunk = [UInt8](repeating: 0, count: 1 << 20)
+
+    init(url: URL) throws(SessionStoreError) {
+        path = url.path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw .unreadable(path: path, reason: String(cString: strerror(code)))
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw .unreadable(path: path, reason: "it is a directory")
+        }
+        descriptor = fd
+        size = Int64(info.st_size)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The next line's bytes (without its line ending), or nil at the end of the file.
+    func nextLine() throws(SessionStoreError) -> ArraySlice<UInt8>? {
+        while true {
+            if let newline = nextNewline(from: max(start, searched)) {
+                var end = newline
+                if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                let line = buffer[start..<end]
+                bytesRead += Int64(newline + 1 - start)
+                start = newline + 1
+                searched = start
+                lineNumber += 1
+                return line
+            }
+            searched = buffer.count
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                let line = buffer[start...]
+                bytesRead += Int64(buffer.count - start)
+                start = buffer.count
+                lineNumber += 1
+                return line
+            }
+            try fill()
+        }
+    }
+
+    /// Everything from the current position to the end of the file.
+    func remainder() throws(SessionStoreError) -> [UInt8] {
+        while !atEnd { try fill() }
+        let rest = Array(buffer[start...])
+        bytesRead += Int64(rest.count)
+        start = buffer.count
+        return rest
+    }
+
+    /// The position of the first `\n` at or after `position`, found with `memchr`.
+    private func nextNewline(from position: Int) -> Int? {
+        guard position < buffer.count else { return nil }
+        return buffer.withUnsafeBytes { raw -> Int? in
+            guard let base = raw.baseAddress,
+                  let found = memchr(base + position, Int32(UInt8(ascii: "\n")), raw.count - position) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
+    }
+
+    private func fill() throws(SessionStoreError) {
+        if start > 0 {
+            buffer.removeSubrange(0..<start)
+            searched -= start
+            start = 0
+        }
+        var count = 0
+        while true {
+            count = chunk.withUnsafeMutableBytes { raw in read(descriptor, raw.baseAddress!, raw.count) }
+            if count < 0, errno == EINTR { continue }
+            break
+        }
+        guard count >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        chunk.withUnsafeBufferPointer { read in
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: read[0..<count]))
+        }
+        if count == 0 { atEnd = true }
+    }
+}

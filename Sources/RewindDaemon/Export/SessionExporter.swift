@@ -1,0 +1,126 @@
+import Foundation
+import RewindWire
+
+/// Writes a session out as JSON Lines or in the Redux DevTools import format (docs/SESSION-FORMAT.md).
+///
+/// Streams: memory stays bounded by one chunk of events and the current state of each branch, whatever the
+/// session's length. A session being recorded is exported up to the events committed when the reader was last
+/// refreshed. `progress` is called on the exporting thread every few thousand events and at the end.
+/// Threading: a value; each call runs on the caller's thread (the reader serializes its own access).
+public struct SessionExporter: Sendable {
+    /// The session to export.
+    public let reader: SessionReader
+
+    /// An exporter of the session `reader` reads.
+    public init(reader: SessionReader) {
+        self.reader = reader
+    }
+
+    /// Writes the export to `url`. The file appears complete or not at all (written as `<file>.partial`, then
+    /// renamed). Throws `unwritable`/`diskFull` naming the file, or a reading error.
+    public func export(
+        format: SessionExportFormat, to url: URL, progress: ((TransferProgress) -> Void)? = nil
+    ) throws(SessionStoreError) {
+        let output = try ExportOutput(url: url)
+        try write(format: format, to: output, progress: progress)
+    }
+
+    /// Writes the export to an open file descriptor (for example 1, standard output), which stays open.
+    /// `name` is how errors call it.
+    public func export(
+        format: SessionExportFormat, toFileDescriptor descriptor: Int32, name: String = "standard output",
+        progress: ((TransferProgress) -> Void)? = nil
+    ) throws(SessionStoreError) {
+        try write(format: format, to: ExportOutput(descriptor: descriptor, name: name), progress: progress)
+    }
+
+    private func write(
+        format: SessionExportFormat, to output: ExportOutput, progress: ((TransferProgress) -> Void)?
+    ) throws(SessionStoreError) {
+        switch format {
+        case .jsonl: try writeLines(to: output, progress: progress)
+        case .reduxDevTools: try writeRedux(to: output, progress: progress)
+        }
+        try output.finish()
+    }
+
+    // MARK: JSON Lines
+
+    private func writeLines(to output: ExportOutput, progress: ((TransferProgress) -> Void)?) throws(SessionStoreError) {
+        let metadata = reader.metadata
+        let total = metadata.eventCount
+        try output.write(SessionLinesFormat.header(metadata, initialState: try reader.initialState()).serializedBytes())
+        try output.write("\n")
+        var done: Int64 = 0
+        progress?(TransferProgress(completed: 0, total: total, unit: .events))
+        try SessionTimelineWalker(reader: reader, allBranches: true).walk { (event, state, replaces) throws(SessionStoreError) in
+            // Not a ternary: `JSONValue` is `ExpressibleByNilLiteral`, so `c ? state : nil` would be `.null`.
+            var replacement: JSONValue?
+            if replaces { replacement = state }
+            try output.write(SessionLinesFormat.line(for: event, state: replacement).serializedBytes())
+            try output.write("\n")
+            done += 1
+            if done % 4096 == 0 { progress?(TransferProgress(completed: done, total: total, unit: .events)) }
+        }
+        progress?(TransferProgress(completed: total, total: total, unit: .events))
+    }
+
+    // MARK: Redux DevTools
+
+    /// Two passes over the original timeline: the actions, then the state after each.
+    private func writeRedux(to output: ExportOutput, progress: ((TransferProgress) -> Void)?) throws(SessionStoreError) {
+        let metadata = reader.metadata
+        let total = metadata.eventCount
+        let initialState = try reader.initialState()
+        progress?(TransferProgress(completed: 0, total: total, unit: .events))
+
+        try output.write("{\"actionsById\":{\"0\":")
+        try output.write(ReduxDevToolsFormat.initAction(at: metadata.startedAt.timeIntervalSince1970).serializedBytes())
+        var ids: Int64 = 0
+        var start: Int64 = 1
+        let chunk: Int64 = 2048
+        while start <= total {
+            let end = min(total, start + chunk - 1)
+            for event in try reader.events(start...end, branch: 0) {
+                ids += 1
+                try output.write(",\"\(ids)\":")
+                try output.write(ReduxDevToolsFormat.liftedAction(for: event).serializedBytes())
+            }
+            // Half of the work is listing the actions, half computing the states.
+            progress?(TransferProgress(completed: end / 2, total: total, unit: .events))
+            start = end + 1
+        }
+
+        try output.write("},\"computedStates\":[{\"state\":")
+        try output.write(initialState.serializedBytes())
+        try output.write("}")
+        var done: Int64 = 0
+        try SessionTimelineWalker(reader: reader, allBranches: false).walk { (event, state, _) throws(SessionStoreError) in
+            try output.write(",{\"state\":")
+            try output.write(state.serializedBytes())
+            try output.write("}")
+            done += 1
+            if done % 4096 == 0 {
+                progress?(TransferProgress(completed: total / 2 + event.index / 2, total: total, unit: .events))
+            }
+        }
+        let rewind: JSONValue = .object(JSONObject([
+            ("format", .string(SessionLinesFormat.formatName)),
+            ("version", .int(Int64(SessionLinesFormat.version))),
+            ("session", SessionLinesFormat.sessionObject(metadata)),
+        ]))
+        try output.write("],\"committedState\":")
+        try output.write(initialState.serializedBytes())
+        try output.write(",\"currentStateIndex\":\(ids),\"nextActionId\":\(ids + 1),\"skippedActionIds\":[],")
+        try output.write("\"stagedActionIds\":[")
+        var first = true
+        for id in 0...ids {
+            try output.write(first ? "\(id)" : ",\(id)")
+            first = false
+        }
+        try output.write("],\"isLocked\":false,\"isPaused\":false,\"rewind\":")
+        try output.write(rewind.serializedBytes())
+        try output.write("}\n")
+        progress?(TransferProgress(completed: total, total: total, unit: .events))
+    }
+}

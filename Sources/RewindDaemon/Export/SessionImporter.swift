@@ -1,0 +1,241 @@
+import Foundation
+import RewindWire
+
+/// Reads a JSON Lines or Redux DevTools file (the format is detected) into a new session of a store.
+///
+/// Every event is checked: a line that is not JSON, an unknown kind, a patch that does not apply to the state
+/// before it… fails the import with `malformedImport` naming the file and the line, and the half-made session is
+/// deleted. Patches are applied to rebuild the states (JSON Lines); for Redux DevTools files the patches are
+/// computed from consecutive `computedStates`. `progress` is called on the importing thread.
+/// Threading: a value; each call runs on the caller's thread.
+public struct SessionImporter: Sendable {
+    /// Where imported sessions are created.
+    public let store: SessionStore
+
+    /// An importer into `store`.
+    public init(store: SessionStore) {
+        self.store = store
+    }
+
+    /// The format of the file at `url`: JSON Lines when its first line is a Rewind session header, Redux DevTools
+    /// when the file is one JSON object with `actionsById` and `computedStates`. Throws `unknownImportFormat`,
+    /// `malformedImport` (a file that is not JSON, naming the line) or `unreadable`.
+    public static func detectFormat(of url: URL) throws(SessionStoreError) -> SessionExportFormat {
+        switch try SessionImporter.open(url) {
+        case .lines: return .jsonl
+        case .redux: return .reduxDevTools
+        }
+    }
+
+    /// Imports the file at `url` into a new session and returns its id.
+    public func importSession(
+        from url: URL, progress: ((TransferProgress) -> Void)? = nil
+    ) throws(SessionStoreError) -> SessionImportResult {
+        switch try SessionImporter.open(url) {
+        case .lines(let header, let headerLine, let lines):
+            return try importLines(header: header, headerLine: headerLine, lines: lines, url: url, progress: progress)
+        case .redux(let document):
+            return try importRedux(document, url: url, progress: progress)
+        }
+    }
+
+    // MARK: Detecting
+
+    private enum OpenedFile {
+        case lines(header: JSONValue, headerLine: Int, ImportLineReader)
+        case redux(JSONValue)
+    }
+
+    private static func open(_ url: URL) throws(SessionStoreError) -> OpenedFile {
+        let lines = try ImportLineReader(url: url)
+        var firstLine: ArraySlice<UInt8>?
+        while let line = try lines.nextLine() {
+            if !isBlank(line) {
+                firstLine = line
+                break
+            }
+        }
+        guard let firstLine else { throw .unknownImportFormat(path: url.path, reason: "the file is empty") }
+        let firstLineNumber = lines.lineNumber
+        let neither = "it is JSON, but neither a Rewind session header ({\"format\":\"rewind-session\",…}) "
+            + "nor a Redux DevTools state (with \"actionsById\" and \"computedStates\")"
+        if let value = try? parse(firstLine) {
+            if SessionLinesFormat.isHeader(value) { return .lines(header: value, headerLine: firstLineNumber, lines) }
+            if ReduxDevToolsFormat.isDocument(value) {
+                while let line = try lines.nextLine() {
+                    if !isBlank(line) {
+                        throw .malformedImport(path: url.path, line: lines.lineNumber,
+                                               reason: "unexpected content after the Redux DevTools document")
+                    }
+                }
+                return .redux(value)
+            }
+            throw .unknownImportFormat(path: url.path, reason: neither)
+        }
+        // Not JSON on its own: perhaps a document spread over several lines (pretty-printed).
+        let whole = Array(firstLine) + [UInt8(ascii: "\n")] + (try lines.remainder())
+        let value: JSONValue
+        do throws(JSONParseError) {
+            value = try parse(whole[...])
+        } catch {
+            let offset = min(max(0, error.offset), whole.count)
+            let line = firstLineNumber + whole[..<offset].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            throw .malformedImport(path: url.path, line: line, reason: "not valid JSON: \(error.reason)")
+        }
+        guard ReduxDevToolsFormat.isDocument(value) else { throw .unknownImportFormat(path: url.path, reason: neither) }
+        return .redux(value)
+    }
+
+    private static func parse(_ bytes: ArraySlice<UInt8>) throws(JSONParseError) -> JSONValue {
+        let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(JSONParseError) {
+                return .success(try JSONValue(parsing: buffer, limits: SessionFileReader.storedJSONLimits))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
+        line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+    }
+
+    // MARK: JSON Lines
+
+    private func importLines(
+        header: JSONValue, headerLine: Int, lines: ImportLineReader, url: URL, progress: ((TransferProgress) -> Void)?
+    ) throws(SessionStoreError) -> SessionImportResult {
+        let path = url.path
+        let session: SessionLinesFormat.Session
+        let initialState: JSONValue
+        do throws(ImportProblem) {
+            (session, initialState) = try SessionLinesFormat.parseHeader(header)
+        } catch {
+            throw .malformedImport(path: path, line: headerLine, reason: error.reason)
+        }
+        let recording = try store.createSession(
+            appName: session.app, instance: session.instance, protocolVersion: session.protocolVersion,
+            stateType: session.stateType, initialState: initialState, startedAt: session.startedAt,
+            importedFrom: url.lastPathComponent)
+        do throws(SessionStoreError) {
+            var states: [Int64: JSONValue] = [0: initialState]
+            var lastIndex: Int64 = 0
+            var count: Int64 = 0
+            progress?(TransferProgress(completed: lines.bytesRead, total: lines.size, unit: .bytes))
+            while let line = try lines.nextLine() {
+                if SessionImporter.isBlank(line) { continue }
+                let number = lines.lineNumber
+                let value: JSONValue
+                do throws(JSONParseError) {
+                    value = try SessionImporter.parse(line)
+                } catch {
+                    throw .malformedImport(path: path, line: number,
+                                           reason: "not valid JSON: \(error.reason) (column \(error.offset + 1))")
+                }
+                let parsed: SessionLinesFormat.EventLine
+                do throws(ImportProblem) {
+                    parsed = try SessionLinesFormat.parseEvent(value)
+                } catch {
+                    throw .malformedImport(path: path, line: number, reason: error.reason)
+                }
+                if let index = parsed.index {
+                    guard index > lastIndex else {
+                        throw .malformedImport(path: path, line: number,
+                                               reason: "event index \(index) does not come after index \(lastIndex)")
+                    }
+                    lastIndex = index
+                }
+                let branch = parsed.event.branch
+                let stateAfter: JSONValue
+                if let state = parsed.state {
+                    stateAfter = state
+                } else if var state = states[branch] {
+                    if let patch = parsed.event.patch {
+                        do throws(JSONPatchError) {
+                            try patch.apply(to: &state)
+                        } catch {
+                            throw .malformedImport(path: path, line: number,
+                                                   reason: "the patch does not apply to the state before it: \(error)")
+                        }
+                    }
+                    stateAfter = state
+                } else {
+                    throw .malformedImport(path: path, line: number,
+                                           reason: "the event starts branch \(branch) but has no \"state\"")
+                }
+                states[branch] = stateAfter
+                guard recording.appendImported(parsed.event, stateAfter: stateAfter, forceKeyframe: parsed.state != nil) != 0
+                else {
+                    throw recording.lastError ?? .unwritable(path: recording.fileURL.path, reason: "the recording stopped")
+                }
+                count += 1
+                if count % 4096 == 0 {
+                    progress?(TransferProgress(completed: lines.bytesRead, total: lines.size, unit: .bytes))
+                }
+            }
+            try finish(recording, as: session.endState, endedAt: session.endedAt)
+            progress?(TransferProgress(completed: lines.size, total: lines.size, unit: .bytes))
+            return SessionImportResult(id: recording.id, format: .jsonl, eventCount: count)
+        } catch {
+            abandon(recording)
+            throw error
+        }
+    }
+
+    // MARK: Redux DevTools
+
+    private func importRedux(
+        _ value: JSONValue, url: URL, progress: ((TransferProgress) -> Void)?
+    ) throws(SessionStoreError) -> SessionImportResult {
+        let document: ReduxDevToolsFormat.Document
+        do throws(ImportProblem) {
+            document = try ReduxDevToolsFormat.parse(value)
+        } catch {
+            throw .malformedImport(path: url.path, line: nil, reason: error.reason)
+        }
+        let session = document.session
+        let startedAt = session?.startedAt
+            ?? document.steps.first.map { Date(timeIntervalSince1970: $0.event.time) } ?? Date()
+        let recording = try store.createSession(
+            appName: session?.app ?? url.deletingPathExtension().lastPathComponent, instance: session?.instance,
+            protocolVersion: session?.protocolVersion ?? 0, stateType: session?.stateType,
+            initialState: document.initialState, startedAt: startedAt, importedFrom: url.lastPathComponent)
+        do throws(SessionStoreError) {
+            let total = Int64(document.steps.count)
+            progress?(TransferProgress(completed: 0, total: total, unit: .events))
+            var previous = document.initialState
+            var count: Int64 = 0
+            for step in document.steps {
+                var event = step.event
+                event.patch = step.noPatch ? nil : JSONPatch.diff(from: previous, to: step.state)
+                guard recording.appendImported(event, stateAfter: step.state, forceKeyframe: false) != 0 else {
+                    throw recording.lastError ?? .unwritable(path: recording.fileURL.path, reason: "the recording stopped")
+                }
+                previous = step.state
+                count += 1
+                if count % 4096 == 0 { progress?(TransferProgress(completed: count, total: total, unit: .events)) }
+            }
+            try finish(recording, as: session?.endState, endedAt: session?.endedAt)
+            progress?(TransferProgress(completed: total, total: total, unit: .events))
+            return SessionImportResult(id: recording.id, format: .reduxDevTools, eventCount: count)
+        } catch {
+            abandon(recording)
+            throw error
+        }
+    }
+
+    // MARK: Ending
+
+    private func finish(_ recording: SessionRecording, as endState: SessionEndState?, endedAt: Date?) throws(SessionStoreError) {
+        recording.flush()
+        if let error = recording.lastError { throw error }
+        recording.finish(endState: endState == .interrupted || endState == .live ? .interrupted : .clean, endedAt: endedAt)
+        if let error = recording.lastError { throw error }
+    }
+
+    private func abandon(_ recording: SessionRecording) {
+        recording.finish(endState: .interrupted)
+        try? store.deleteSession(recording.id)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import RewindWire
+
+/// Rewind's JSON Lines export, version 1 (docs/SESSION-FORMAT.md): encoding and decoding of its lines.
+///
+/// Line 1: `{"format":"rewind-session","version":1,"session":{…},"initialState":…}`.
+/// Then one event per line: `{"index":…,"branch":…,"appSeq":…,"time":…,"kind":…,"label":…,"action":…,
+/// "patch":…,"reducerMicros":…,"detail":…,"state":…}`, absent fields omitted (`branch` when 0); `state` only
+/// where the state after the event is not the previous state of its branch plus its patch.
+/// Threading: pure functions.
+enum SessionLinesFormat {
+    /// The `format` value of the header line.
+    static let formatName = "rewind-session"
+    /// The version this build writes and the newest it reads.
+    static let version = 1
+
+    /// The session-describing fields shared by both export formats.
+    struct Session {
+        var id: String?
+        var app: String
+        var instance: String?
+        var startedAt: Date
+        var endedAt: Date?
+        var protocolVersion: Int
+        var stateType: String?
+        var endState: SessionEndState?
+    }
+
+    /// One decoded event line.
+    struct EventLine {
+        var index: Int64?
+        var event: NewEvent
+        var state: JSONValue?
+    }
+
+    // MARK: Encoding
+
+    static func sessionObject(_ metadata: SessionMetadata) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [
+            ("id", .string(metadata.id.rawValue)),
+            ("app", .string(metadata.appName)),
+        ]
+        if let instance = metadata.instance { pairs.append(("instance", .string(instance))) }
+        pairs.append(("startedAt", .double(metadata.startedAt.timeIntervalSince1970)))
+        if let ended = metadata.endedAt { pairs.append(("endedAt", .double(ended.timeIntervalSince1970))) }
+        pairs.append(("protocolVersion", .int(Int64(metadata.protocolVersion))))
+        if let stateType = metadata.stateType { pairs.append(("stateType", .string(stateType))) }
+        pairs.append(("endState", .string(metadata.endState.rawValue)))
+        pairs.append(("eventCount", .int(metadata.eventCount)))
+        return .object(JSONObject(pairs))
+    }
+
+    static func header(_ metadata: SessionMetadata, initialState: JSONValue) -> JSONValue {
+        .object(JSONObject([
+            ("format", .string(formatName)),
+            ("version", .int(Int64(version))),
+            ("session", sessionObject(metadata)),
+            ("initialState", initialState),
+        ]))
+    }
+
+    static func line(for event: RecordedEvent, state: JSONValue?) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [("index", .int(event.index))]
+        if event.branch != 0 { pairs.append(("branch", .int(event.branch))) }
+        if let appSeq = event.appSeq { pairs.append(("appSeq", .int(appSeq))) }
+        pairs.append(("time", .double(event.time)))
+        pairs.append(("kind", .string(event.kind.rawValue)))
+        if let label = event.label { pairs.append(("label", .string(label))) }
+        if let action = event.action { pairs.append(("action", action)) }
+        if let patch = event.patch { pairs.append(("patch", patch.json)) }
+        if let micros = event.reducerMicros { pairs.append(("reducerMicros", .double(micros))) }
+        if let detail = event.detail { pairs.append(("detail", .string(detail))) }
+        if let state { pairs.append(("state", state)) }
+        return .object(JSONObject(pairs))
+    }
+
+    // MARK: Decoding
+
+    /// True when `value` is a header line of this format (any version).
+    static func isHeader(_ value: JSONValue) -> Bool {
+        value["format"]?.stringValue == formatName
+    }
+
+    static func parseHeader(_ value: JSONValue) throws(ImportProblem) -> (Session, initialState: JSONValue) {
+        guard case .object(let object) = value, isHeader(value) else {
+            throw ImportProblem("the first line is not a Rewind session header ({\"format\":\"\(formatName)\",…})")
+        }
+        let version = try object.optionalInteger("version", in: "the header") ?? 0
+        guard version >= 1 else { throw ImportProblem("the header's \"version\" must be a positive integer") }
+        guard version <= Int64(self.version) else {
+            throw ImportProblem("the file was written by a newer Rewind (format version \(version)); this build reads version \(self.version)")
+        }
+        guard case .object(let session)? = object["session"] else {
+            throw ImportProblem("the header has no \"session\" object")
+        }
+        guard let initialState = object["initialState"] else { throw ImportProblem("the header has no \"initialState\"") }
+        return (try parseSession(session, in: "the header's session"), initialState)
+    }
+
+    static func parseSession(_ object: JSONObject, in place: String) throws(ImportProblem) -> Session {
+        let endStateText = try object.optionalString("endState", in: place)
+        var endState: SessionEndState?
+        if let endStateText {
+            guard let known = SessionEndState(rawValue: endStateText) else {
+                throw ImportProblem("\(place): unknown endState \"\(endStateText)\"")
+            }
+            endState = known
+        }
+        return Session(
+            id: try object.optionalString("id", in: place),
+            app: try object.requiredString("app", in: place),
+            instance: try object.optionalString("instance", in: place),
+            startedAt: Date(timeIntervalSince1970: try object.requiredNumber("startedAt", in: place)),
+            endedAt: try object.optionalNumber("endedAt", in: place).map { Date(timeIntervalSince1970: $0) },
+            protocolVersion: Int(try object.optionalInteger("protocolVersion", in: place) ?? 0),
+            stateType: try object.optionalString("stateType", in: place),
+            endState: endState)
+    }
+
+    static func parseEvent(_ value: JSONValue) throws(ImportProblem) -> EventLine {
+        guard case .object(let object) = value else {
+            throw ImportProblem("an event line must be a JSON object, not \(value.kindName)")
+        }
+        let place = "the event"
+        let kindText = try object.requiredString("kind", in: place)
+        guard let kind = EventKind(rawValue: kindText) else {
+            throw ImportProblem("unknown event kind \"\(kindText)\" (known: \(EventKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        let branch = try object.optionalInteger("branch", in: place) ?? 0
+        guard branch >= 0 else { throw ImportProblem("\"branch\" must not be negative") }
+        let event = NewEvent(
+            appSeq: try object.optionalInteger("appSeq", in: place),
+            time: try object.requiredNumber("time", in: place),
+            kind: kind,
+            label: try object.optionalString("label", in: place),
+            action: object["action"],
+            patch: try object.optionalPatch("patch", in: place),
+            reducerMicros: try object.optionalNumber("reducerMicros", in: place),
+            detail: try object.optionalString("detail", in: place),
+            branch: branch)
+        return EventLine(index: try object.optionalInteger("index", in: place), event: event, state: object["state"])
+    }
+}

@@ -1,0 +1,52 @@
+import RewindWire
+
+/// Walks a session's events in index order with the state after each, computed incrementally (previous state
+/// of the event's branch + its patch) and corrected by keyframes: where a keyframe differs from the computed
+/// state (a snapshot, a branch's first event) the keyframe wins and the event is flagged as replacing the state.
+/// Threading: confined to the calling thread (the reader it uses is itself thread-safe).
+struct SessionTimelineWalker {
+    let reader: SessionReader
+    /// Every branch, or only the original timeline (branch 0).
+    let allBranches: Bool
+    /// Events read per query.
+    var chunkSize: Int64 = 2048
+
+    /// Calls `body(event, stateAfter, replacesState)` for each event up to the reader's `eventCount`.
+    func walk(
+        _ body: (RecordedEvent, JSONValue, Bool) throws(SessionStoreError) -> Void
+    ) throws(SessionStoreError) {
+        var states: [Int64: JSONValue] = [0: try reader.initialState()]
+        let total = reader.eventCount
+        var start: Int64 = 1
+        while start <= total {
+            let end = min(total, start + chunkSize - 1)
+            let events = allBranches ? try reader.eventsOnAllBranches(start...end) : try reader.events(start...end, branch: 0)
+            let keyframes = try reader.keyframeIndices(in: start...end)
+            for event in events {
+                var computed = states[event.branch]
+                if var state = computed, let patch = event.patch {
+                    do {
+                        try patch.apply(to: &state)
+                    } catch {
+                        throw .corrupt(path: reader.fileURL.path,
+                                       detail: "the patch of event \(event.index) does not apply to the state before it: \(error)")
+                    }
+                    computed = state
+                }
+                var replaces = false
+                if keyframes.contains(event.index),
+                   let keyframe = try reader.keyframe(at: event.index, branch: event.branch), keyframe != computed {
+                    computed = keyframe
+                    replaces = true
+                }
+                guard let after = computed else {
+                    throw .corrupt(path: reader.fileURL.path,
+                                   detail: "event \(event.index) starts branch \(event.branch) but has no keyframe")
+                }
+                states[event.branch] = after
+                try body(event, after, replaces)
+            }
+            start = end + 1
+        }
+    }
+}
