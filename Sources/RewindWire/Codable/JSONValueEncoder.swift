@@ -52,91 +52,125 @@ struct IndexCodingKey: CodingKey {
     init?(intValue: Int) { self.intValue = intValue }
 }
 
-/// A container under construction whose final value is computed when its parent finishes.
-enum PendingValue {
-    case object(ObjectBuilder)
-    case array(ArrayBuilder)
-    case encoder(ValueEncoder)
-
-    func finish() -> JSONValue {
-        switch self {
-        case .object(let b): return b.finish()
-        case .array(let b): return b.finish()
-        case .encoder(let e): return e.result()
-        }
-    }
-}
-
-/// Storage of a keyed container being filled.
-/// Not thread-safe: confined to the single `encode` call that created it.
-final class ObjectBuilder {
-    var object = JSONObject()
-    var pending: [(index: Int, value: PendingValue)] = []
-
-    func set(_ value: JSONValue, forKey key: String) {
-        if !pending.isEmpty, let i = object.index(forKey: key) {
-            pending.removeAll { $0.index == i }
-        }
-        object.updateValue(value, forKey: key)
-    }
-
-    func setPending(_ value: PendingValue, forKey key: String) {
-        object.updateValue(.null, forKey: key)
-        let i = object.index(forKey: key)!
-        pending.removeAll { $0.index == i }
-        pending.append((i, value))
-    }
-
-    func finish() -> JSONValue {
-        for (index, value) in pending {
-            let finished = value.finish()
-            object.modifyValue(at: index) { $0 = finished }
-        }
-        pending = []
-        return .object(object)
-    }
-}
-
-/// Storage of an unkeyed container being filled.
-/// Not thread-safe: confined to the single `encode` call that created it.
-final class ArrayBuilder {
-    var values: [JSONValue] = []
-    var pending: [(index: Int, value: PendingValue)] = []
-
-    func append(_ value: JSONValue) { values.append(value) }
-
-    func appendPending(_ value: PendingValue) {
-        pending.append((values.count, value))
-        values.append(.null)
-    }
-
-    func finish() -> JSONValue {
-        for (index, value) in pending { values[index] = value.finish() }
-        pending = []
-        return .array(values)
-    }
-}
-
-/// The `Encoder` handed to `encode(to:)`: one per encoded non-primitive value, and one per nested container
-/// (so that coding paths are a walk up the parent chain, computed only when an error needs one).
+/// The `Encoder` handed to `encode(to:)`, and the storage its containers write into.
+///
+/// Performance design (this encoder is on the inspector's critical path):
+/// - Encoders are reused: each encoder keeps the child it last used, and reuses it for the next value when
+///   nothing else holds on to it, so encoding an array of structs allocates no encoder per element.
+/// - Each encoder remembers the keys of the last object it produced (the *template*). An object whose keys
+///   come in the same order as the template (every instance of a struct type) shares the template's key
+///   array (no allocation, no duplicate-key search) and reserves its value array at the right size.
+///   A key off the template switches that object to a general path with duplicate handling (last wins).
+/// - Coding paths are not maintained; they are computed by walking up the parent chain when an error needs one.
+///
 /// Not thread-safe: confined to the single `encode` call that created it.
 final class ValueEncoder: Encoder {
-    enum Storage {
-        case empty
-        case value(JSONValue)
-        case object(ObjectBuilder)
-        case array(ArrayBuilder)
+    enum Kind {
+        case empty, single, object, array
     }
 
-    let parent: ValueEncoder?
-    let key: (any CodingKey)?
+    /// Unowned: a child never outlives the encoding of its parent's value, and a strong reference would
+    /// make a cycle with `spareChild`.
+    unowned let parent: ValueEncoder?
     let sendableUserInfo: [CodingUserInfoKey: any Sendable]
-    var storage: Storage = .empty
+
+    /// The mutable state. It lives behind a pointer (allocated once per encoder; encoders are reused) so
+    /// that the hot paths pay no dynamic exclusivity checks, which class stored properties would.
+    struct State {
+        var key: (any CodingKey)? = nil
+        var kind: Kind = .empty
+        var single: JSONValue = .null
+        /// Values of the object or array being built.
+        var values: [JSONValue] = []
+        /// Keys of the objects this encoder produces, in order (a superset: optional keys may be skipped).
+        var template: [String] = []
+        /// While following the template: the next template position to look at.
+        var cursor: Int = 0
+        /// While following the template: which template positions were used (bit i for position i).
+        var used: UInt64 = 0
+        var following: Bool = true
+        /// The keys of the last object that used only part of the template.
+        var subsetKeys: [String] = []
+        /// Which part of the template `subsetKeys` is.
+        var subsetMask: UInt64 = 0
+        /// The object being built once it left the template.
+        var general: JSONObject = JSONObject()
+        /// Nested containers and super encoders, resolved when this one finishes.
+        var pending: [(index: Int, node: ValueEncoder)] = []
+        var lastArrayCount: Int = 0
+        /// A child kept for reuse.
+        var spareChild: ValueEncoder? = nil
+    }
+
+    private let state: UnsafeMutablePointer<State>
+
+    var key: (any CodingKey)? {
+        @inline(__always) _read { yield state.pointee.key }
+        @inline(__always) _modify { yield &state.pointee.key }
+    }
+    var kind: Kind {
+        @inline(__always) _read { yield state.pointee.kind }
+        @inline(__always) _modify { yield &state.pointee.kind }
+    }
+    var single: JSONValue {
+        @inline(__always) _read { yield state.pointee.single }
+        @inline(__always) _modify { yield &state.pointee.single }
+    }
+    var values: [JSONValue] {
+        @inline(__always) _read { yield state.pointee.values }
+        @inline(__always) _modify { yield &state.pointee.values }
+    }
+    var template: [String] {
+        @inline(__always) _read { yield state.pointee.template }
+        @inline(__always) _modify { yield &state.pointee.template }
+    }
+    var cursor: Int {
+        @inline(__always) _read { yield state.pointee.cursor }
+        @inline(__always) _modify { yield &state.pointee.cursor }
+    }
+    var used: UInt64 {
+        @inline(__always) _read { yield state.pointee.used }
+        @inline(__always) _modify { yield &state.pointee.used }
+    }
+    var following: Bool {
+        @inline(__always) _read { yield state.pointee.following }
+        @inline(__always) _modify { yield &state.pointee.following }
+    }
+    var subsetKeys: [String] {
+        @inline(__always) _read { yield state.pointee.subsetKeys }
+        @inline(__always) _modify { yield &state.pointee.subsetKeys }
+    }
+    var subsetMask: UInt64 {
+        @inline(__always) _read { yield state.pointee.subsetMask }
+        @inline(__always) _modify { yield &state.pointee.subsetMask }
+    }
+    var general: JSONObject {
+        @inline(__always) _read { yield state.pointee.general }
+        @inline(__always) _modify { yield &state.pointee.general }
+    }
+    var pending: [(index: Int, node: ValueEncoder)] {
+        @inline(__always) _read { yield state.pointee.pending }
+        @inline(__always) _modify { yield &state.pointee.pending }
+    }
+    var lastArrayCount: Int {
+        @inline(__always) _read { yield state.pointee.lastArrayCount }
+        @inline(__always) _modify { yield &state.pointee.lastArrayCount }
+    }
+    var spareChild: ValueEncoder? {
+        @inline(__always) _read { yield state.pointee.spareChild }
+        @inline(__always) _modify { yield &state.pointee.spareChild }
+    }
 
     init(parent: ValueEncoder?, key: (any CodingKey)?, userInfo: [CodingUserInfoKey: any Sendable]) {
         self.parent = parent
-        self.key = key
         self.sendableUserInfo = userInfo
+        state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        state.initialize(to: State(key: key))
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     var codingPath: [any CodingKey] {
@@ -152,43 +186,167 @@ final class ValueEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { sendableUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let builder: ObjectBuilder
-        if case .object(let existing) = storage {
-            builder = existing
-        } else {
-            builder = ObjectBuilder()
-            storage = .object(builder)
-        }
-        return KeyedEncodingContainer(KeyedValueEncodingContainer<Key>(encoder: self, builder: builder))
+        if kind != .object { beginObject() }
+        return KeyedEncodingContainer(KeyedValueEncodingContainer<Key>(encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let builder: ArrayBuilder
-        if case .array(let existing) = storage {
-            builder = existing
-        } else {
-            builder = ArrayBuilder()
-            storage = .array(builder)
-        }
-        return UnkeyedValueEncodingContainer(encoder: self, builder: builder)
+        if kind != .array { beginArray() }
+        return UnkeyedValueEncodingContainer(encoder: self)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
         SingleValueEncodingContainerImpl(encoder: self)
     }
 
+    func setSingle(_ value: JSONValue) {
+        kind = .single
+        single = value
+    }
+
+    // MARK: Building objects
+
+    func beginObject() {
+        kind = .object
+        cursor = 0
+        used = 0
+        following = true
+        values.removeAll(keepingCapacity: true)
+        if values.capacity < template.count { values.reserveCapacity(template.count) }
+    }
+
+    @inline(__always)
+    func set(_ value: JSONValue, forKey key: String) {
+        if following {
+            if cursor < template.count && cursor < 64 && template[cursor] == key {
+                used |= 1 &<< UInt64(cursor)
+                cursor += 1
+                values.append(value)
+                return
+            }
+            if followTemplate(value, forKey: key) { return }
+        }
+        setGeneral(value, forKey: key)
+    }
+
+    /// A key that is not the next one of the template: look further along it (optional keys that were
+    /// omitted are skipped); otherwise leave the template. Returns true when the key was stored.
+    private func followTemplate(_ value: JSONValue, forKey key: String) -> Bool {
+        var j = cursor + 1
+        let limit = min(template.count, 64)
+        while j < limit {
+            if template[j] == key {
+                used |= 1 &<< UInt64(j)
+                cursor = j + 1
+                values.append(value)
+                return true
+            }
+            j += 1
+        }
+        leaveTemplate()
+        return false
+    }
+
+    /// The keys used so far, as an array (shares storage with the template when they are all of it).
+    private func keysFollowed() -> [String] {
+        let n = values.count
+        if n == template.count { return template }
+        if used == subsetMask { return subsetKeys }
+        var keys: [String] = []
+        keys.reserveCapacity(n)
+        for j in 0..<min(template.count, 64) where used & (1 &<< UInt64(j)) != 0 { keys.append(template[j]) }
+        subsetKeys = keys
+        subsetMask = used
+        return keys
+    }
+
+    private func leaveTemplate() {
+        following = false
+        general = JSONObject(uniqueKeys: keysFollowed(), values: values)
+        values = []
+    }
+
+    private func setGeneral(_ value: JSONValue, forKey key: String) {
+        if !pending.isEmpty, let i = general.index(forKey: key) {
+            pending.removeAll { $0.index == i }
+        }
+        general.updateValue(value, forKey: key)
+    }
+
+    /// Stores a placeholder for `key` whose value `node` produces when this object finishes.
+    func setPending(_ node: ValueEncoder, forKey key: String) {
+        set(.null, forKey: key)
+        let index = following ? values.count - 1 : general.index(forKey: key)!
+        pending.removeAll { $0.index == index }
+        pending.append((index, node))
+    }
+
+    private func finishObject() -> JSONValue {
+        if following {
+            let keys = keysFollowed()
+            var finished = values
+            values = []
+            for (index, node) in pending { finished[index] = node.result() }
+            pending.removeAll()
+            return .object(JSONObject(uniqueKeys: keys, values: finished))
+        }
+        for (index, node) in pending {
+            let value = node.result()
+            general.modifyValue(at: index) { $0 = value }
+        }
+        pending.removeAll()
+        let object = general
+        general = JSONObject()
+        // The next object of this type likely has these keys: make them the template.
+        template = object.keys
+        subsetMask = 0
+        subsetKeys = []
+        return .object(object)
+    }
+
+    // MARK: Building arrays
+
+    func beginArray() {
+        kind = .array
+        values.removeAll(keepingCapacity: true)
+        if values.capacity < lastArrayCount { values.reserveCapacity(lastArrayCount) }
+    }
+
+    func appendPending(_ node: ValueEncoder) {
+        pending.append((values.count, node))
+        values.append(.null)
+    }
+
+    private func finishArray() -> JSONValue {
+        var finished = values
+        values = []
+        for (index, node) in pending { finished[index] = node.result() }
+        pending.removeAll()
+        lastArrayCount = finished.count
+        return .array(finished)
+    }
+
+    /// The value built so far; resets this encoder for reuse.
+    func result() -> JSONValue {
+        let kind = self.kind
+        self.kind = .empty
+        switch kind {
+        case .empty:
+            return .object(JSONObject())
+        case .single:
+            let v = single
+            single = .null
+            return v
+        case .object:
+            return finishObject()
+        case .array:
+            return finishArray()
+        }
+    }
+
     /// A node standing for a nested container (or a super encoder) stored under `key`.
     func child(key: any CodingKey) -> ValueEncoder {
         ValueEncoder(parent: self, key: key, userInfo: sendableUserInfo)
-    }
-
-    func result() -> JSONValue {
-        switch storage {
-        case .empty: return .object(JSONObject())
-        case .value(let v): return v
-        case .object(let b): return b.finish()
-        case .array(let b): return b.finish()
-        }
     }
 
     // MARK: Boxing
@@ -200,48 +358,57 @@ final class ValueEncoder: Encoder {
     }
 
     @inline(__always)
-    func boxDouble(_ d: Double, _ key: (any CodingKey)?) throws -> JSONValue {
-        guard d.isFinite else { throw invalid(d, key, "\(d) cannot be represented in JSON") }
+    func boxDouble(_ d: Double, _ key: @autoclosure () -> (any CodingKey)?) throws -> JSONValue {
+        guard d.isFinite else { throw invalid(d, key(), "\(d) cannot be represented in JSON") }
         return .double(d)
     }
 
-    func boxFloat(_ f: Float, _ key: (any CodingKey)?) throws -> JSONValue {
-        guard f.isFinite else { throw invalid(f, key, "\(f) cannot be represented in JSON") }
+    func boxFloat(_ f: Float, _ key: @autoclosure () -> (any CodingKey)?) throws -> JSONValue {
+        guard f.isFinite else { throw invalid(f, key(), "\(f) cannot be represented in JSON") }
         return .double(Double(f.description) ?? Double(f))
     }
 
     @inline(__always)
-    func boxUInt64(_ u: UInt64, _ key: (any CodingKey)?) throws -> JSONValue {
+    func boxUInt64(_ u: UInt64, _ key: @autoclosure () -> (any CodingKey)?) throws -> JSONValue {
         guard u <= UInt64(Int64.max) else {
-            throw invalid(u, key, "\(u) is larger than Int64.max and cannot be encoded without losing precision")
+            throw invalid(u, key(), "\(u) is larger than Int64.max and cannot be encoded without losing precision")
         }
         return .int(Int64(u))
     }
 
     /// Encodes any value stored under `key` of this encoder: primitives and the special Foundation types
-    /// directly, everything else through a child encoder.
-    func box<T: Encodable>(_ value: T, key: (any CodingKey)?) throws -> JSONValue {
-        if let boxed = try boxFast(value, key: key) { return boxed }
-        let child = ValueEncoder(parent: self, key: key, userInfo: sendableUserInfo)
+    /// directly, everything else through a (reused when possible) child encoder.
+    func box<T: Encodable>(_ value: T, key: @autoclosure () -> (any CodingKey)?) throws -> JSONValue {
+        if let boxed = try boxFast(value, key: key()) { return boxed }
+        var child: ValueEncoder
+        if let spare = spareChild {
+            spareChild = nil
+            child = spare
+            child.key = key()
+        } else {
+            child = ValueEncoder(parent: self, key: key(), userInfo: sendableUserInfo)
+        }
         try value.encode(to: child)
-        return child.result()
+        let result = child.result()
+        if isKnownUniquelyReferenced(&child) { spareChild = child }
+        return result
     }
 
     /// The JSON value of primitives and special types, `nil` for anything else.
     /// Type identity checks are pointer comparisons; the casts after them cannot fail.
     @inline(__always)
-    func boxFast<T: Encodable>(_ value: T, key: (any CodingKey)?) throws -> JSONValue? {
+    func boxFast<T: Encodable>(_ value: T, key: @autoclosure () -> (any CodingKey)?) throws -> JSONValue? {
         if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
         if T.self == Int.self { return .int(Int64(unsafeBitCast(value, to: Int.self))) }
-        if T.self == Double.self { return try boxDouble(unsafeBitCast(value, to: Double.self), key) }
+        if T.self == Double.self { return try boxDouble(unsafeBitCast(value, to: Double.self), key()) }
         if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
         if T.self == JSONValue.self { return (value as! JSONValue) }
-        if T.self == Date.self { return try boxDouble((value as! Date).timeIntervalSince1970, key) }
+        if T.self == Date.self { return try boxDouble((value as! Date).timeIntervalSince1970, key()) }
         if T.self == Int64.self { return .int(unsafeBitCast(value, to: Int64.self)) }
         if T.self == Int32.self { return .int(Int64(unsafeBitCast(value, to: Int32.self))) }
-        if T.self == UInt64.self { return try boxUInt64(unsafeBitCast(value, to: UInt64.self), key) }
-        if T.self == UInt.self { return try boxUInt64(UInt64(unsafeBitCast(value, to: UInt.self)), key) }
-        if T.self == Float.self { return try boxFloat(unsafeBitCast(value, to: Float.self), key) }
+        if T.self == UInt64.self { return try boxUInt64(unsafeBitCast(value, to: UInt64.self), key()) }
+        if T.self == UInt.self { return try boxUInt64(UInt64(unsafeBitCast(value, to: UInt.self)), key()) }
+        if T.self == Float.self { return try boxFloat(unsafeBitCast(value, to: Float.self), key()) }
         if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }
         if T.self == URL.self { return .string((value as! URL).absoluteString) }
         if T.self == JSONObject.self { return .object(value as! JSONObject) }
@@ -256,66 +423,84 @@ final class ValueEncoder: Encoder {
     }
 }
 
-/// Keyed container writing into an `ObjectBuilder`.
+/// Keyed container writing into its encoder's object.
 /// Not thread-safe: confined to the single `encode` call that created it.
 struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: ValueEncoder
-    let builder: ObjectBuilder
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil(forKey key: Key) throws { builder.set(.null, forKey: key.stringValue) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { builder.set(.bool(value), forKey: key.stringValue) }
-    mutating func encode(_ value: String, forKey key: Key) throws { builder.set(.string(value), forKey: key.stringValue) }
+    mutating func encodeNil(forKey key: Key) throws { encoder.set(.null, forKey: key.stringValue) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.set(.bool(value), forKey: key.stringValue) }
+    mutating func encode(_ value: String, forKey key: Key) throws { encoder.set(.string(value), forKey: key.stringValue) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        builder.set(try encoder.boxDouble(value, key), forKey: key.stringValue)
+        encoder.set(try encoder.boxDouble(value, key), forKey: key.stringValue)
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        builder.set(try encoder.boxFloat(value, key), forKey: key.stringValue)
+        encoder.set(try encoder.boxFloat(value, key), forKey: key.stringValue)
     }
-    mutating func encode(_ value: Int, forKey key: Key) throws { builder.set(.int(Int64(value)), forKey: key.stringValue) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { builder.set(.int(Int64(value)), forKey: key.stringValue) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { builder.set(.int(Int64(value)), forKey: key.stringValue) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { builder.set(.int(Int64(value)), forKey: key.stringValue) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { builder.set(.int(value), forKey: key.stringValue) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { encoder.set(.int(Int64(value)), forKey: key.stringValue) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { encoder.set(.int(Int64(value)), forKey: key.stringValue) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { encoder.set(.int(Int64(value)), forKey: key.stringValue) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { encoder.set(.int(Int64(value)), forKey: key.stringValue) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { encoder.set(.int(value), forKey: key.stringValue) }
     mutating func encode(_ value: UInt, forKey key: Key) throws {
-        builder.set(try encoder.boxUInt64(UInt64(value), key), forKey: key.stringValue)
+        encoder.set(try encoder.boxUInt64(UInt64(value), key), forKey: key.stringValue)
     }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { builder.set(.int(Int64(value)), forKey: key.stringValue) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { builder.set(.int(Int64(value)), forKey: key.stringValue) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { builder.set(.int(Int64(value)), forKey: key.stringValue) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { encoder.set(.int(Int64(value)), forKey: key.stringValue) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { encoder.set(.int(Int64(value)), forKey: key.stringValue) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { encoder.set(.int(Int64(value)), forKey: key.stringValue) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
-        builder.set(try encoder.boxUInt64(value, key), forKey: key.stringValue)
+        encoder.set(try encoder.boxUInt64(value, key), forKey: key.stringValue)
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        builder.set(try encoder.box(value, key: key), forKey: key.stringValue)
+        encoder.set(try encoder.box(value, key: key), forKey: key.stringValue)
+    }
+
+    // `encodeIfPresent` for the common types, so that optionals skip the protocol's generic default.
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value { encoder.set(.string(value), forKey: key.stringValue) }
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value { encoder.set(.int(Int64(value)), forKey: key.stringValue) }
+    }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if let value { encoder.set(.bool(value), forKey: key.stringValue) }
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        if let value { encoder.set(try encoder.boxDouble(value, key), forKey: key.stringValue) }
+    }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { encoder.set(try encoder.box(value, key: key), forKey: key.stringValue) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let nested = ObjectBuilder()
-        builder.setPending(.object(nested), forKey: key.stringValue)
-        return KeyedEncodingContainer(KeyedValueEncodingContainer<NestedKey>(encoder: encoder.child(key: key), builder: nested))
+        let node = encoder.child(key: key)
+        node.beginObject()
+        encoder.setPending(node, forKey: key.stringValue)
+        return KeyedEncodingContainer(KeyedValueEncodingContainer<NestedKey>(encoder: node))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let nested = ArrayBuilder()
-        builder.setPending(.array(nested), forKey: key.stringValue)
-        return UnkeyedValueEncodingContainer(encoder: encoder.child(key: key), builder: nested)
+        let node = encoder.child(key: key)
+        node.beginArray()
+        encoder.setPending(node, forKey: key.stringValue)
+        return UnkeyedValueEncodingContainer(encoder: node)
     }
 
     mutating func superEncoder() -> any Encoder {
-        let child = encoder.child(key: SuperCodingKey())
-        builder.setPending(.encoder(child), forKey: "super")
-        return child
+        let node = encoder.child(key: SuperCodingKey())
+        encoder.setPending(node, forKey: "super")
+        return node
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        let child = encoder.child(key: key)
-        builder.setPending(.encoder(child), forKey: key.stringValue)
-        return child
+        let node = encoder.child(key: key)
+        encoder.setPending(node, forKey: key.stringValue)
+        return node
     }
 }
 
@@ -328,55 +513,55 @@ struct SuperCodingKey: CodingKey {
     init?(intValue: Int) { nil }
 }
 
-/// Unkeyed container writing into an `ArrayBuilder`.
+/// Unkeyed container writing into its encoder's array.
 /// Not thread-safe: confined to the single `encode` call that created it.
 struct UnkeyedValueEncodingContainer: UnkeyedEncodingContainer {
     let encoder: ValueEncoder
-    let builder: ArrayBuilder
 
     var codingPath: [any CodingKey] { encoder.codingPath }
-    var count: Int { builder.values.count }
+    var count: Int { encoder.values.count }
 
-    private var nextKey: IndexCodingKey { IndexCodingKey(builder.values.count) }
+    private var nextKey: IndexCodingKey { IndexCodingKey(encoder.values.count) }
 
-    mutating func encodeNil() throws { builder.append(.null) }
-    mutating func encode(_ value: Bool) throws { builder.append(.bool(value)) }
-    mutating func encode(_ value: String) throws { builder.append(.string(value)) }
-    mutating func encode(_ value: Double) throws { builder.append(try encoder.boxDouble(value, nextKey)) }
-    mutating func encode(_ value: Float) throws { builder.append(try encoder.boxFloat(value, nextKey)) }
-    mutating func encode(_ value: Int) throws { builder.append(.int(Int64(value))) }
-    mutating func encode(_ value: Int8) throws { builder.append(.int(Int64(value))) }
-    mutating func encode(_ value: Int16) throws { builder.append(.int(Int64(value))) }
-    mutating func encode(_ value: Int32) throws { builder.append(.int(Int64(value))) }
-    mutating func encode(_ value: Int64) throws { builder.append(.int(value)) }
-    mutating func encode(_ value: UInt) throws { builder.append(try encoder.boxUInt64(UInt64(value), nextKey)) }
-    mutating func encode(_ value: UInt8) throws { builder.append(.int(Int64(value))) }
-    mutating func encode(_ value: UInt16) throws { builder.append(.int(Int64(value))) }
-    mutating func encode(_ value: UInt32) throws { builder.append(.int(Int64(value))) }
-    mutating func encode(_ value: UInt64) throws { builder.append(try encoder.boxUInt64(value, nextKey)) }
+    mutating func encodeNil() throws { encoder.values.append(.null) }
+    mutating func encode(_ value: Bool) throws { encoder.values.append(.bool(value)) }
+    mutating func encode(_ value: String) throws { encoder.values.append(.string(value)) }
+    mutating func encode(_ value: Double) throws { encoder.values.append(try encoder.boxDouble(value, nextKey)) }
+    mutating func encode(_ value: Float) throws { encoder.values.append(try encoder.boxFloat(value, nextKey)) }
+    mutating func encode(_ value: Int) throws { encoder.values.append(.int(Int64(value))) }
+    mutating func encode(_ value: Int8) throws { encoder.values.append(.int(Int64(value))) }
+    mutating func encode(_ value: Int16) throws { encoder.values.append(.int(Int64(value))) }
+    mutating func encode(_ value: Int32) throws { encoder.values.append(.int(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { encoder.values.append(.int(value)) }
+    mutating func encode(_ value: UInt) throws { encoder.values.append(try encoder.boxUInt64(UInt64(value), nextKey)) }
+    mutating func encode(_ value: UInt8) throws { encoder.values.append(.int(Int64(value))) }
+    mutating func encode(_ value: UInt16) throws { encoder.values.append(.int(Int64(value))) }
+    mutating func encode(_ value: UInt32) throws { encoder.values.append(.int(Int64(value))) }
+    mutating func encode(_ value: UInt64) throws { encoder.values.append(try encoder.boxUInt64(value, nextKey)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        builder.append(try encoder.box(value, key: nextKey))
+        let boxed = try encoder.box(value, key: nextKey)
+        encoder.values.append(boxed)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let key = nextKey
-        let nested = ObjectBuilder()
-        builder.appendPending(.object(nested))
-        return KeyedEncodingContainer(KeyedValueEncodingContainer<NestedKey>(encoder: encoder.child(key: key), builder: nested))
+        let node = encoder.child(key: nextKey)
+        node.beginObject()
+        encoder.appendPending(node)
+        return KeyedEncodingContainer(KeyedValueEncodingContainer<NestedKey>(encoder: node))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let key = nextKey
-        let nested = ArrayBuilder()
-        builder.appendPending(.array(nested))
-        return UnkeyedValueEncodingContainer(encoder: encoder.child(key: key), builder: nested)
+        let node = encoder.child(key: nextKey)
+        node.beginArray()
+        encoder.appendPending(node)
+        return UnkeyedValueEncodingContainer(encoder: node)
     }
 
     mutating func superEncoder() -> any Encoder {
-        let child = encoder.child(key: nextKey)
-        builder.appendPending(.encoder(child))
-        return child
+        let node = encoder.child(key: nextKey)
+        encoder.appendPending(node)
+        return node
     }
 }
 
@@ -387,29 +572,30 @@ struct SingleValueEncodingContainerImpl: SingleValueEncodingContainer {
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil() throws { encoder.storage = .value(.null) }
-    mutating func encode(_ value: Bool) throws { encoder.storage = .value(.bool(value)) }
-    mutating func encode(_ value: String) throws { encoder.storage = .value(.string(value)) }
-    mutating func encode(_ value: Double) throws { encoder.storage = .value(try encoder.boxDouble(value, nil)) }
-    mutating func encode(_ value: Float) throws { encoder.storage = .value(try encoder.boxFloat(value, nil)) }
-    mutating func encode(_ value: Int) throws { encoder.storage = .value(.int(Int64(value))) }
-    mutating func encode(_ value: Int8) throws { encoder.storage = .value(.int(Int64(value))) }
-    mutating func encode(_ value: Int16) throws { encoder.storage = .value(.int(Int64(value))) }
-    mutating func encode(_ value: Int32) throws { encoder.storage = .value(.int(Int64(value))) }
-    mutating func encode(_ value: Int64) throws { encoder.storage = .value(.int(value)) }
-    mutating func encode(_ value: UInt) throws { encoder.storage = .value(try encoder.boxUInt64(UInt64(value), nil)) }
-    mutating func encode(_ value: UInt8) throws { encoder.storage = .value(.int(Int64(value))) }
-    mutating func encode(_ value: UInt16) throws { encoder.storage = .value(.int(Int64(value))) }
-    mutating func encode(_ value: UInt32) throws { encoder.storage = .value(.int(Int64(value))) }
-    mutating func encode(_ value: UInt64) throws { encoder.storage = .value(try encoder.boxUInt64(value, nil)) }
+    mutating func encodeNil() throws { encoder.setSingle(.null) }
+    mutating func encode(_ value: Bool) throws { encoder.setSingle(.bool(value)) }
+    mutating func encode(_ value: String) throws { encoder.setSingle(.string(value)) }
+    mutating func encode(_ value: Double) throws { encoder.setSingle(try encoder.boxDouble(value, nil)) }
+    mutating func encode(_ value: Float) throws { encoder.setSingle(try encoder.boxFloat(value, nil)) }
+    mutating func encode(_ value: Int) throws { encoder.setSingle(.int(Int64(value))) }
+    mutating func encode(_ value: Int8) throws { encoder.setSingle(.int(Int64(value))) }
+    mutating func encode(_ value: Int16) throws { encoder.setSingle(.int(Int64(value))) }
+    mutating func encode(_ value: Int32) throws { encoder.setSingle(.int(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { encoder.setSingle(.int(value)) }
+    mutating func encode(_ value: UInt) throws { encoder.setSingle(try encoder.boxUInt64(UInt64(value), nil)) }
+    mutating func encode(_ value: UInt8) throws { encoder.setSingle(.int(Int64(value))) }
+    mutating func encode(_ value: UInt16) throws { encoder.setSingle(.int(Int64(value))) }
+    mutating func encode(_ value: UInt32) throws { encoder.setSingle(.int(Int64(value))) }
+    mutating func encode(_ value: UInt64) throws { encoder.setSingle(try encoder.boxUInt64(value, nil)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         // The value stands at this encoder's own position: a primitive is stored directly, anything else
         // encodes into this same encoder (as JSONEncoder does).
         if let boxed = try encoder.boxFast(value, key: nil) {
-            encoder.storage = .value(boxed)
+            encoder.kind = .single
+            encoder.single = boxed
         } else {
-            encoder.storage = .empty
+            encoder.kind = .empty
             try value.encode(to: encoder)
         }
     }

@@ -57,6 +57,19 @@ public struct JSONObject: Hashable, Sendable, RandomAccessCollection {
         }
     }
 
+    /// An object from parallel arrays whose keys are known to be unique (not checked). Builds the lookup
+    /// index when the object is large.
+    init(uniqueKeys keys: [String], values: [JSONValue]) {
+        storedKeys = keys
+        storedValues = values
+        lookup = nil
+        if keys.count > JSONObject.indexThreshold {
+            var index = [String: Int](minimumCapacity: keys.count)
+            for i in keys.indices { index[keys[i]] = i }
+            lookup = index
+        }
+    }
+
     /// Rebuilds the storage keeping the first position and the last value of every key.
     private mutating func removeDuplicates() {
         let keys = storedKeys, values = storedValues
