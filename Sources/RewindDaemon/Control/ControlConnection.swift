@@ -1,0 +1,146 @@
+import Foundation
+import RewindWire
+
+/// The daemon's side of one control client (subprotocol `rewind.control.v1`): the `rewind` CLI's `tail`, `jump`,
+/// `dispatch` and `replay`, or any script.
+///
+/// Each `request` gets exactly one `response` with the same id; `tail` also streams `event` messages until
+/// `untail` or the connection closes. When the daemon has a token, the first request must carry it (otherwise
+/// `unauthorized` and close 1008).
+///
+/// Threading: `receive` and `closed` on the server's service thread; command completions and tail events may
+/// arrive on other threads and only send.
+final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail` touched on the service thread only
+    let id: ConnectionID
+    private weak var daemon: Daemon?
+    private let limits: JSONLimits
+    private let close: @Sendable (UInt16, String) -> Void
+    private var authorized: Bool
+    private var tail: DaemonEventHub.Token?
+
+    init(id: ConnectionID, daemon: Daemon, limits: JSONLimits, close: @escaping @Sendable (UInt16, String) -> Void) {
+        self.id = id
+        self.daemon = daemon
+        self.limits = limits
+        self.close = close
+        self.authorized = (daemon.configuration.token ?? "").isEmpty
+    }
+
+    /// Handles one request.
+    func receive(_ frame: [UInt8]) {
+        guard let daemon else { return }
+        let request: ControlRequest
+        do {
+            request = try WireCodec.decodeControlRequest(frame, limits: limits)
+        } catch {
+            reply(ControlReply(id: "", error: error))
+            if let code = error.code.closeCode { close(code, String(error.message.prefix(100))) }
+            return
+        }
+        if !authorized {
+            guard let token = daemon.configuration.token, request.token == token else {
+                let error = WireError(code: .unauthorized, message: request.token == nil
+                    ? "this daemon requires a token (--token or REWIND_TOKEN)" : "the token does not match")
+                reply(ControlReply(id: request.id, error: error))
+                close(1008, error.message)
+                return
+            }
+            authorized = true
+        }
+        handle(request, daemon: daemon)
+    }
+
+    /// The client went away: stop its tail.
+    func closed() {
+        if let tail, let daemon { daemon.events.removeObserver(tail) }
+        tail = nil
+    }
+
+    private func handle(_ request: ControlRequest, daemon: Daemon) {
+        let id = request.id
+        switch request.command {
+        case .sessions:
+            let infos = daemon.sessions.map { session in
+                ControlSessionInfo(
+                    session: session.id.rawValue, app: session.identity, live: session.isLive,
+                    startedAt: session.startedAt.timeIntervalSince1970,
+                    lastSeq: UInt64(clamping: max(0, session.lastIndex)), stateType: session.stateType).json
+            }
+            reply(ControlReply(id: id, result: ["sessions": .array(infos)]))
+        case .tail(let session):
+            startTail(session: session, daemon: daemon)
+            reply(ControlReply(id: id, result: ["tailing": .string(session ?? "*")]))
+        case .untail:
+            closed()
+            reply(ControlReply(id: id, result: ["tailing": .null]))
+        case .jump(let session, let seq):
+            withSession(session, id) { sessionID in
+                daemon.jump(session: sessionID, to: Int64(clamping: seq)) { [self] in answer(id, $0) }
+            }
+        case .dispatch(let session, let action):
+            withSession(session, id) { sessionID in
+                daemon.dispatch(session: sessionID, action: action) { [self] in answer(id, $0) }
+            }
+        case .replay(let session, let target, let fromSeq, let toSeq):
+            withSession(session, id) { sessionID in
+                withSession(target ?? session, id) { targetID in
+                    daemon.replay(session: sessionID, from: fromSeq.map { Int64(clamping: $0) },
+                                  to: toSeq.map { Int64(clamping: $0) }, into: targetID) { [self] in answer(id, $0) }
+                }
+            }
+        case .other(let name, _):
+            reply(ControlReply(id: id, error: WireError(
+                code: .unknownType,
+                message: "unknown command '\(name)' (known: sessions, tail, untail, jump, dispatch, replay)",
+                field: "command")))
+        }
+    }
+
+    private func withSession(_ text: String, _ requestID: String, _ body: (SessionID) -> Void) {
+        do {
+            body(try SessionID(validating: text))
+        } catch {
+            reply(ControlReply(id: requestID, error: WireError(code: .unknownSession, message: "\(error)",
+                                                               field: "args.session")))
+        }
+    }
+
+    private func answer(_ requestID: String, _ result: Result<CommandResult, DaemonError>) {
+        switch result {
+        case .success(let result):
+            var body = JSONObject()
+            body["ok"] = .bool(true)
+            if let states = result.states { body["states"] = .int(Int64(states.count)) }
+            reply(ControlReply(id: requestID, result: .object(body)))
+        case .failure(let error):
+            reply(ControlReply(id: requestID, error: WireError(code: .sessionNotLive, message: error.description)))
+        }
+    }
+
+    private func startTail(session: String?, daemon: Daemon) {
+        closed()
+        let connection = id
+        tail = daemon.events.addObserver { [weak daemon] event in
+            guard let daemon else { return }
+            switch event {
+            case .recorded(let sessionID, let recorded):
+                guard session == nil || session == sessionID.rawValue else { return }
+                daemon.send(.event(ControlEvent(session: sessionID.rawValue,
+                                                event: SessionLinesFormat.line(for: recorded, state: nil))),
+                            to: connection)
+            case .sessionStarted(let sessionID, let app):
+                guard session == nil || session == sessionID.rawValue else { return }
+                daemon.send(.event(ControlEvent(session: sessionID.rawValue,
+                                                event: ["type": "started", "app": .string(app.name)])),
+                            to: connection)
+            case .sessionEnded(let sessionID):
+                guard session == nil || session == sessionID.rawValue else { return }
+                daemon.send(.event(.ended(session: sessionID.rawValue)), to: connection)
+            }
+        }
+    }
+
+    private func reply(_ reply: ControlReply) {
+        daemon?.send(.response(reply), to: id)
+    }
+}

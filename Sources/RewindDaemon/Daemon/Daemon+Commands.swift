@@ -1,0 +1,134 @@
+import Foundation
+import RewindWire
+
+/// Commands sent to live apps: the time-travel half of the daemon.
+extension Daemon {
+    /// What a command to an app came back with.
+    public typealias CommandCompletion = @Sendable (Result<CommandResult, DaemonError>) -> Void
+
+    /// Pushes the state at event `index` of session `id` (rebuilt from the nearest keyframe and the patches after
+    /// it) into the session's app. `completion` runs on any thread when the app answers, or at once on failure.
+    public func jump(session id: SessionID, to index: Int64, completion: @escaping CommandCompletion) {
+        controlQueue.async { [self] in
+            do throws(DaemonError) {
+                let (live, connection) = try liveApp(id)
+                live.flush()
+                let reader = try openReader(id)
+                guard (0...reader.eventCount).contains(index) else {
+                    throw DaemonError("session \(id) has no event \(index) (it has 0–\(reader.eventCount))")
+                }
+                let state = try storeCall { () throws(SessionStoreError) in try reader.state(at: index) }
+                send(to: live, connection, completion) { .jump(Jump(id: $0, state: state)) }
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// Sends `action` (the JSON encoding of one of the app's actions) to session `id`'s app, which dispatches it.
+    public func dispatch(session id: SessionID, action: JSONValue, completion: @escaping CommandCompletion) {
+        controlQueue.async { [self] in
+            do throws(DaemonError) {
+                let (live, connection) = try liveApp(id)
+                send(to: live, connection, completion) { .dispatch(DispatchCommand(id: $0, action: action)) }
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// Replays the actions of events `from...to` of session `source` (saved or live) into the live app of session
+    /// `target`: the app is reset to the recorded state before `from`, then runs the actions through its reducers
+    /// with effects muted. The result carries the app's state after each action.
+    public func replay(session source: SessionID, from: Int64? = nil, to: Int64? = nil, into target: SessionID,
+                       completion: @escaping CommandCompletion) {
+        controlQueue.async { [self] in
+            do throws(DaemonError) {
+                let (live, connection) = try liveApp(target)
+                if let sourceLive = registry.session(source) { sourceLive.flush() }
+                let reader = try openReader(source)
+                let first = max(1, from ?? 1), last = min(reader.eventCount, to ?? reader.eventCount)
+                guard first <= last else {
+                    throw DaemonError("session \(source) has no events \(first)–\(last) to replay")
+                }
+                let state = try storeCall { () throws(SessionStoreError) in try reader.state(at: first - 1) }
+                let actions = try storeCall { () throws(SessionStoreError) in try reader.events(first...last) }.filter { $0.kind == .action }.compactMap(\.action)
+                send(to: live, connection, completion) {
+                    .replay(Replay(id: $0, state: state, actions: actions))
+                }
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// Runs a command and waits up to `timeout` seconds for its completion (for the CLI and tests).
+    public func waitFor(timeout: Double = 10,
+                        _ command: (@escaping CommandCompletion) -> Void) -> Result<CommandResult, DaemonError> {
+        let box = ResultBox()
+        command { result in box.set(result) }
+        return box.wait(timeout: timeout)
+            ?? .failure(DaemonError("the app did not answer within \(Int(timeout)) s"))
+    }
+
+    private func liveApp(_ id: SessionID) throws(DaemonError) -> (LiveSession, ConnectionID) {
+        guard let live = registry.session(id) else {
+            throw DaemonError("session \(id) is not live in this daemon")
+        }
+        guard let connection = live.connectionID else {
+            throw DaemonError("session \(id)'s app is not connected")
+        }
+        return (live, connection)
+    }
+
+    private func storeCall<T>(_ body: () throws(SessionStoreError) -> T) throws(DaemonError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw DaemonError("cannot read the session file: \(error)")
+        }
+    }
+
+    private func openReader(_ id: SessionID) throws(DaemonError) -> SessionReader {
+        do {
+            return try store.openSession(id)
+        } catch {
+            throw DaemonError("cannot read session \(id): \(error)")
+        }
+    }
+
+    private func send(to live: LiveSession, _ connection: ConnectionID, _ completion: @escaping CommandCompletion,
+                      _ message: (String) -> DaemonMessage) {
+        let commandID = live.registerCommand { result in
+            completion(result.ok ? .success(result)
+                                 : .failure(DaemonError(result.error ?? "the app refused the command")))
+        }
+        if !send(message(commandID), to: connection) {
+            live.cancelCommand(commandID)
+            completion(.failure(DaemonError("session \(live.id)'s app is not connected")))
+        }
+    }
+}
+
+/// A one-shot hand-over of a command's result between threads.
+private final class ResultBox: @unchecked Sendable {  // guarded by `condition`
+    private let condition = NSCondition()
+    private var value: Result<CommandResult, DaemonError>?
+
+    func set(_ result: Result<CommandResult, DaemonError>) {
+        condition.lock()
+        if value == nil { value = result }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait(timeout: Double) -> Result<CommandResult, DaemonError>? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while value == nil {
+            if !condition.wait(until: deadline) { break }
+        }
+        return value
+    }
+}

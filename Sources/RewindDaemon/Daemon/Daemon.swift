@@ -1,0 +1,178 @@
+import Foundation
+import RewindWire
+
+/// The `rewind` daemon: accepts apps and control clients over WebSocket, records every session to disk, and sends
+/// commands (jump, dispatch, replay) back to live apps.
+///
+/// ```swift
+/// var configuration = DaemonConfiguration()
+/// configuration.port = 0                      // any free port
+/// let daemon = try Daemon(configuration: configuration)
+/// let port = try daemon.start()
+/// …
+/// daemon.stop()                               // flushes and closes every session cleanly
+/// ```
+///
+/// Apps connect with subprotocol `rewind.v1` (see ``AppConnection``), control clients (the CLI, scripts) with
+/// `rewind.control.v1` (see ``ControlConnection``); the wire format is in docs/PROTOCOL.md.
+///
+/// Threading: `start`, `stop` and the command methods from any thread. Network callbacks run on the server's
+/// service thread; control work that reads session files runs on a private serial queue; each recording writes on
+/// its own thread. Observers of ``events`` are called on the service thread.
+public final class Daemon: @unchecked Sendable {  // mutable state guarded by `lock`; connections by the service thread
+    /// What the daemon was started with.
+    public let configuration: DaemonConfiguration
+    /// The session files.
+    public let store: SessionStore
+    /// Session starts and ends, and every recorded event, for the timeline and `rewind tail`.
+    public let events = DaemonEventHub()
+
+    let registry: SessionRegistry
+    private let lock = NSLock()
+    private var server: WebSocketServer?
+    private var appConnections: [ConnectionID: AppConnection] = [:]
+    private var controlConnections: [ConnectionID: ControlConnection] = [:]
+    let controlQueue = DispatchQueue(label: "rewind.daemon.control")
+
+    /// Opens the data directory. Refuses a non-loopback address without a token.
+    public init(configuration: DaemonConfiguration) throws(DaemonError) {
+        if !configuration.isLoopback && (configuration.token ?? "").isEmpty {
+            throw DaemonError("binding to \(configuration.host) (beyond loopback) requires a token: "
+                + "pass --token or set REWIND_TOKEN")
+        }
+        self.configuration = configuration
+        do {
+            store = try SessionStore(directory: configuration.dataDirectory, options: configuration.recording)
+        } catch {
+            throw DaemonError("cannot use the data directory \(configuration.dataDirectory.path): \(error)")
+        }
+        registry = SessionRegistry(store: store, hub: events, log: configuration.log)
+    }
+
+    /// Marks sessions a crashed daemon left open as interrupted, then starts listening. Returns the port.
+    @discardableResult
+    public func start() throws(DaemonError) -> Int {
+        if let interrupted = try? store.recoverInterrupted(), !interrupted.isEmpty {
+            configuration.log("marked \(interrupted.count) session(s) interrupted (a previous daemon stopped "
+                + "without closing them)")
+        }
+        let serverConfiguration = WebSocketServerConfiguration(
+            host: configuration.host, port: configuration.port,
+            subprotocols: [WireProtocol.appSubprotocol, WireProtocol.controlSubprotocol],
+            allowedOrigins: configuration.allowedOrigins, maxMessageBytes: configuration.maxMessageBytes)
+        let server = WebSocketServer(configuration: serverConfiguration, delegate: self)
+        lock.lock()
+        self.server = server
+        lock.unlock()
+        do {
+            return try server.start()
+        } catch {
+            throw DaemonError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
+        }
+    }
+
+    /// The port the daemon listens on (after ``start()``).
+    public var port: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return server?.listeningPort ?? 0
+    }
+
+    /// Closes every connection, then flushes and closes every session cleanly. Idempotent.
+    public func stop() {
+        lock.lock()
+        let server = self.server
+        self.server = nil
+        lock.unlock()
+        server?.stop()
+        controlQueue.sync {}
+        for session in registry.all { session.finish(endState: .clean) }
+    }
+
+    /// Every session seen since the daemon started (live or disconnected), oldest first.
+    public var sessions: [LiveSession] { registry.all }
+
+    /// The session with that id, if the daemon has seen it since it started.
+    public func session(_ id: SessionID) -> LiveSession? { registry.session(id) }
+
+    /// Sends `message` to an app's connection.
+    func send(_ message: DaemonMessage, to connection: ConnectionID) -> Bool {
+        lock.lock()
+        let server = self.server
+        lock.unlock()
+        return server?.send(WireCodec.encode(message), to: connection) ?? false
+    }
+
+    /// Sends a control response or event to a control client.
+    func send(_ response: ControlResponse, to connection: ConnectionID) {
+        lock.lock()
+        let server = self.server
+        lock.unlock()
+        _ = server?.send(WireCodec.encode(response), to: connection)
+    }
+
+    private func close(_ connection: ConnectionID, code: UInt16, reason: String) {
+        lock.lock()
+        let server = self.server
+        lock.unlock()
+        server?.close(connection, code: code, reason: reason)
+    }
+
+    private var limits: JSONLimits {
+        var limits = JSONLimits.default
+        limits.maxDepth = configuration.maxNestingDepth
+        limits.maxBytes = configuration.maxMessageBytes
+        return limits
+    }
+}
+
+extension Daemon: WebSocketServerDelegate {
+    /// Service thread: creates the connection's protocol handler for its subprotocol.
+    public func server(_ server: WebSocketServer, didOpen id: ConnectionID, subprotocol: String, origin: String?,
+                       peer: String) -> Bool {
+        if subprotocol == WireProtocol.controlSubprotocol {
+            let connection = ControlConnection(id: id, daemon: self, limits: limits) { [weak self] code, reason in
+                self?.close(id, code: code, reason: reason)
+            }
+            lock.lock()
+            controlConnections[id] = connection
+            lock.unlock()
+            return true
+        }
+        let environment = AppConnection.Environment(
+            limits: limits, token: configuration.token,
+            attach: { [registry] hello, connection throws(WireError) in
+                try registry.attach(hello, connection: connection)
+            },
+            send: { [weak self] message in _ = self?.send(message, to: id) },
+            close: { [weak self] code, reason in self?.close(id, code: code, reason: reason) },
+            log: configuration.log)
+        lock.lock()
+        appConnections[id] = AppConnection(id: id, environment: environment)
+        lock.unlock()
+        return true
+    }
+
+    /// Service thread: routes a message to its connection's handler.
+    public func server(_ server: WebSocketServer, didReceive message: [UInt8], isBinary: Bool, from id: ConnectionID) {
+        lock.lock()
+        let app = appConnections[id]
+        let control = app == nil ? controlConnections[id] : nil
+        lock.unlock()
+        if let app {
+            app.receive(message)
+        } else {
+            control?.receive(message)
+        }
+    }
+
+    /// Service thread: ends the connection's session or subscriptions.
+    public func server(_ server: WebSocketServer, didClose id: ConnectionID, code: UInt16?) {
+        lock.lock()
+        let app = appConnections.removeValue(forKey: id)
+        let control = controlConnections.removeValue(forKey: id)
+        lock.unlock()
+        app?.closed()
+        control?.closed()
+    }
+}

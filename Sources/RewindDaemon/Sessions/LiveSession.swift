@@ -1,0 +1,291 @@
+import Foundation
+import RewindWire
+
+/// One app's session while the daemon runs: its recording, the app's current state as rebuilt from patches, and
+/// the commands sent to the app that still wait for their `result`.
+///
+/// The state is rebuilt by applying every event's patch. When a patch does not apply (or the app announced a
+/// `dropped` range), the state is *unknown* until the next `snapshot`: events are still recorded, without a
+/// patch, an error event says what happened, and a resync is requested from the app. A snapshot, a jump, a replay
+/// and a reconnect's `hello` are recorded with the patch from the previous state to theirs, so that "the state at
+/// event N = nearest keyframe + patches" holds for every event of the file.
+///
+/// Threading: any thread; every member takes the session's lock (held only for in-memory work: the recording
+/// buffers events and writes them on its own thread).
+public final class LiveSession: @unchecked Sendable {  // all mutable state guarded by `lock`
+    /// The session's id (its file name under the data directory).
+    public let id: SessionID
+    /// The app this session records.
+    public let identity: AppIdentity
+    /// The Swift type name of the app's state, as the app reported it.
+    public let stateType: String?
+    /// When the session started.
+    public let startedAt: Date
+
+    private var recording: SessionRecording
+    private let hub: DaemonEventHub
+    private let lock = NSLock()
+    private var state: JSONValue
+    private var stateKnown = true
+    private var connection: ConnectionID?
+    private var appActions: UInt64
+    private var pending: [String: @Sendable (CommandResult) -> Void] = [:]
+    private var nextCommand: UInt64 = 1
+    private var ended = false
+
+    init(id: SessionID, identity: AppIdentity, stateType: String?, initialState: JSONValue, appActions: UInt64,
+         recording: SessionRecording, hub: DaemonEventHub, startedAt: Date) {
+        self.id = id
+        self.identity = identity
+        self.stateType = stateType
+        self.state = initialState
+        self.appActions = appActions
+        self.recording = recording
+        self.hub = hub
+        self.startedAt = startedAt
+    }
+
+    // MARK: - What the session knows
+
+    /// The app's current state as rebuilt by the daemon, or nil while it is unknown (after a failed patch or a
+    /// `dropped` range, until the next snapshot).
+    public var currentState: JSONValue? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stateKnown ? state : nil
+    }
+
+    /// The connection the app is on, or nil while it is disconnected.
+    public var connectionID: ConnectionID? {
+        lock.lock()
+        defer { lock.unlock() }
+        return connection
+    }
+
+    /// True while the app is connected.
+    public var isLive: Bool { connectionID != nil }
+
+    /// The index of the last event appended.
+    public var lastIndex: Int64 { withLock { recording.lastIndex } }
+
+    /// The index of the last event committed to disk.
+    public var committedIndex: Int64 { withLock { recording.committedIndex } }
+
+    /// A problem writing the session file (disk full, unwritable), if any.
+    public var storageError: SessionStoreError? { withLock { recording.lastError } }
+
+    private func withLock<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    /// How many actions the app had dispatched as of the last event received.
+    var appActionCount: UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return appActions
+    }
+
+    // MARK: - Recording what the app sends
+
+    /// Records one action. `connectionBase` is the app's action count at this connection's `hello`. Returns the
+    /// error to report to the app when the patch did not apply.
+    func recordAction(_ event: ActionEvent, connectionBase: UInt64) -> WireError? {
+        lock.lock()
+        var failure: WireError?
+        var patch: JSONPatch? = event.patch.operations.isEmpty ? nil : event.patch
+        if let candidate = patch {
+            if stateKnown {
+                do {
+                    state = try candidate.apply(to: state)
+                } catch {
+                    failure = WireError(code: .patchFailed,
+                                        message: "the patch of event \(event.seq) does not apply: \(error)")
+                    stateKnown = false
+                    patch = nil
+                }
+            } else {
+                patch = nil
+            }
+        }
+        appActions = connectionBase &+ event.seq
+        let new = NewEvent(appSeq: Int64(clamping: appActions), time: event.time, kind: .action,
+                           label: event.action.type, action: event.action.payload, patch: patch,
+                           reducerMicros: event.reducerMicros, detail: event.source)
+        append(new)
+        if let failure {
+            append(NewEvent(time: event.time, kind: .error, label: failure.code.rawValue, detail: failure.message))
+        }
+        lock.unlock()
+        return failure
+    }
+
+    /// Records that the app's outbox coalesced: the actions `from...to` (the app's numbers) carry no state.
+    func recordDropped(from: UInt64, to: UInt64, connectionBase: UInt64) {
+        lock.lock()
+        stateKnown = false
+        let first = connectionBase &+ from, last = connectionBase &+ to
+        append(NewEvent(time: Date().timeIntervalSince1970, kind: .dropped, label: "dropped",
+                        detail: "the app's outbox was full: states of actions \(first)–\(last) were not sent; "
+                            + "a snapshot follows"))
+        lock.unlock()
+    }
+
+    /// Records a full state from the app: a `snapshot` (after coalescing or a resync), or the state a jump or a
+    /// replay put in place.
+    func recordSnapshot(_ snapshot: Snapshot, connectionBase: UInt64) {
+        let kind: EventKind
+        switch snapshot.reason {
+        case "jump": kind = .jump
+        case "replay": kind = .replay
+        default: kind = .snapshot
+        }
+        lock.lock()
+        appActions = connectionBase &+ snapshot.seq
+        replaceState(with: snapshot.state, kind: kind, label: snapshot.reason ?? kind.rawValue,
+                     detail: nil, appSeq: Int64(clamping: appActions))
+        lock.unlock()
+    }
+
+    /// Records the app's return on a new connection, with the state its `hello` carried. `resumed` is the session
+    /// file reopened for appending when the previous recording had been finished.
+    func recordReconnect(_ hello: Hello, connection newConnection: ConnectionID, resumed: SessionRecording?) {
+        lock.lock()
+        if let resumed { recording = resumed }
+        connection = newConnection
+        ended = false
+        var detail = "the app reconnected"
+        if let seq = hello.seq {
+            if seq > appActions {
+                detail += "; \(seq - appActions) action(s) dispatched meanwhile were not received"
+            }
+            appActions = seq
+        }
+        replaceState(with: hello.state, kind: .reconnect, label: "reconnect", detail: detail,
+                     appSeq: hello.seq.map { Int64(clamping: $0) })
+        lock.unlock()
+        hub.publish(.sessionStarted(id, identity))
+    }
+
+    /// Forgets the rebuilt state until the next full state arrives (after an out-of-order event).
+    func markStateUnknown() {
+        lock.lock()
+        stateKnown = false
+        lock.unlock()
+    }
+
+    /// Records a protocol problem with this session's app (out-of-order sequence, undecodable frame, …).
+    func recordError(_ error: WireError) {
+        lock.lock()
+        append(NewEvent(time: Date().timeIntervalSince1970, kind: .error, label: error.code.rawValue,
+                        detail: error.message))
+        lock.unlock()
+    }
+
+    /// Records a note on the timeline (a command sent, a storage problem).
+    func recordNote(kind: EventKind, label: String, detail: String?) {
+        lock.lock()
+        append(NewEvent(time: Date().timeIntervalSince1970, kind: kind, label: label, detail: detail))
+        lock.unlock()
+    }
+
+    /// Must be called with the lock held.
+    private func replaceState(with new: JSONValue, kind: EventKind, label: String, detail: String?, appSeq: Int64?) {
+        let patch: JSONPatch? = stateKnown ? JSONPatch.diff(from: state, to: new) : nil
+        let full = !stateKnown
+        state = new
+        stateKnown = true
+        let text = full ? [detail, "full state (the previous one was unknown)"].compactMap { $0 }.joined(separator: "; ")
+                        : detail
+        append(NewEvent(appSeq: appSeq, time: Date().timeIntervalSince1970, kind: kind, label: label,
+                        patch: patch, detail: text), forceKeyframe: full)
+    }
+
+    /// Must be called with the lock held.
+    private func append(_ event: NewEvent, forceKeyframe: Bool = false) {
+        let index = recording.append(event, stateAfter: state, forceKeyframe: forceKeyframe)
+        hub.publish(.recorded(id, RecordedEvent(
+            index: index, appSeq: event.appSeq, time: event.time, kind: event.kind, label: event.label,
+            action: event.action, patch: event.patch, reducerMicros: event.reducerMicros, detail: event.detail,
+            branch: event.branch)), countsAsRecorded: true)
+    }
+
+    // MARK: - Commands to the app
+
+    /// Registers a command about to be sent and returns its id; `completion` gets the app's `result` (or a
+    /// failure when the app disconnects first).
+    func registerCommand(_ completion: @escaping @Sendable (CommandResult) -> Void) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        let id = "c\(nextCommand)"
+        nextCommand += 1
+        pending[id] = completion
+        return id
+    }
+
+    /// Delivers the app's `result` to whoever sent the command.
+    func complete(_ result: CommandResult) {
+        lock.lock()
+        let completion = pending.removeValue(forKey: result.id)
+        lock.unlock()
+        completion?(result)
+    }
+
+    /// Forgets a command that could not be sent.
+    func cancelCommand(_ id: String) {
+        lock.lock()
+        pending[id] = nil
+        lock.unlock()
+    }
+
+    // MARK: - Life cycle
+
+    /// The app is on `connection` from now on.
+    func attach(_ connection: ConnectionID) {
+        lock.lock()
+        self.connection = connection
+        lock.unlock()
+    }
+
+    /// The app's connection `connection` closed: pending commands fail, everything recorded is flushed, and the
+    /// session file is marked as ended cleanly (a reconnect of the same app resumes it). Ignored when the app is
+    /// already back on a newer connection.
+    func detach(_ connection: ConnectionID) {
+        lock.lock()
+        guard self.connection == connection else {
+            lock.unlock()
+            return
+        }
+        self.connection = nil
+        let failed = pending
+        pending = [:]
+        let alreadyEnded = ended
+        ended = true
+        lock.unlock()
+        for (id, completion) in failed {
+            completion(CommandResult(id: id, ok: false, error: "the app disconnected before answering"))
+        }
+        guard !alreadyEnded else { return }
+        withLock { recording }.finish(endState: .clean)
+        hub.publish(.sessionEnded(id))
+    }
+
+    /// Ends the recording (daemon shutdown) with `endState`.
+    func finish(endState: SessionEndState) {
+        lock.lock()
+        let alreadyEnded = ended
+        ended = true
+        lock.unlock()
+        guard !alreadyEnded else { return }
+        withLock { recording }.finish(endState: endState)
+    }
+
+    /// True once the recording was finished (the app disconnected or the daemon is stopping).
+    var hasEnded: Bool { withLock { ended } }
+
+    /// Waits until everything appended so far is on disk.
+    public func flush() {
+        withLock { recording }.flush()
+    }
+}
