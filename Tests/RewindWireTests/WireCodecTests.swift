@@ -76,6 +76,7 @@ struct WireCodecTests {
         (#"{"type":"hello","protocol":1,"app":{"name":"x","instance":"y"}}"#, .missingField, "hello.state"),
         (#"{"type":"hello","protocol":1,"app":{"name":"x","instance":"y"},"state":1,"capabilities":[1]}"#, .badField, "hello.capabilities[0]"),
         (#"{"type":"dropped","from":5,"to":4}"#, .badField, "dropped.to"),
+        (#"{"type":"batch","events":[]}"#, .badField, "batch.events"),
         (#"{"seq":1}"#, .missingField, "type"),
         (#"{"type":7}"#, .badField, "type"),
     ])

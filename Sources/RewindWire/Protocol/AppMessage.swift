@@ -53,6 +53,9 @@ public enum AppMessage: Sendable, Hashable {
         case "action": self = .action(try ActionEvent(reading: fields))
         case "batch":
             let elements = try fields.array("events")
+            guard !elements.isEmpty else {
+                throw WireFields.badField(fields.fieldPath("events"), "a batch must hold at least one event")
+            }
             var events: [ActionEvent] = []
             events.reserveCapacity(elements.count)
             for (i, element) in elements.enumerated() {
