@@ -33,7 +33,7 @@ func sendAll(_ messages: some Sequence<[UInt8]>, over transport: LibWebSocketsTr
 
 @Suite("LibWebSocketsTransport with WebSocketServer")
 struct TransportClientServerTests {
-    @Test("messages go from client to server and back (echo)")
+    @Test("messages, empty ones too, go from client to server and back (echo)")
     func echo() throws {
         let server = ServerEventRecorder(echo: true)
         let (webSocketServer, port) = try startServer(server)
@@ -42,11 +42,12 @@ struct TransportClientServerTests {
         let transport = connectedTransport(port: port, recorder: client)
         defer { transport.disconnect() }
         #expect(transport.send(Array("hello".utf8)))
-        #expect(client.wait { $0.received.count == 1 })
-        #expect(client.received == [Array("hello".utf8)])
-        #expect(server.wait { $0.receivedCount == 1 })
+        #expect(transport.send([]))
+        #expect(client.wait { $0.received.count == 2 })
+        #expect(client.received == [Array("hello".utf8), []])
+        #expect(server.wait { $0.receivedCount == 2 })
         guard let id = server.openedConnections.first else { Issue.record("no connection"); return }
-        #expect(server.messages(from: id) == [Array("hello".utf8)])
+        #expect(server.messages(from: id) == [Array("hello".utf8), []])
     }
 
     @Test("the server's sends reach the client, and the client's subprotocol reaches the server")
@@ -124,6 +125,7 @@ struct TransportClientServerTests {
             #expect(recorder.wait { $0.connectCount == 1 })
             for round in 0..<10 { #expect(transport.send(Array("client \(index) round \(round)".utf8))) }
         }
+        #expect(server.wait { $0.openedConnections.count == count })
         #expect(webSocketServer.connectionCount == count)
         for (index, recorder) in clients.enumerated() {
             #expect(recorder.wait { $0.received.count == 10 })
@@ -228,6 +230,61 @@ struct TransportClientServerTests {
         #expect(!transport.send([1]))
     }
 
+    @Test("a stalled server fills the client's backlog, send refuses, and everything drains once it resumes")
+    func backpressure() throws {
+        let server = ServerEventRecorder(keepMessages: false)
+        let (webSocketServer, port) = try startServer(server)
+        defer {
+            server.openGate()
+            webSocketServer.stop()
+        }
+        let client = ClientEventRecorder()
+        let cap = 1 << 20
+        let transport = connectedTransport(port: port, recorder: client,
+                                           transport: LibWebSocketsTransport(maxQueuedBytes: cap))
+        defer { transport.disconnect() }
+        server.closeGate()
+        #expect(transport.send(Array("stall here".utf8)))
+        #expect(server.wait { $0.isBlocked })
+        let chunk = payload(256 << 10)
+        var accepted = 0
+        while transport.send(chunk) && accepted < 2_000 { accepted += 1 }
+        #expect(accepted < 2_000, "the backlog never filled")
+        #expect(transport.queuedBytes > 0)
+        #expect(transport.queuedBytes <= cap)
+        server.openGate()
+        #expect(server.wait { $0.receivedCount == 1 + accepted })
+        #expect(server.receivedBytes == "stall here".utf8.count + accepted * chunk.count)
+        #expect(ProcessResources.settle { transport.queuedBytes == 0 })
+        #expect(transport.send(chunk))
+    }
+
+    @Test("sends from several threads at once all arrive, each thread's in order")
+    func concurrentSends() throws {
+        let server = ServerEventRecorder()
+        let (webSocketServer, port) = try startServer(server)
+        defer { webSocketServer.stop() }
+        let client = ClientEventRecorder()
+        let transport = connectedTransport(port: port, recorder: client)
+        defer { transport.disconnect() }
+        #expect(server.wait { $0.openedConnections.count == 1 })
+        let id = try #require(server.openedConnections.first)
+        let threads = 4
+        let perThread = 2_500
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            sendAll((0..<perThread).lazy.map { Array("\(thread) \($0)".utf8) }, over: transport)
+        }
+        #expect(server.wait { $0.receivedCount == threads * perThread })
+        var next = [Int](repeating: 0, count: threads)
+        for message in server.messages(from: id) {
+            let parts = String(decoding: message, as: UTF8.self).split(separator: " ")
+            let thread = Int(parts[0])!
+            #expect(Int(parts[1]) == next[thread])
+            next[thread] += 1
+        }
+        #expect(next == [Int](repeating: perThread, count: threads))
+    }
+
     @Test("an incoming message over the client's limit closes the connection")
     func clientLimit() throws {
         let server = ServerEventRecorder()
@@ -276,8 +333,9 @@ struct TransportClientFailureTests {
         }
         #expect(client.connectCount == 0)
         #expect(client.disconnectReasons.allSatisfy { $0.contains("cannot connect") }, "\(client.disconnectReasons.last ?? "")")
-        #expect(ProcessResources.openFileDescriptors <= descriptors)
-        #expect(ProcessResources.threads <= threads)
+        // Other tests run in this process at the same time: allow their noise, not one leak per attempt.
+        #expect(ProcessResources.settle(timeout: 10) { ProcessResources.openFileDescriptors < descriptors + 25 })
+        #expect(ProcessResources.settle(timeout: 10) { ProcessResources.threads < threads + 10 })
 
         let recorder = ServerEventRecorder(echo: true)
         let server = WebSocketServer(configuration: WebSocketServerConfiguration(port: port), delegate: recorder)

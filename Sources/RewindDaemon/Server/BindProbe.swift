@@ -32,7 +32,7 @@ enum BindProbe {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
-            let text = (host.isEmpty || host == "0.0.0.0") ? "0.0.0.0" : host
+            let text = (host.isEmpty || host == "0.0.0.0") ? "0.0.0.0" : host.lowercased() == "localhost" ? "127.0.0.1" : host
             guard inet_pton(AF_INET, text, &address.sin_addr) == 1 else {
                 return "\(host) is not an IP address (use a literal such as 127.0.0.1)"
             }

@@ -1,7 +1,6 @@
 // A copy lives in Sources/RewindInspector/Transport/OutgoingMessageQueue.swift (the daemon and the inspector share no
 // module that may import libwebsockets); keep the two identical.
 import CLibWebSockets
-import Synchronization
 
 /// The outgoing text messages of one WebSocket connection: any thread appends whole messages; the
 /// libwebsockets service thread writes them out one fragment per WRITEABLE callback, then a close frame
@@ -10,7 +9,7 @@ import Synchronization
 /// Threading: `enqueue`, `requestClose`, `queuedBytes` and `isClosing` from any thread (they take a lock);
 /// `writeNext` and `shutDown` only on the service thread (it owns the message being written).
 final class OutgoingMessageQueue: @unchecked Sendable {
-    // @unchecked: `shared` is behind a Mutex; `writing`, `pending`, `pendingIndex` and `offset` are only
+    // @unchecked: `shared` is behind a lock (LockedState); `writing`, `pending`, `pendingIndex` and `offset` are only
     // touched by the service thread, in `writeNext` and `shutDown`.
 
     /// A close frame to send once the queued messages are out.
@@ -47,7 +46,7 @@ final class OutgoingMessageQueue: @unchecked Sendable {
         var isOpen = true
     }
 
-    private let shared = Mutex(Shared())
+    private let shared = LockedState(Shared())
     private let maxQueuedBytes: Int
     private let fragmentBytes: Int
 

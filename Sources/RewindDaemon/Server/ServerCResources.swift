@@ -35,7 +35,14 @@ final class ServerCResources {
             protocols[index].tx_packet_size = fragmentBytes
             protocols[index].id = UInt32(index)
         }
-        interface = (host.isEmpty || host == "0.0.0.0") ? nil : strdup(host)
+        switch host.lowercased() {
+        case "", "0.0.0.0":
+            interface = nil
+        case "localhost":
+            interface = strdup("127.0.0.1")
+        default:
+            interface = strdup(host)
+        }
         writeBuffer = .allocate(capacity: rewind_lws_pre() + fragmentBytes)
         tick = .allocate(capacity: 1)
         tick.initialize(to: lws_sorted_usec_list_t())

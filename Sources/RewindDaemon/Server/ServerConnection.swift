@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One accepted WebSocket connection of a `WebSocketServer`: its outgoing queue (shared with the threads
 /// that send) and its receive-side state (service thread only).

@@ -5,17 +5,16 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A joinable POSIX thread that runs one closure: the libwebsockets service loop.
 ///
 /// Threading: `spawn` from any thread; `isCurrent`, `join` and `detach` from any thread, and `join` or
 /// `detach` exactly once (the owner that retires the thread does it; from the thread itself, detach).
 final class ServiceThread: Sendable {
-    private let handle: Mutex<pthread_t?>
+    private let handle: LockedState<pthread_t?>
 
     private init() {
-        handle = Mutex(nil)
+        handle = LockedState(nil)
     }
 
     /// Starts a thread running `body`; nil when the system refuses to create one.

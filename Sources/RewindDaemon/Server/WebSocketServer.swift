@@ -4,7 +4,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// The daemon's WebSocket server, built on libwebsockets: it accepts connections, reassembles incoming
 /// messages and hands them to its delegate, and writes outgoing text messages. It moves whole messages
@@ -22,9 +21,10 @@ import Synchronization
 /// Threading: one service thread (started by `start()`) runs libwebsockets and calls the delegate.
 /// `send`, `close`, `stop`, `listeningPort` and `connectionCount` may be called from any thread,
 /// including from delegate callbacks: sends go through a locked per-connection queue and wake the service
-/// thread with `lws_cancel_service`, coalesced. The delegate is held strongly until the server stops.
+/// thread with `lws_cancel_service`, coalesced. The delegate is held strongly until the server stops, and
+/// a started server keeps itself alive (its thread holds it) until `stop()`.
 public final class WebSocketServer: @unchecked Sendable {
-    // @unchecked: `shared` is behind a Mutex. The other mutable members belong to the service thread
+    // @unchecked: `shared` is behind a lock (LockedState). The other mutable members belong to the service thread
     // while it runs; before it is spawned (inside `start`, under the lock) and after it ends they are
     // only touched with the lock held by `start`/`stop`, and the thread's start and join order those
     // accesses.
@@ -54,7 +54,7 @@ public final class WebSocketServer: @unchecked Sendable {
         var connections: [ConnectionID: ServerConnection] = [:]
     }
 
-    private let shared = Mutex(Shared())
+    private let shared = LockedState(Shared())
 
     // Service thread state (see the note at the top).
     private var delegate: (any WebSocketServerDelegate)?
@@ -104,6 +104,7 @@ public final class WebSocketServer: @unchecked Sendable {
             info.pt_serv_buf_size = UInt32(Self.receiveChunkBytes)
             info.gid = -1
             info.uid = -1
+            info.max_http_header_data = 4_096  // browsers' handshakes can carry long headers
             guard let context = lws_create_context(&info) else {
                 throw .cannotListen(host: configuration.host, port: configuration.port,
                                     reason: BindProbe.explainFailure(host: configuration.host,

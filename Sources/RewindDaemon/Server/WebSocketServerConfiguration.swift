@@ -2,8 +2,8 @@
 ///
 /// Threading: a plain value, usable from any thread; the server copies it at `init`.
 public struct WebSocketServerConfiguration: Sendable, Equatable {
-    /// The address to listen on: an IPv4 or IPv6 literal (`"127.0.0.1"`, `"::1"`), or `"0.0.0.0"` / `""`
-    /// for every IPv4 interface.
+    /// The address to listen on: an IPv4 or IPv6 literal (`"127.0.0.1"`, `"::1"`), `"localhost"` (taken as
+    /// 127.0.0.1), or `"0.0.0.0"` / `""` for every IPv4 interface.
     public var host: String
     /// The TCP port; 0 lets the system pick a free one (`start()` returns it).
     public var port: Int

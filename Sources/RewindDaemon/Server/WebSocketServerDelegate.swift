@@ -18,7 +18,8 @@ public protocol WebSocketServerDelegate: AnyObject, Sendable {
 
     /// The connection is gone; exactly once for every connection `didOpen` reported. `code` is the close
     /// code of the closing handshake: the one the peer sent, else the one this server sent (through
-    /// `close`, 1009 for an oversized message, 1001 from `stop`); nil when the connection just ended (the
-    /// peer vanished, or libwebsockets closed it for a protocol error such as invalid UTF-8).
+    /// `close`, 1009 for an oversized message, 1001 from `stop`, 1007 or 1002 that libwebsockets sent for
+    /// invalid UTF-8 or a protocol error, when it recorded one); nil when the connection just ended (the
+    /// peer vanished).
     func server(_ server: WebSocketServer, didClose id: ConnectionID, code: UInt16?)
 }

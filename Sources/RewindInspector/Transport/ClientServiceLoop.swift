@@ -4,17 +4,16 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// One libwebsockets client context and the thread that services it, for a `LibWebSocketsTransport`
 /// between its first `connect` and its `disconnect`. Successive connection attempts (reconnects) reuse
 /// the same context and thread.
 ///
 /// Threading: `start`, `requestConnect`, `send`, `queuedBytes` and `shutDown` from any thread; they
-/// talk to the service thread through `shared` (a Mutex) and `lws_cancel_service`, coalesced. The other
+/// talk to the service thread through `shared` (a lock) and `lws_cancel_service`, coalesced. The other
 /// members belong to the service thread.
 final class ClientServiceLoop: @unchecked Sendable {
-    // @unchecked: `shared` is behind a Mutex; every other mutable member is only touched on the service
+    // @unchecked: `shared` is behind a lock (LockedState); every other mutable member is only touched on the service
     // thread (created in `run`, which the thread executes).
 
     /// Limits and timeouts of a transport.
@@ -56,7 +55,7 @@ final class ClientServiceLoop: @unchecked Sendable {
     }
 
     private let limits: Limits
-    private let shared = Mutex(Shared())
+    private let shared = LockedState(Shared())
 
     // Service thread only.
     private var resources: ClientCResources?

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The inspector's transport layer on libwebsockets: an `InspectorTransport` with its own service thread
 /// (started by the first `connect`, ended by `disconnect`), reused across reconnects.
@@ -12,7 +11,7 @@ import Synchronization
 /// service thread. `disconnect()` (or releasing the transport) ends the thread.
 public final class LibWebSocketsTransport: InspectorTransport {
     private let limits: ClientServiceLoop.Limits
-    private let loop = Mutex<ClientServiceLoop?>(nil)
+    private let loop = LockedState<ClientServiceLoop?>(nil)
 
     /// A transport that is not connected.
     /// - Parameters:

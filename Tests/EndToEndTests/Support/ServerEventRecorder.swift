@@ -24,14 +24,31 @@ final class ServerEventRecorder: WebSocketServerDelegate, @unchecked Sendable {
     private var acceptsConnections = true
     private var echoes = false
     private var keepsMessages = true
+    private let greeting: [UInt8]?
+    private var gateClosed = false
+    private var blockedInCallback = false
 
     /// - Parameters:
     ///   - echo: send every received message back to its connection.
     ///   - keepMessages: record received messages; false only counts them (for throughput tests).
-    init(echo: Bool = false, keepMessages: Bool = true) {
+    ///   - greeting: a message sent to every connection from `didOpen`.
+    init(echo: Bool = false, keepMessages: Bool = true, greeting: [UInt8]? = nil) {
         echoes = echo
         keepsMessages = keepMessages
+        self.greeting = greeting
     }
+
+    /// Makes the next `didReceive` block the server's service thread until `openGate()`.
+    func closeGate() { locked { gateClosed = true } }
+
+    /// Lets a blocked `didReceive` return.
+    func openGate() {
+        locked { gateClosed = false }
+        condition.broadcast()
+    }
+
+    /// Whether a `didReceive` is blocked at the gate.
+    var isBlocked: Bool { locked { blockedInCallback } }
 
     /// Whether `didOpen` accepts new connections.
     var accepts: Bool {
@@ -93,6 +110,7 @@ final class ServerEventRecorder: WebSocketServerDelegate, @unchecked Sendable {
     func server(_ server: WebSocketServer, didOpen id: ConnectionID, subprotocol: String, origin: String?,
                 peer: String) -> Bool {
         record(.opened(id, subprotocol: subprotocol, origin: origin, peer: peer))
+        if let greeting { _ = server.send(greeting, to: id) }
         return locked { acceptsConnections }
     }
 
@@ -105,6 +123,14 @@ final class ServerEventRecorder: WebSocketServerDelegate, @unchecked Sendable {
         }
         condition.broadcast()
         if echo { _ = server.send(message, to: id) }
+        condition.lock()
+        while gateClosed {
+            blockedInCallback = true
+            condition.broadcast()
+            condition.wait()
+        }
+        blockedInCallback = false
+        condition.unlock()
     }
 
     func server(_ server: WebSocketServer, didClose id: ConnectionID, code: UInt16?) {
