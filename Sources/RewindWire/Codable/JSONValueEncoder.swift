@@ -413,7 +413,43 @@ final class ValueEncoder: Encoder {
         if T.self == URL.self { return .string((value as! URL).absoluteString) }
         if T.self == JSONObject.self { return .object(value as! JSONObject) }
         if T.self == Decimal.self { return boxDecimal(value as! Decimal) }
+        // Arrays of primitives skip the unkeyed-container protocol entirely.
+        if T.self == [String].self { return .array(unsafeBitCast(value, to: [String].self).map { .string($0) }) }
+        if T.self == [Int].self { return .array(unsafeBitCast(value, to: [Int].self).map { .int(Int64($0)) }) }
+        if T.self == [Double].self { return try boxDoubles(unsafeBitCast(value, to: [Double].self), key()) }
+        if T.self == [Bool].self { return .array(unsafeBitCast(value, to: [Bool].self).map { .bool($0) }) }
+        if T.self == [Int64].self { return .array(unsafeBitCast(value, to: [Int64].self).map { .int($0) }) }
+        if T.self == [JSONValue].self { return .array(unsafeBitCast(value, to: [JSONValue].self)) }
+        // So do string-keyed dictionaries of primitives (keys in the dictionary's order, as Codable gives).
+        if T.self == [String: String].self { return boxDictionary(unsafeBitCast(value, to: [String: String].self)) { .string($0) } }
+        if T.self == [String: Int].self { return boxDictionary(unsafeBitCast(value, to: [String: Int].self)) { .int(Int64($0)) } }
+        if T.self == [String: Bool].self { return boxDictionary(unsafeBitCast(value, to: [String: Bool].self)) { .bool($0) } }
+        if T.self == [String: JSONValue].self { return boxDictionary(unsafeBitCast(value, to: [String: JSONValue].self)) { $0 } }
         return nil
+    }
+
+    func boxDictionary<V>(_ dictionary: [String: V], _ transform: (V) -> JSONValue) -> JSONValue {
+        var keys: [String] = [], values: [JSONValue] = []
+        keys.reserveCapacity(dictionary.count)
+        values.reserveCapacity(dictionary.count)
+        for (k, v) in dictionary {
+            keys.append(k)
+            values.append(transform(v))
+        }
+        return .object(JSONObject(uniqueKeys: keys, values: values))
+    }
+
+    func boxDoubles(_ doubles: [Double], _ key: (any CodingKey)?) throws -> JSONValue {
+        var elements: [JSONValue] = []
+        elements.reserveCapacity(doubles.count)
+        for (i, d) in doubles.enumerated() {
+            guard d.isFinite else {
+                let child = ValueEncoder(parent: self, key: key, userInfo: sendableUserInfo)
+                throw child.invalid(d, IndexCodingKey(i), "\(d) cannot be represented in JSON")
+            }
+            elements.append(.double(d))
+        }
+        return .array(elements)
     }
 
     func boxDecimal(_ d: Decimal) -> JSONValue {
