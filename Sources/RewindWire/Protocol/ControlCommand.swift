@@ -3,22 +3,22 @@
 ///
 /// Threading: a value type; safe to share.
 public enum ControlCommand: Sendable, Hashable {
-    /// `sessions`: list the sessions. Result: an array of ``ControlSessionInfo`` objects.
+    /// `sessions`: list the sessions. Result: `{"sessions": [...]}` of ``ControlSessionInfo`` objects.
     case sessions
     /// `tail {session?}`: stream the live events of one session (or of all live sessions when `nil`) as
-    /// `event` messages until `untail` or disconnect. Result: `{}`.
+    /// `event` messages until `untail` or disconnect. Result: `{"tailing": session or "*"}`.
     case tail(session: String?)
-    /// `untail`: stop streaming events. Result: `{}`.
+    /// `untail`: stop streaming events. Result: `{"tailing": null}`.
     case untail
-    /// `jump {session, seq}`: send the live app the state after event `seq`. Result: `{"seq": seq}`.
+    /// `jump {session, seq}`: send the live app the state after event `seq`. Result: `{"ok": true}`.
     case jump(session: String, seq: UInt64)
     /// `dispatch {session, action}`: have the live app dispatch this action (its `Codable` encoding).
-    /// Result: `{}`.
+    /// Result: `{"ok": true}`.
     case dispatch(session: String, action: JSONValue)
     /// `replay {session, target?, fromSeq?, toSeq?}`: take the actions of recorded session `session`
     /// (from `fromSeq`, default 1, to `toSeq`, default the last) and replay them into live session `target`
     /// (default: `session` itself), starting from the recorded state before `fromSeq`.
-    /// Result: `{"states": [...]}`, the states the app reported.
+    /// Result: `{"ok": true, "states": n}`, how many states the app reported.
     case replay(session: String, target: String?, fromSeq: UInt64?, toSeq: UInt64?)
     /// Any other command, for extensions: the daemon answers `unknown_type` if it does not know it.
     case other(name: String, args: JSONObject)

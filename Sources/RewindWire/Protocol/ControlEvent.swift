@@ -1,12 +1,12 @@
 /// A live event streamed to a control client that asked to `tail`: `{"type":"event","session":…,"event":{…}}`.
-/// `event` is the app message as the daemon accepted it (`hello`, `action`, `batch`, `snapshot`, `dropped`,
-/// `result`, in their wire form), or `{"type":"ended"}` when the session's connection closes.
+/// `event` is `{"type":"started","app":…}`, `{"type":"ended"}`, or a recorded event in the JSON Lines export
+/// form (see docs/PROTOCOL.md §4.1); the daemon decides which.
 ///
 /// Threading: a value type; safe to share.
 public struct ControlEvent: Sendable, Hashable {
     /// The session the event belongs to.
     public var session: String
-    /// The event (an app message's JSON form, or `{"type":"ended"}`).
+    /// The event (see the type's documentation).
     public var event: JSONValue
 
     /// An event.
