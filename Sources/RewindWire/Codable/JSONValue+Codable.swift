@@ -1,21 +1,6 @@
 // `JSONValue` is itself `Codable`, so that `Codable` types can hold arbitrary JSON (e.g. an action payload)
 // and any encoder (JSONEncoder, JSONValueEncoder) can write it.
 
-/// A coding key with any string (or integer) value, for coding objects with dynamic keys.
-struct DynamicCodingKey: CodingKey {
-    let stringValue: String
-    let intValue: Int?
-    init(_ string: String) {
-        stringValue = string
-        intValue = nil
-    }
-    init?(stringValue: String) { self.init(stringValue) }
-    init?(intValue: Int) {
-        stringValue = String(intValue)
-        self.intValue = intValue
-    }
-}
-
 extension JSONValue: Codable {
     /// Writes the value: scalars through a single-value container, arrays through an unkeyed container,
     /// objects through a keyed container in key order. Non-finite doubles make the encoder throw.

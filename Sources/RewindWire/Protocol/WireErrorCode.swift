@@ -31,6 +31,9 @@ public enum WireErrorCode: String, Sendable, Hashable, CaseIterable {
     case originRefused = "origin_refused"
     /// The control command needs a live (connected) session and this one is not.
     case sessionNotLive = "session_not_live"
+    /// The app answered a command with `ok: false` (for example an action it cannot decode), or did not answer in
+    /// time. The connection goes on.
+    case commandFailed = "command_failed"
     /// No session with this id exists.
     case unknownSession = "unknown_session"
     /// The receiver is shedding load; the sender should slow down (the connection goes on).
@@ -48,7 +51,7 @@ public enum WireErrorCode: String, Sendable, Hashable, CaseIterable {
         case .badJSON, .badUTF8: return 1007
         case .tooBig, .tooDeep: return 1009
         case .unauthorized, .originRefused: return 1008
-        case .unknownType, .missingField, .badField, .outOfOrder, .patchFailed, .sessionNotLive,
+        case .unknownType, .missingField, .badField, .outOfOrder, .patchFailed, .sessionNotLive, .commandFailed,
              .unknownSession, .overloaded, .internal:
             return nil
         }
