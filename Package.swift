@@ -60,17 +60,22 @@ let package = Package(
         .executableTarget(
             name: "rewind",
             dependencies: [
-                "RewindTUI", "RewindDaemon", "RewindWire",
+                "RewindTUI", "RewindDaemon", "RewindWire", "RewindInspector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "inspector-tui/rewind"
         ),
 
-        // MARK: Samples
-        .executableTarget(name: "counter", dependencies: ["Rewind", "RewindInspector"], path: "samples/counter"),
-        .executableTarget(name: "todo", dependencies: ["Rewind", "RewindInspector"], path: "samples/todo"),
-        .executableTarget(name: "login", dependencies: ["Rewind", "RewindInspector"], path: "samples/login"),
-        .executableTarget(name: "stress", dependencies: ["Rewind", "RewindInspector"], path: "samples/stress"),
+        // MARK: Samples (each one small enough to read in a few minutes)
+        .target(name: "SampleSupport", dependencies: ["Rewind", "RewindInspector"], path: "samples/SampleSupport"),
+        .executableTarget(name: "counter", dependencies: ["Rewind", "RewindInspector", "SampleSupport"],
+                          path: "samples/counter"),
+        .executableTarget(name: "todo", dependencies: ["Rewind", "RewindInspector", "SampleSupport"],
+                          path: "samples/todo"),
+        .executableTarget(name: "login", dependencies: ["Rewind", "RewindInspector", "SampleSupport"],
+                          path: "samples/login"),
+        .executableTarget(name: "stress", dependencies: ["Rewind", "RewindInspector", "SampleSupport"],
+                          path: "samples/stress"),
 
         // MARK: Tests
         .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),

@@ -1,4 +1,19 @@
+// counter: the smallest possible store, reducer and subscription, with the inspector attached.
 import Rewind
 import RewindInspector
+import SampleSupport
 
-print("counter")
+let store = Store(
+    initialState: CounterState(),
+    reducer: counterReducer,
+    middleware: [Inspector.middleware(name: "counter")]
+)
+
+await SampleRunner(
+    name: "counter",
+    summary: "the smallest Rewind app: one number, streamed to the rewind timeline",
+    commandHelp: ["increment  (or +)", "decrement  (or -)", "add N", "reset"],
+    demoScript: ["increment", "increment", "add 5", "decrement", "increment", "add 10", "reset"],
+    store: store,
+    parse: parseCounterCommand
+).run()

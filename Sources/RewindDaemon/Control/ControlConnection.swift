@@ -113,7 +113,7 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
             if let states = result.states { body["states"] = .int(Int64(states.count)) }
             reply(ControlReply(id: requestID, result: .object(body)))
         case .failure(let error):
-            reply(ControlReply(id: requestID, error: WireError(code: .sessionNotLive, message: error.description)))
+            reply(ControlReply(id: requestID, error: WireError(code: error.code, message: error.description)))
         }
     }
 

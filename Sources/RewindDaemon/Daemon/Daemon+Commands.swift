@@ -15,7 +15,8 @@ extension Daemon {
                 live.flush()
                 let reader = try openReader(id)
                 guard (0...reader.eventCount).contains(index) else {
-                    throw DaemonError("session \(id) has no event \(index) (it has 0–\(reader.eventCount))")
+                    throw DaemonError("session \(id) has no event \(index) (it has 0–\(reader.eventCount))",
+                                      code: .badField)
                 }
                 let state = try storeCall { () throws(SessionStoreError) in try reader.state(at: index) }
                 send(to: live, connection, completion) { .jump(Jump(id: $0, state: state)) }
@@ -49,7 +50,7 @@ extension Daemon {
                 let reader = try openReader(source)
                 let first = max(1, from ?? 1), last = min(reader.eventCount, to ?? reader.eventCount)
                 guard first <= last else {
-                    throw DaemonError("session \(source) has no events \(first)–\(last) to replay")
+                    throw DaemonError("session \(source) has no events \(first)–\(last) to replay", code: .badField)
                 }
                 let state = try storeCall { () throws(SessionStoreError) in try reader.state(at: first - 1) }
                 let actions = try storeCall { () throws(SessionStoreError) in try reader.events(first...last) }.filter { $0.kind == .action }.compactMap(\.action)
@@ -68,15 +69,15 @@ extension Daemon {
         let box = ResultBox()
         command { result in box.set(result) }
         return box.wait(timeout: timeout)
-            ?? .failure(DaemonError("the app did not answer within \(Int(timeout)) s"))
+            ?? .failure(DaemonError("the app did not answer within \(Int(timeout)) s", code: .commandFailed))
     }
 
     private func liveApp(_ id: SessionID) throws(DaemonError) -> (LiveSession, ConnectionID) {
         guard let live = registry.session(id) else {
-            throw DaemonError("session \(id) is not live in this daemon")
+            throw DaemonError("session \(id) is not live in this daemon", code: .sessionNotLive)
         }
         guard let connection = live.connectionID else {
-            throw DaemonError("session \(id)'s app is not connected")
+            throw DaemonError("session \(id)'s app is not connected", code: .sessionNotLive)
         }
         return (live, connection)
     }
@@ -85,7 +86,7 @@ extension Daemon {
         do {
             return try body()
         } catch {
-            throw DaemonError("cannot read the session file: \(error)")
+            throw DaemonError("cannot read the session file: \(error)", code: .unknownSession)
         }
     }
 
@@ -93,7 +94,7 @@ extension Daemon {
         do {
             return try store.openSession(id)
         } catch {
-            throw DaemonError("cannot read session \(id): \(error)")
+            throw DaemonError("cannot read session \(id): \(error)", code: .unknownSession)
         }
     }
 
@@ -101,11 +102,11 @@ extension Daemon {
                       _ message: (String) -> DaemonMessage) {
         let commandID = live.registerCommand { result in
             completion(result.ok ? .success(result)
-                                 : .failure(DaemonError(result.error ?? "the app refused the command")))
+                                 : .failure(DaemonError(result.error ?? "the app refused the command", code: .commandFailed)))
         }
         if !send(message(commandID), to: connection) {
             live.cancelCommand(commandID)
-            completion(.failure(DaemonError("session \(live.id)'s app is not connected")))
+            completion(.failure(DaemonError("session \(live.id)'s app is not connected", code: .sessionNotLive)))
         }
     }
 }

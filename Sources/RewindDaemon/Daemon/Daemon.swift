@@ -47,6 +47,10 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
             throw DaemonError("cannot use the data directory \(configuration.dataDirectory.path): \(error)")
         }
         registry = SessionRegistry(store: store, hub: events, log: configuration.log)
+        let log = configuration.log
+        events.addObserver { event in
+            if case .sessionEnded(let id) = event { log("session \(id) ended") }
+        }
     }
 
     /// Marks sessions a crashed daemon left open as interrupted, then starts listening. Returns the port.

@@ -166,6 +166,12 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// True when nothing is queued and the pipeline holds nothing it drained (everything was handed on).
+    var isEmpty: Bool {
+        condition.lock(); defer { condition.unlock() }
+        return entries.isEmpty && lostRun == 0 && chargedBytes == 0
+    }
+
     /// Bytes currently charged (for tests and statistics).
     var currentChargedBytes: Int {
         condition.lock(); defer { condition.unlock() }

@@ -42,6 +42,8 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private var stopping = false
     private var thread: Thread?
     private var finished = false
+    private var everConnected = false
+    private var failedAttempts = 0
 
     // Pipeline-thread state.
     private var initialState: State?
@@ -74,6 +76,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
 
     /// Starts the pipeline thread. Call once.
     func start() {
+        InspectorRegistry.shared.add(self)
         let thread = Thread { [self] in run() }
         thread.name = "rewind.inspector"
         self.thread = thread
@@ -93,6 +96,19 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         while thread != nil && !finished { _ = linkLock.wait(until: Date(timeIntervalSinceNow: 0.1)) }
         linkLock.unlock()
         transport.disconnect()
+    }
+
+    /// True when the pipeline is connected, has said hello, and every entry dispatched so far has been handed to
+    /// a transport that has written it out. Any thread.
+    /// True as well for a pipeline whose first connection attempt failed and that never connected since: there is
+    /// nobody to deliver to.
+    var hasDeliveredEverything: Bool {
+        linkLock.lock()
+        let ready: Bool
+        if case .connected(helloSent: true) = link { ready = true } else { ready = false }
+        let nobodyThere = !everConnected && failedAttempts > 0
+        linkLock.unlock()
+        return nobodyThere || (ready && outbox.isEmpty && transport.queuedBytes == 0)
     }
 
     // MARK: - The loop
@@ -291,6 +307,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
 extension InspectorPipeline: InspectorTransportDelegate {
     func transportDidConnect() {
         linkLock.lock()
+        everConnected = true
         link = .connected(helloSent: false)
         linkLock.broadcast()
         linkLock.unlock()
@@ -314,6 +331,7 @@ extension InspectorPipeline: InspectorTransportDelegate {
     func transportDidDisconnect(reason: String) {
         linkLock.lock()
         let delay = backoff.nextDelay()
+        failedAttempts += 1
         link = .disconnected(retryAt: monotonicSeconds() + delay)
         linkLock.broadcast()
         linkLock.unlock()

@@ -1,0 +1,64 @@
+import Foundation
+import RewindDaemon
+import RewindWire
+
+/// What the timeline's keys do, carried out by the daemon: jump (Enter), replay from here (r), dispatch (d),
+/// export (e). Each returns the sentence shown in the status line, or throws one.
+///
+/// Threading: called on the timeline's thread; each command waits for the app's answer (bounded).
+public final class DaemonTimelineActions: TimelineActions {
+    private let daemon: Daemon?
+    private let store: SessionStore
+    private let exportDirectory: URL
+    private let onQuit: () -> Void
+
+    /// Actions against `daemon` (nil for `rewind open`, where only export works) and `store`; exports are
+    /// written to `exportDirectory`.
+    public init(daemon: Daemon?, store: SessionStore,
+                exportDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+                onQuit: @escaping () -> Void) {
+        self.daemon = daemon
+        self.store = store
+        self.exportDirectory = exportDirectory
+        self.onQuit = onQuit
+    }
+
+    public func jump(session: String, index: Int) throws -> String {
+        let (daemon, id) = try live(session)
+        _ = try daemon.waitFor { daemon.jump(session: id, to: Int64(index), completion: $0) }.get()
+        return "jumped the app to event \(index)"
+    }
+
+    public func skip(session: String, index: Int) throws -> String {
+        throw DaemonError("skipping an action is not available in this version (see 'rewind replay')")
+    }
+
+    public func replay(session: String, from index: Int) throws -> String {
+        let (daemon, id) = try live(session)
+        let result = try daemon.waitFor(timeout: 60) {
+            daemon.replay(session: id, from: Int64(index), into: id, completion: $0)
+        }.get()
+        return "replayed \(result.states?.count ?? 0) actions from event \(index)"
+    }
+
+    public func dispatch(session: String, action: JSONValue) throws -> String {
+        let (daemon, id) = try live(session)
+        _ = try daemon.waitFor { daemon.dispatch(session: id, action: action, completion: $0) }.get()
+        return "dispatched \(action.serialized().prefix(60))"
+    }
+
+    public func export(session: String) throws -> String {
+        let id = try SessionID(validating: session)
+        if let live = daemon?.session(id) { live.flush() }
+        let file = exportDirectory.appendingPathComponent("\(id.rawValue).jsonl")
+        try SessionExporter(reader: try store.openSession(id)).export(format: .jsonl, to: file)
+        return "exported to \(file.path)"
+    }
+
+    public func quit() { onQuit() }
+
+    private func live(_ session: String) throws -> (Daemon, SessionID) {
+        guard let daemon else { throw DaemonError("this is a saved session: no app is connected to it") }
+        return (daemon, try SessionID(validating: session))
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import RewindWire
+
+/// `rewind tail [SESSION] [--json]`: live events from a running daemon, one line each.
+struct TailCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tail",
+        abstract: "Print live events from a running daemon, one line each (all sessions, or one).",
+        discussion: "With --json each line is a JSON object (pipe to jq). Ends on Ctrl-C or when the daemon stops."
+    )
+
+    @Argument(help: "Only this session's events.")
+    var session: String?
+
+    @Flag(name: .long, help: "One JSON object per line: {\"session\": …, \"event\": …}.")
+    var json = false
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let client = try ControlClient(host: connection.host, port: connection.port,
+                                       token: connection.effectiveToken)
+        let json = self.json
+        client.onEvent = { event in
+            let line: String
+            if json {
+                line = JSONValue.object(JSONObject([("session", .string(event.session)), ("event", event.event)]))
+                    .serialized()
+            } else {
+                line = Self.describe(event)
+            }
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+        _ = try client.request(.tail(session: session))
+        let reason = client.waitUntilClosed()
+        FileHandle.standardError.write(Data("rewind: the daemon closed the connection (\(reason))\n".utf8))
+    }
+
+    /// `SESSION  #12  action  todo/add  (2 ops)`.
+    static func describe(_ event: ControlEvent) -> String {
+        guard case .object(let object) = event.event else { return "\(event.session)  \(event.event.serialized())" }
+        func text(_ key: String) -> String? {
+            if case .string(let value)? = object[key] { return value }
+            return nil
+        }
+        var parts = [event.session]
+        if case .int(let index)? = object["index"] { parts.append("#\(index)") }
+        parts.append(text("kind") ?? text("type") ?? "event")
+        if let label = text("label") { parts.append(label) }
+        if case .array(let operations)? = object["patch"] { parts.append("(\(operations.count) ops)") }
+        if let detail = text("detail") { parts.append("— \(detail)") }
+        return parts.joined(separator: "  ")
+    }
+}

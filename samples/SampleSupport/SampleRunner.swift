@@ -1,0 +1,180 @@
+import Foundation
+import Rewind
+import RewindInspector
+
+/// Runs a sample app in one of its modes, the same way for every sample:
+///
+/// - interactive (the default): commands typed on standard input, one per line;
+/// - `--script FILE`: the commands in FILE (blank lines and `#` comments skipped), then exit;
+/// - `--demo`: a realistic sequence of commands looped at a human pace (`--pace SECONDS`, default 0.8;
+///   `--demo-loops N` to stop after N loops), needing no terminal;
+/// - `--stay` (with `--script`): keep running after the script, serving the daemon's commands, until standard
+///   input closes or the process is terminated;
+/// - `--help`.
+///
+/// A command is either one of the sample's words (see its `--help`) or an action written as JSON in the action's
+/// `Codable` form (`{"add":{"_0":5}}`). The state is printed as one line of JSON after every change, whatever caused
+/// it (a command, an effect, or the daemon's `jump`), so scripts and tests can follow it.
+///
+/// Threading: main actor, like the store.
+@MainActor
+public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable> {
+    /// Turns one command line into the action to dispatch; nil means the command did its work itself.
+    public typealias Parse = @MainActor (String) throws(SampleError) -> Action?
+
+    private let name: String
+    private let summary: String
+    private let commandHelp: [String]
+    private let demoScript: [String]
+    private let store: Store<State, Action>
+    private let parse: Parse
+
+    /// A runner for `store`.
+    /// - Parameters:
+    ///   - name: The executable's name, for `--help`.
+    ///   - summary: One sentence saying what the sample shows.
+    ///   - commandHelp: One line per command word (`"add N    adds N to the count"`).
+    ///   - demoScript: The commands `--demo` loops over.
+    ///   - parse: Turns a command word line into an action.
+    public init(name: String, summary: String, commandHelp: [String], demoScript: [String],
+                store: Store<State, Action>, parse: @escaping Parse) {
+        self.name = name
+        self.summary = summary
+        self.commandHelp = commandHelp
+        self.demoScript = demoScript
+        self.store = store
+        self.parse = parse
+    }
+
+    /// Parses `arguments` (without the program name), runs the chosen mode, and exits the process.
+    public func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+        let options: SampleOptions
+        do {
+            options = try SampleOptions(arguments)
+        } catch {
+            printError("\(error)\nRun '\(name) --help' for usage.")
+            exit(2)
+        }
+        if options.help {
+            print(usage)
+            exit(0)
+        }
+        let printer = StatePrinter<State>()
+        let subscription = store.subscribe(deduplicate: false) { state in printer.print(state) }
+        defer { subscription.cancel() }
+
+        var status: Int32 = 0
+        if let script = options.script {
+            status = await runScript(script)
+            if status == 0 && options.stay { await serveUntilInputCloses() }
+        } else if options.demo {
+            await runDemo(loops: options.demoLoops, pace: options.pace)
+        } else {
+            await runInteractive()
+        }
+        await waitForDelivery()
+        exit(status)
+    }
+
+    // MARK: - Modes
+
+    private func runScript(_ path: String) async -> Int32 {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            printError("cannot read script '\(path)'")
+            return 1
+        }
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let command = line.trimmingCharacters(in: .whitespaces)
+            if command.isEmpty || command.hasPrefix("#") { continue }
+            if command == "quit" { break }
+            if !(await execute(command, context: "\(path):\(number + 1)")) { return 1 }
+        }
+        return 0
+    }
+
+    private func runDemo(loops: Int?, pace: Double) async {
+        var loop = 0
+        while loops.map({ loop < $0 }) ?? true {
+            for command in demoScript {
+                _ = await execute(command, context: "demo")
+                try? await Task.sleep(nanoseconds: UInt64(pace * 1e9))
+            }
+            loop += 1
+        }
+    }
+
+    private func runInteractive() async {
+        let interactive = isatty(0) == 1
+        if interactive { print("\(name): type a command ('help' lists them, 'quit' ends)") }
+        for await line in StandardInputLines.stream() {
+            let command = line.trimmingCharacters(in: .whitespaces)
+            if command.isEmpty { continue }
+            if command == "quit" { break }
+            if command == "help" {
+                print(commandList)
+                continue
+            }
+            _ = await execute(command, context: "input")
+        }
+    }
+
+    private func serveUntilInputCloses() async {
+        for await _ in StandardInputLines.stream() {}
+    }
+
+    // MARK: - Commands
+
+    private func execute(_ command: String, context: String) async -> Bool {
+        do {
+            if let action = try action(for: command) { store.dispatch(action) }
+            await Task.yield()
+            return true
+        } catch {
+            printError("\(context): \(error)")
+            return false
+        }
+    }
+
+    private func action(for command: String) throws(SampleError) -> Action? {
+        if command.hasPrefix("{") || command.hasPrefix("\"") {
+            do {
+                return try JSONDecoder().decode(Action.self, from: Data(command.utf8))
+            } catch {
+                throw SampleError("'\(command)' is not one of this sample's actions: \(error)")
+            }
+        }
+        return try parse(command)
+    }
+
+    private func waitForDelivery() async {
+        await Task.detached { _ = Inspector.waitUntilDelivered(timeout: 5) }.value
+    }
+
+    // MARK: - Help
+
+    private var commandList: String {
+        (["Commands:"] + commandHelp.map { "  " + $0 }
+            + ["  {JSON}     any action in its Codable JSON form", "  quit"]).joined(separator: "\n")
+    }
+
+    private var usage: String {
+        """
+        \(name) — \(summary)
+
+        Usage:
+          \(name)                      interactive: commands on standard input
+          \(name) --script FILE [--stay]  run the commands in FILE (then keep serving with --stay)
+          \(name) --demo [--pace S] [--demo-loops N]  loop a demo sequence at a human pace
+          \(name) --help
+
+        \(commandList)
+
+        The state is printed as one line of JSON after every change.
+        Environment: REWIND_URL (default ws://127.0.0.1:7723), REWIND_TOKEN, REWIND_DISABLED=1.
+        """
+    }
+
+    private func printError(_ message: String) {
+        FileHandle.standardError.write(Data("\(name): \(message)\n".utf8))
+    }
+}
