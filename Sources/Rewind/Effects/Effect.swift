@@ -22,6 +22,7 @@
 /// Threading: created by reducers and run by the store, on the main actor. `run` operations and interpreter handlers
 /// execute on the main actor inside the effect's task; await nonisolated async functions for heavy work.
 public struct Effect<Action> {
+    @usableFromInline
     enum Operation {
         case none
         case send(Action, SourceLocation)
@@ -36,26 +37,53 @@ public struct Effect<Action> {
         indirect case repeating(Duration, Effect<Action>)
     }
 
-    let operation: Operation
+    /// Holds the operation of an effect that does something; `nil` for ``none``, so that returning, checking and
+    /// dropping `none` (what most actions do) costs nothing.
+    @usableFromInline
+    final class Storage {
+        @usableFromInline
+        let operation: Operation
 
+        @usableFromInline
+        init(_ operation: Operation) {
+            self.operation = operation
+        }
+    }
+
+    @usableFromInline
+    let storage: Storage?
+
+    @inlinable
     init(_ operation: Operation) {
-        self.operation = operation
+        if case .none = operation {
+            self.storage = nil
+        } else {
+            self.storage = Storage(operation)
+        }
+    }
+
+    @inlinable
+    init() {
+        self.storage = nil
+    }
+
+    var operation: Operation {
+        storage?.operation ?? .none
     }
 
     /// No work. What most actions return.
-    public static var none: Effect { Effect(.none) }
+    @inlinable
+    public static var none: Effect { Effect() }
 
-    /// True for ``none`` (and for merges or concatenations of nothing but `none`).
+    /// True for ``none``. (Merging or concatenating only `none` also gives `none`.)
+    @inlinable
     public var isNone: Bool {
-        switch operation {
-        case .none: return true
-        case .merge(let effects), .concatenate(let effects): return effects.allSatisfy(\.isNone)
-        default: return false
-        }
+        storage == nil
     }
 
     /// Sends `action` right after the current action: it is queued FIFO (never nested) and goes through the full
     /// dispatch path. A synchronous effect: it needs no task.
+    @inlinable
     public static func send(_ action: Action, file: StaticString = #fileID, line: UInt = #line) -> Effect {
         Effect(.send(action, SourceLocation(file: file, line: line)))
     }
@@ -110,11 +138,13 @@ public struct Effect<Action> {
     }
 
     /// Runs `effects` at the same time. Synchronous ones run in order, at once.
+    @inlinable
     public static func merge(_ effects: Effect...) -> Effect {
         merge(effects)
     }
 
     /// Runs `effects` at the same time. Synchronous ones run in order, at once.
+    @inlinable
     public static func merge(_ effects: [Effect]) -> Effect {
         let work = effects.filter { !$0.isNone }
         if work.isEmpty { return .none }

@@ -4,14 +4,18 @@
 /// Threading: main actor. Its tasks are main-actor tasks; `registry` is the only part touched off the main actor
 /// (by the store's `deinit`).
 @MainActor
+@usableFromInline
 final class EffectRuntime<Action> {
     let interpreter: Interpreter
     let clock: any EffectClock
+    @usableFromInline
     let registry = EffectTaskRegistry()
 
     /// Sends an action produced by an effect into the store.
+    @usableFromInline
     var dispatch: @MainActor (Action, SourceLocation) -> Void = { _, _ in }
     /// Reports a programming error (unhandled description or error).
+    @usableFromInline
     var report: @MainActor (ProgrammingError) -> Void = { _ in }
     /// Called whenever an effect task starts or finishes (used by test tooling).
     var onActivity: (@MainActor () -> Void)?
@@ -20,6 +24,7 @@ final class EffectRuntime<Action> {
     private var origins: [UInt64: DispatchedAction<Action>] = [:]
     private var cancellables: [AnyHashable: [UInt64: Task<Void, Never>]] = [:]
 
+    @usableFromInline
     init(interpreter: Interpreter, clock: any EffectClock) {
         self.interpreter = interpreter
         self.clock = clock
@@ -33,6 +38,7 @@ final class EffectRuntime<Action> {
     var runningCount: Int { origins.count }
 
     /// Starts `effect`, returned by the reducer for `origin`, once the state is committed.
+    @usableFromInline
     func start(_ effect: Effect<Action>, origin: DispatchedAction<Action>) {
         switch effect.operation {
         case .none:

@@ -4,6 +4,7 @@ import Foundation
 ///
 /// Threading: `@unchecked Sendable`; every access to `tasks` holds `lock`. It is read from the store's `deinit`,
 /// which may run on any thread, and written on the main actor.
+@usableFromInline
 final class EffectTaskRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var tasks: [UInt64: Task<Void, Never>] = [:]
@@ -27,6 +28,7 @@ final class EffectTaskRegistry: @unchecked Sendable {
     }
 
     /// Cancels every registered task.
+    @usableFromInline
     func cancelAll() {
         lock.lock()
         let running = Array(tasks.values)

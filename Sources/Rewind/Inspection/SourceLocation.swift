@@ -6,12 +6,14 @@
 ///
 /// Threading: an immutable value; `Sendable`, usable from any thread.
 public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertible {
-    private enum Storage: Sendable {
+    @usableFromInline
+    enum Storage: Sendable {
         case literal(StaticString)
         case text(String)
     }
 
-    private let storage: Storage
+    @usableFromInline
+    let storage: Storage
 
     /// The line of the dispatch call.
     public let line: UInt
@@ -31,6 +33,7 @@ public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertib
     }
 
     /// Creates a location from the compile-time literals `#fileID` and `#line`, without copying the text.
+    @inlinable
     public init(file: StaticString, line: UInt) {
         self.storage = .literal(file)
         self.line = line

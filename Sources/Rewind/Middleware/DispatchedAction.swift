@@ -10,6 +10,7 @@ public struct DispatchedAction<Action> {
     public var source: SourceLocation
 
     /// Pairs an action with its source.
+    @inlinable
     public init(action: Action, source: SourceLocation) {
         self.action = action
         self.source = source

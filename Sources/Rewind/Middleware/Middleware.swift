@@ -22,6 +22,7 @@
 ///
 /// Threading: everything runs on the main actor, synchronously inside `dispatch`.
 public struct Middleware<State, Action>: Sendable {
+    @usableFromInline
     let make: @MainActor (MiddlewareContext<State, Action>)
         -> (@escaping @MainActor (DispatchedAction<Action>) -> Void)
         -> @MainActor (DispatchedAction<Action>) -> Void

@@ -8,6 +8,7 @@
 public struct MiddlewareContext<State, Action> {
     weak var store: Store<State, Action>?
 
+    @usableFromInline
     init(store: Store<State, Action>) {
         self.store = store
     }

@@ -45,26 +45,47 @@
 @MainActor
 public final class Store<State, Action>: StoreType {
     /// Work waiting for the action being processed to finish.
-    private enum PendingWork {
+    @usableFromInline
+    enum PendingWork {
         case action(DispatchedAction<Action>)
         case replaceState(State)
     }
 
     /// The current, committed state. Only reducers (and the tooling operations of ``MiddlewareContext``) change it.
-    public private(set) var state: State
+    @inlinable
+    public var state: State { currentState }
 
-    private let reducer: Reducer<State, Action>
-    private let configuration: StoreConfiguration
-    private let effects: EffectRuntime<Action>
-    private let effectTasks: EffectTaskRegistry
-    private var chain: (@MainActor (DispatchedAction<Action>) -> Void)?
-    private var subscriptions: [StoreSubscription<State>] = []
+    /// Storage of ``state``.
+    @usableFromInline
+    var currentState: State
 
-    private var isProcessing = false
-    private var isReducing = false
-    private var processedCount = 0
-    private var pending: [PendingWork] = []
-    private var pendingHead = 0
+    @usableFromInline
+    let reducer: Reducer<State, Action>
+    @usableFromInline
+    let configuration: StoreConfiguration
+    @usableFromInline
+    let effects: EffectRuntime<Action>
+    @usableFromInline
+    let effectTasks: EffectTaskRegistry
+
+    // The bookkeeping below is main-actor confined and only ever accessed briefly (never across a call into user
+    // code), so dynamic exclusivity checks would find nothing; they are disabled because they dominate the cost of
+    // a dispatch. `currentState` keeps its checks: they catch a reducer reading the store's state mid-mutation.
+    @usableFromInline @exclusivity(unchecked)
+    var chain: (@MainActor (DispatchedAction<Action>) -> Void)?
+    @usableFromInline @exclusivity(unchecked)
+    var subscriptions: [StoreSubscription<State>] = []
+
+    @usableFromInline @exclusivity(unchecked)
+    var isProcessing = false
+    @usableFromInline @exclusivity(unchecked)
+    var isReducing = false
+    @usableFromInline @exclusivity(unchecked)
+    var processedCount = 0
+    @usableFromInline @exclusivity(unchecked)
+    var pending: [PendingWork] = []
+    @usableFromInline @exclusivity(unchecked)
+    var pendingHead = 0
 
     /// Creates a store.
     ///
@@ -74,6 +95,7 @@ public final class Store<State, Action>: StoreType {
     ///   - interpreter: Performs the ``EffectDescription``s reducers return, with dependencies injected at launch.
     ///   - middleware: Wraps dispatch; the first is the outermost. Each one's `make` is called once, here, in order.
     ///   - configuration: Deduplication default, runaway threshold, clock and hooks.
+    @inlinable
     public init(
         initialState: State,
         reducer: Reducer<State, Action>,
@@ -81,7 +103,7 @@ public final class Store<State, Action>: StoreType {
         middleware: [Middleware<State, Action>] = [],
         configuration: StoreConfiguration = StoreConfiguration()
     ) {
-        self.state = initialState
+        self.currentState = initialState
         self.reducer = reducer
         self.configuration = configuration
         self.effects = EffectRuntime(interpreter: interpreter, clock: configuration.clock)
@@ -111,37 +133,55 @@ public final class Store<State, Action>: StoreType {
 
     /// Dispatches `action`: runs it through the middleware and the reducer, notifies subscribers and starts its
     /// effect. While another action is being processed, `action` is queued and processed after it (FIFO).
+    @inlinable
     public func dispatch(_ action: Action, file: StaticString = #fileID, line: UInt = #line) {
         dispatch(DispatchedAction(action: action, source: SourceLocation(file: file, line: line)))
     }
 
     /// Dispatches `action` with an explicit source (e.g. one decoded from the inspector).
+    @inlinable
     public func dispatch(_ action: Action, source: SourceLocation) {
         dispatch(DispatchedAction(action: action, source: source))
     }
 
-    private func dispatch(_ dispatched: DispatchedAction<Action>) {
+    @inlinable
+    func dispatch(_ dispatched: DispatchedAction<Action>) {
         if isProcessing {
             if isReducing {
-                configuration.onProgrammingError(ProgrammingError(
-                    kind: .dispatchFromReducer,
-                    message: "\(dispatched.action) was dispatched from inside a reducer. Reducers must be pure: "
-                        + "return `Effect.send(action)` instead. The action is processed after the current one.",
-                    source: dispatched.source
-                ))
+                reportDispatchFromReducer(dispatched)
             }
             enqueue(.action(dispatched))
             return
         }
-        process(.action(dispatched))
+        isProcessing = true
+        processedCount = 1
+        if let chain {
+            chain(dispatched)
+        } else {
+            reduce(dispatched)
+        }
+        drain()
+        isProcessing = false
     }
 
-    private func enqueue(_ work: PendingWork) {
+    @usableFromInline
+    func reportDispatchFromReducer(_ dispatched: DispatchedAction<Action>) {
+        configuration.onProgrammingError(ProgrammingError(
+            kind: .dispatchFromReducer,
+            message: "\(dispatched.action) was dispatched from inside a reducer. Reducers must be pure: "
+                + "return `Effect.send(action)` instead. The action is processed after the current one.",
+            source: dispatched.source
+        ))
+    }
+
+    @inlinable
+    func enqueue(_ work: PendingWork) {
         pending.append(work)
     }
 
     /// Processes `first`, then everything queued meanwhile.
-    private func process(_ first: PendingWork) {
+    @inlinable
+    func process(_ first: PendingWork) {
         isProcessing = true
         processedCount = 1
         execute(first)
@@ -149,7 +189,8 @@ public final class Store<State, Action>: StoreType {
         isProcessing = false
     }
 
-    private func drain() {
+    @inlinable
+    func drain() {
         while pendingHead < pending.count {
             let work = pending[pendingHead]
             pendingHead += 1
@@ -166,7 +207,8 @@ public final class Store<State, Action>: StoreType {
         }
     }
 
-    private func stopRunawayLoop(next work: PendingWork) {
+    @usableFromInline
+    func stopRunawayLoop(next work: PendingWork) {
         let dropped = pending.count - pendingHead + 1
         pending.removeAll()
         pendingHead = 0
@@ -183,7 +225,8 @@ public final class Store<State, Action>: StoreType {
         ))
     }
 
-    private func execute(_ work: PendingWork) {
+    @inlinable
+    func execute(_ work: PendingWork) {
         switch work {
         case .action(let dispatched):
             if let chain {
@@ -192,14 +235,15 @@ public final class Store<State, Action>: StoreType {
                 reduce(dispatched)
             }
         case .replaceState(let newState):
-            state = newState
+            currentState = newState
             notifySubscribers()
         }
     }
 
     /// The end of the middleware chain. A middleware may call `next` later, outside of `dispatch`: the action is
     /// then processed on its own, with anything it queues.
-    private func reduceFromChain(_ dispatched: DispatchedAction<Action>) {
+    @inlinable
+    func reduceFromChain(_ dispatched: DispatchedAction<Action>) {
         if isProcessing {
             reduce(dispatched)
         } else {
@@ -211,15 +255,21 @@ public final class Store<State, Action>: StoreType {
         }
     }
 
-    private func reduce(_ dispatched: DispatchedAction<Action>) {
+    @inlinable
+    func reduce(_ dispatched: DispatchedAction<Action>) {
         isReducing = true
-        let effect = reducer.reduce(&state, dispatched.action)
+        let effect = reducer.reduce(&currentState, dispatched.action)
         isReducing = false
         if !subscriptions.isEmpty {
             notifySubscribers()
         }
-        if !effect.isNone {
-            effects.start(effect, origin: dispatched)
+        if let storage = effect.storage {
+            if case .send(let action, let source) = storage.operation {
+                // The most common effect, kept on the specialised path: queued behind the current action.
+                enqueue(.action(DispatchedAction(action: action, source: source)))
+            } else {
+                effects.start(effect, origin: dispatched)
+            }
         }
     }
 
@@ -247,10 +297,10 @@ public final class Store<State, Action>: StoreType {
         }
         isProcessing = true
         processedCount = 1
-        state = initial
+        currentState = initial
         for (index, action) in actions.enumerated() {
             isReducing = true
-            _ = reducer.reduce(&state, action)
+            _ = reducer.reduce(&currentState, action)
             isReducing = false
             each(index, state)
         }
@@ -265,11 +315,13 @@ public final class Store<State, Action>: StoreType {
 
     /// Starts a subscription; see the `subscribe` conveniences of ``StoreType``. The current value is delivered
     /// before this returns, even from inside a notification.
+    @inlinable
     @discardableResult
     public func subscribe<Value>(_ request: SubscriptionRequest<State, Value>) -> SubscriptionToken {
         let subscription = StoreSubscription(request, storeDeduplicates: configuration.deduplicatesEquatableValues)
-        let token = SubscriptionToken { [weak self, weak subscription] in
-            guard let subscription else { return }
+        // The token holds the subscription strongly (and the subscription the token weakly), so that the
+        // subscription, retained on every notification, has no weak references and keeps fast reference counting.
+        let token = SubscriptionToken { [weak self] in
             subscription.isActive = false
             self?.subscriptions.removeAll { $0 === subscription }
         }
@@ -287,7 +339,8 @@ public final class Store<State, Action>: StoreType {
         subscriptions.count
     }
 
-    private func notifySubscribers() {
+    @inlinable
+    func notifySubscribers() {
         let current = subscriptions
         var someEnded = false
         for subscription in current where subscription.isActive {
@@ -301,7 +354,8 @@ public final class Store<State, Action>: StoreType {
         }
     }
 
-    private func end(_ subscription: StoreSubscription<State>) {
+    @usableFromInline
+    func end(_ subscription: StoreSubscription<State>) {
         subscription.isActive = false
         subscription.token?.markEnded()
     }

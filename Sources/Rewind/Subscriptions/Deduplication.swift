@@ -2,14 +2,23 @@
 ///
 /// Threading: a value; its comparison closure runs on the main actor.
 public struct Deduplication<Value>: Sendable {
+    @usableFromInline
     enum Kind: Sendable {
         case storeDefault
         case never
         case ifEquatable
         case custom(@MainActor (Value, Value) -> Bool)
+        /// `==` known statically: used when the store deduplicates, or always when `forced`.
+        case equality(@MainActor (Value, Value) -> Bool, forced: Bool)
     }
 
+    @usableFromInline
     let kind: Kind
+
+    @inlinable
+    init(kind: Kind) {
+        self.kind = kind
+    }
 
     /// Follow the store's ``StoreConfiguration/deduplicatesEquatableValues``: skip equal values when `Value` is
     /// `Equatable` and the store deduplicates (the default).
@@ -28,6 +37,7 @@ public struct Deduplication<Value>: Sendable {
     }
 
     /// The per-subscription override used by the `deduplicate:` parameters: `nil` is the store default.
+    @inlinable
     static func from(_ deduplicate: Bool?) -> Deduplication {
         switch deduplicate {
         case nil: return .storeDefault
@@ -38,6 +48,7 @@ public struct Deduplication<Value>: Sendable {
 
     /// The comparison to use, given the store's default; `nil` delivers every value.
     @MainActor
+    @usableFromInline
     func resolved(storeDeduplicates: Bool) -> (@MainActor (Value, Value) -> Bool)? {
         switch kind {
         case .never:
@@ -48,6 +59,20 @@ public struct Deduplication<Value>: Sendable {
             return EquatableWitness.equality(for: Value.self)
         case .storeDefault:
             return storeDeduplicates ? EquatableWitness.equality(for: Value.self) : nil
+        case .equality(let isEqual, let forced):
+            return forced || storeDeduplicates ? isEqual : nil
+        }
+    }
+}
+
+extension Deduplication where Value: Equatable {
+    /// The `deduplicate:` override for a value whose `==` is known statically: `nil` is the store default.
+    @inlinable
+    static func equatable(_ deduplicate: Bool?) -> Deduplication {
+        switch deduplicate {
+        case nil: return Deduplication(kind: .equality({ $0 == $1 }, forced: false))
+        case true?: return Deduplication(kind: .equality({ $0 == $1 }, forced: true))
+        case false?: return .never
         }
     }
 }

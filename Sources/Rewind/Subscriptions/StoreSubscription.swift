@@ -2,14 +2,19 @@
 ///
 /// Threading: main actor; owned by the store's subscriber list.
 @MainActor
+@usableFromInline
 final class StoreSubscription<State> {
     /// False once cancelled or once its owner is gone; an inactive subscription is skipped and then removed.
+    @usableFromInline
     var isActive = true
     /// The token handed to the subscriber, marked ended when the subscription ends by itself.
+    @usableFromInline
     weak var token: SubscriptionToken?
 
-    private let update: (State) -> Bool
+    @usableFromInline
+    let update: (State) -> Bool
 
+    @inlinable
     init<Value>(_ request: SubscriptionRequest<State, Value>, storeDeduplicates: Bool) {
         let select = request.select
         let deliver = request.deliver
@@ -30,6 +35,7 @@ final class StoreSubscription<State> {
     }
 
     /// Delivers the value selected from `state` unless it is a duplicate. Returns false when the subscriber is gone.
+    @inlinable
     func receive(_ state: State) -> Bool {
         update(state)
     }
@@ -39,6 +45,11 @@ final class StoreSubscription<State> {
 ///
 /// Threading: only touched by its subscription's closure, on the main actor.
 @MainActor
-private final class LastValue<Value> {
+@usableFromInline
+final class LastValue<Value> {
+    @usableFromInline
     var value: Value?
+
+    @inlinable
+    init() {}
 }

@@ -6,14 +6,19 @@
 ///
 /// Threading: a value; all of its closures run on the main actor.
 public struct SubscriptionRequest<State, Value>: Sendable {
+    @usableFromInline
     let select: @MainActor (State) -> Value
+    @usableFromInline
     let deduplication: Deduplication<Value>
     /// Delivers a value; returns false when the owner is gone (the subscription then ends).
+    @usableFromInline
     let deliver: @MainActor (Value) -> Bool
     /// False once the owner is gone.
+    @usableFromInline
     let isAlive: @MainActor () -> Bool
 
     /// A subscription delivering `select(state)` to `receive`.
+    @inlinable
     public init(
         select: @escaping @MainActor (State) -> Value,
         deduplication: Deduplication<Value> = .storeDefault,
@@ -30,6 +35,7 @@ public struct SubscriptionRequest<State, Value>: Sendable {
 
     /// A subscription delivering `select(state)` to `receive` together with `owner`, held weakly: it ends by
     /// itself when `owner` is deallocated.
+    @inlinable
     public init<Owner: AnyObject>(
         owner: Owner,
         select: @escaping @MainActor (State) -> Value,
@@ -75,9 +81,12 @@ public struct SubscriptionRequest<State, Value>: Sendable {
 ///
 /// Threading: `@unchecked Sendable` because the reference is only read on the main actor (by subscription
 /// closures, which are all main-actor isolated) and a weak load is itself atomic.
+@usableFromInline
 final class WeakReference<Object: AnyObject>: @unchecked Sendable {
+    @usableFromInline
     weak var object: Object?
 
+    @inlinable
     init(_ object: Object) {
         self.object = object
     }

@@ -28,6 +28,7 @@ public final class SubscriptionToken: Hashable {
     }
 
     /// Marks the token cancelled without running its action (the subscription already ended by itself).
+    @usableFromInline
     func markEnded() {
         isCancelled = true
         onCancel = nil
