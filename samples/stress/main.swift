@@ -1,4 +1,71 @@
+// stress: a load generator for tests and benchmarks. Dispatches seeded random actions into a store of a chosen
+// size with the inspector attached, measures its own dispatch latency, and reports what it sent.
+import Foundation
 import Rewind
 import RewindInspector
 
-print("stress")
+let options: StressOptions
+do {
+    options = try StressOptions(Array(CommandLine.arguments.dropFirst()))
+} catch let error as StressUsageError {
+    if let message = error.message {
+        FileHandle.standardError.write(Data("stress: \(message)\nRun 'stress --help' for usage.\n".utf8))
+        exit(2)
+    }
+    print(StressOptions.usage)
+    exit(0)
+}
+
+let store = Store(
+    initialState: StressState.sized(options.stateBytes),
+    reducer: stressReducer,
+    middleware: [Inspector.middleware(name: "stress")]
+)
+
+var generator = SeededGenerator(seed: options.seed)
+var latencies: [UInt64] = []
+latencies.reserveCapacity(min(options.count, 10_000_000))
+let start = DispatchTime.now().uptimeNanoseconds
+let deadline = options.duration.map { start + UInt64($0 * 1e9) }
+let interval = options.rate > 0 ? 1e9 / options.rate : 0
+var sent = 0
+
+while deadline.map({ DispatchTime.now().uptimeNanoseconds < $0 }) ?? (sent < options.count) {
+    let action = randomAction(in: store.state, changeBytes: options.changeBytes, mix: options.mix,
+                              using: &generator)
+    let before = DispatchTime.now().uptimeNanoseconds
+    store.dispatch(action)
+    latencies.append(DispatchTime.now().uptimeNanoseconds &- before)
+    sent += 1
+    if interval > 0 {
+        let due = start + UInt64(Double(sent) * interval)
+        let now = DispatchTime.now().uptimeNanoseconds
+        if due > now { try? await Task.sleep(nanoseconds: due - now) }
+    } else if sent % 4096 == 0 {
+        await Task.yield()
+    }
+}
+let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+let delivered = await Task.detached { Inspector.waitUntilDelivered(timeout: 30) }.value
+
+latencies.sort()
+@MainActor func percentile(_ p: Double) -> Double {
+    latencies.isEmpty ? 0 : Double(latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]) / 1000
+}
+let report = String(
+    format: #"{"sent":%d,"seconds":%.3f,"rate":%.0f,"p50Micros":%.3f,"p99Micros":%.3f,"maxMicros":%.3f,"delivered":%@}"#,
+    sent, seconds, Double(sent) / max(seconds, 1e-9), percentile(0.5), percentile(0.99), percentile(1.0),
+    delivered ? "true" : "false")
+FileHandle.standardError.write(Data((report + "\n").utf8))
+
+if options.printState {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    if let data = try? encoder.encode(store.state) {
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+}
+if options.stay {
+    await Task.detached { while readLine() != nil {} }.value
+}
+exit(0)
