@@ -10,8 +10,8 @@ import Darwin
 /// (`[UInt8]`, normally UTF-8 JSON) and knows nothing of the protocol inside them.
 ///
 /// Behaviour at the edges:
-/// - A handshake whose `Origin` header is not in `allowedOrigins` is refused (HTTP 403); so is one asking
-///   only for subprotocols the server does not speak.
+/// - A handshake whose `Origin` header is not in `allowedOrigins` is refused (HTTP 403); one asking only
+///   for subprotocols the server does not speak gets HTTP 400; a plain HTTP request gets 426.
 /// - An incoming message larger than `maxMessageBytes` (counted across fragments) closes the connection
 ///   with 1009 before more than that is buffered.
 /// - libwebsockets validates UTF-8 in text frames (`LWS_SERVER_OPTION_VALIDATE_UTF8`): invalid text closes
@@ -83,7 +83,7 @@ public final class WebSocketServer: @unchecked Sendable {
     }
 
     /// Binds the listening socket, starts the service thread and returns the port listened on.
-    /// A server starts at most once.
+    /// A server starts at most once; after a failed `start()` it may be tried again.
     /// - Throws: `WebSocketServerError`: `.cannotListen` when the address cannot be bound (port in use),
     ///   `.invalidConfiguration`, `.alreadyStarted`, `.cannotCreateThread`.
     @discardableResult
