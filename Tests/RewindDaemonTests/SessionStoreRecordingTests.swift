@@ -217,12 +217,15 @@ struct SessionStoreRecordingTests {
         for label in labels { recording.append(NewEvent(label: label), stateAfter: [:]) }
         recording.append(NewEvent(kind: .note), stateAfter: [:])
         recording.append(NewEvent(label: "todo/add", branch: 1), stateAfter: [:])
+        recording.append(NewEvent(label: ""), stateAfter: [:])
+        recording.append(NewEvent(label: ""), stateAfter: [:])
         recording.finish(endState: .clean)
         let reader = try store.openSession(recording.id)
         #expect(try reader.eventIndices(matchingLabel: "^todo/") == [1, 2, 4, 5])
         #expect(try reader.eventIndices(matchingLabel: "add$", in: 2...4) == [4])
         #expect(try reader.eventIndices(matchingLabel: "add", branch: 1) == [8])
         #expect(try reader.eventIndices(matchingLabel: "nothing") == [])
+        #expect(try reader.eventIndices(matchingLabel: "^$") == [9, 10])
         #expect(throws: SessionStoreError.self) { try reader.eventIndices(matchingLabel: "(unclosed") }
     }
 }

@@ -15,9 +15,14 @@ struct PendingEvent: Sendable {
     /// The full state after the event, when this event gets a keyframe.
     var keyframe: String?
 
-    /// What this event holds in memory: its text plus a fixed overhead for the row.
+    /// What this event holds in memory, approximately: the row itself (twice, for the buffer array's spare
+    /// capacity) and each string's heap allocation (strings of up to 15 UTF-8 bytes are stored inline).
     var bytes: Int {
-        128 + (label?.utf8.count ?? 0) + (action?.utf8.count ?? 0) + (patch?.utf8.count ?? 0)
-            + (detail?.utf8.count ?? 0) + (keyframe?.utf8.count ?? 0)
+        func heap(_ text: String?) -> Int {
+            guard let count = text?.utf8.count, count > 15 else { return 0 }
+            return (count + 32 + 15) & ~15
+        }
+        return 2 * MemoryLayout<PendingEvent>.stride + heap(label) + heap(action) + heap(patch) + heap(detail)
+            + heap(keyframe)
     }
 }

@@ -24,13 +24,13 @@ public struct RecordingOptions: Sendable, Hashable {
     public var maxFileBytes: Int64?
 
     /// The measured defaults: a keyframe every 1000 events or 256 KiB of patches, commits every 50 ms,
-    /// 32 MiB of buffered events at most.
+    /// 16 MiB of buffered events at most.
     public init(
         keyframeInterval: Int = 1000,
         keyframePatchBytes: Int = 256 * 1024,
         flushInterval: Double = 0.05,
         batchEvents: Int = 4096,
-        maxBufferedBytes: Int = 32 * 1024 * 1024,
+        maxBufferedBytes: Int = 16 * 1024 * 1024,
         overflowWait: Double = 0.25,
         retryInterval: Double = 1.0,
         maxFileBytes: Int64? = nil

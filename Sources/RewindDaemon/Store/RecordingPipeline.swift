@@ -140,7 +140,7 @@ final class RecordingPipeline: @unchecked Sendable {
         }
         row.index = nextIndex
         nextIndex += 1
-        enqueue([row])
+        enqueue(row)
         return row.index
     }
 
@@ -210,12 +210,13 @@ final class RecordingPipeline: @unchecked Sendable {
         var rows: [PendingEvent] = []
         for branch in overflow.keys.sorted() {
             guard let run = overflow[branch] else { continue }
-            let mebibytes = options.maxBufferedBytes / (1024 * 1024)
+            let bound = options.maxBufferedBytes >= 1 << 20
+                ? "\(options.maxBufferedBytes >> 20) MiB" : "\(options.maxBufferedBytes >> 10) KiB"
             rows.append(PendingEvent(
                 index: nextIndex, branch: branch, appSeq: nil, time: run.lastTime, kind: .dropped,
                 label: nil, action: nil, patch: nil, reducerMicros: nil,
                 detail: "\(run.count) event\(run.count == 1 ? " was" : "s were") not recorded: the disk writer fell "
-                    + "behind and the recording's \(mebibytes) MiB buffer was full; this row holds the state after them",
+                    + "behind and the recording's \(bound) buffer was full; this row holds the state after them",
                 keyframe: run.state.serialized()))
             nextIndex += 1
             cursors[branch] = BranchCursor(lastState: run.state)
@@ -225,15 +226,18 @@ final class RecordingPipeline: @unchecked Sendable {
     }
 
     private func enqueue(_ rows: [PendingEvent]) {
-        guard let last = rows.last else { return }
-        let bytes = rows.reduce(0) { $0 + $1.bytes }
+        for row in rows { enqueue(row) }
+    }
+
+    private func enqueue(_ row: PendingEvent) {
+        let bytes = row.bytes
         condition.lock()
         if pending.isEmpty { oldestPendingAt = DispatchTime.now().uptimeNanoseconds }
-        pending.append(contentsOf: rows)
+        pending.append(row)
         bufferedBytes += bytes
-        lastQueuedIndex = last.index
-        if pending.count == rows.count || pending.count >= options.batchEvents
-            || bufferedBytes >= options.maxBufferedBytes / 4 {
+        lastQueuedIndex = row.index
+        // Wake the writer when it has something to wait for (the first event) or a batch is ready.
+        if pending.count == 1 || pending.count == options.batchEvents || bufferedBytes >= options.maxBufferedBytes / 4 {
             condition.signal()
         }
         condition.unlock()

@@ -45,6 +45,32 @@ final class SQLiteStatement {
         }
     }
 
+    /// Binds UTF-8 text (or NULL) *without copying it* for the duration of `body`, which must run the statement
+    /// (and reset it) before returning: SQLite reads the bytes in place.
+    func withText<Result, Failure: Error>(
+        _ value: String?, at index: Int32, _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        guard var value else {
+            sqlite3_bind_null(statement, index)
+            return try body()
+        }
+        let outcome: Swift.Result<Result, Failure> = value.withUTF8 { bytes in
+            if let base = bytes.baseAddress {
+                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+                    _ = sqlite3_bind_text(statement, index, chars, Int32(bytes.count), nil)
+                }
+            } else {
+                _ = sqlite3_bind_text(statement, index, "", 0, rewind_sqlite_transient())
+            }
+            do throws(Failure) {
+                return .success(try body())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
     // MARK: Running
 
     /// Runs the statement one step: true when a row is ready to read, false when it is done.

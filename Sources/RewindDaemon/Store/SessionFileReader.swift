@@ -10,30 +10,56 @@ final class SessionFileReader {
     static let storedJSONLimits = JSONLimits(maxDepth: 512, maxBytes: Int.max)
 
     private let database: SQLiteDatabase
-    private let queries: Queries
     /// The file's schema version.
     let schemaVersion: Int
 
     /// The file's path, for errors.
     var path: String { database.path }
 
-    private struct Queries {
-        let begin: SQLiteStatement
-        let commit: SQLiteStatement
-        let meta: SQLiteStatement
-        let maxIndex: SQLiteStatement
-        let lastTime: SQLiteStatement
-        let eventsOnMain: SQLiteStatement
-        let eventsOnBranch: SQLiteStatement
-        let eventsOnAll: SQLiteStatement
-        let keyframe: SQLiteStatement
-        let patchesOnMain: SQLiteStatement
-        let patchesOnBranch: SQLiteStatement
-        let labelsOnMain: SQLiteStatement
-        let labelsOnBranch: SQLiteStatement
-        let branches: SQLiteStatement
-        let keyframeIndices: SQLiteStatement
-        let keyframeAt: SQLiteStatement
+    /// The queries this reader runs; each is prepared on first use and kept.
+    private enum Query: String {
+        case begin = "BEGIN"
+        case commit = "COMMIT"
+        case meta = "SELECT key, value FROM meta"
+        case maxIndex = "SELECT max(idx) FROM events"
+        case lastTime = "SELECT time FROM events ORDER BY idx DESC LIMIT 1"
+        case eventsOnMain = """
+            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
+            WHERE idx BETWEEN ?1 AND ?2 AND branch = 0 ORDER BY idx
+            """
+        case eventsOnBranch = """
+            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
+            WHERE branch = ?3 AND branch <> 0 AND idx BETWEEN ?1 AND ?2 ORDER BY idx
+            """
+        case eventsOnAll = """
+            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
+            WHERE idx BETWEEN ?1 AND ?2 ORDER BY idx
+            """
+        case keyframe = "SELECT idx, state FROM keyframes WHERE branch = ?1 AND idx <= ?2 ORDER BY idx DESC LIMIT 1"
+        case patchesOnMain = """
+            SELECT idx, patch FROM events
+            WHERE idx > ?1 AND idx <= ?2 AND branch = 0 AND patch IS NOT NULL ORDER BY idx
+            """
+        case patchesOnBranch = """
+            SELECT idx, patch FROM events
+            WHERE branch = ?3 AND branch <> 0 AND idx > ?1 AND idx <= ?2 AND patch IS NOT NULL ORDER BY idx
+            """
+        case labelsOnMain = "SELECT idx, label FROM events WHERE idx BETWEEN ?1 AND ?2 AND branch = 0 ORDER BY idx"
+        case labelsOnBranch = """
+            SELECT idx, label FROM events WHERE branch = ?3 AND branch <> 0 AND idx BETWEEN ?1 AND ?2 ORDER BY idx
+            """
+        case branches = "SELECT DISTINCT branch FROM events WHERE branch <> 0 ORDER BY branch"
+        case keyframeIndices = "SELECT idx FROM keyframes WHERE idx BETWEEN ?1 AND ?2"
+        case keyframeAt = "SELECT state FROM keyframes WHERE branch = ?1 AND idx = ?2"
+    }
+
+    private var statements: [Query: SQLiteStatement] = [:]
+
+    private func prepared(_ query: Query) throws(SessionStoreError) -> SQLiteStatement {
+        if let statement = statements[query] { return statement }
+        let statement = try database.prepare(query.rawValue)
+        statements[query] = statement
+        return statement
     }
 
     /// Opens `path` read-only and checks that it is a session this build can read.
@@ -44,41 +70,11 @@ final class SessionFileReader {
         let database = try SQLiteDatabase(path: path, mode: .readOnly)
         self.database = database
         schemaVersion = try SessionFileReader.checkSchema(of: database)
-        let columns = "idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail"
-        queries = Queries(
-            begin: try database.prepare("BEGIN"),
-            commit: try database.prepare("COMMIT"),
-            meta: try database.prepare("SELECT key, value FROM meta"),
-            maxIndex: try database.prepare("SELECT max(idx) FROM events"),
-            lastTime: try database.prepare("SELECT time FROM events ORDER BY idx DESC LIMIT 1"),
-            eventsOnMain: try database.prepare(
-                "SELECT \(columns) FROM events WHERE idx BETWEEN ?1 AND ?2 AND branch = 0 ORDER BY idx"),
-            eventsOnBranch: try database.prepare(
-                "SELECT \(columns) FROM events WHERE branch = ?3 AND branch <> 0 AND idx BETWEEN ?1 AND ?2 ORDER BY idx"),
-            eventsOnAll: try database.prepare(
-                "SELECT \(columns) FROM events WHERE idx BETWEEN ?1 AND ?2 ORDER BY idx"),
-            keyframe: try database.prepare(
-                "SELECT idx, state FROM keyframes WHERE branch = ?1 AND idx <= ?2 ORDER BY idx DESC LIMIT 1"),
-            patchesOnMain: try database.prepare("""
-                SELECT idx, patch FROM events
-                WHERE idx > ?1 AND idx <= ?2 AND branch = 0 AND patch IS NOT NULL ORDER BY idx
-                """),
-            patchesOnBranch: try database.prepare("""
-                SELECT idx, patch FROM events
-                WHERE branch = ?3 AND branch <> 0 AND idx > ?1 AND idx <= ?2 AND patch IS NOT NULL ORDER BY idx
-                """),
-            labelsOnMain: try database.prepare(
-                "SELECT idx, label FROM events WHERE idx BETWEEN ?1 AND ?2 AND branch = 0 ORDER BY idx"),
-            labelsOnBranch: try database.prepare(
-                "SELECT idx, label FROM events WHERE branch = ?3 AND branch <> 0 AND idx BETWEEN ?1 AND ?2 ORDER BY idx"),
-            branches: try database.prepare("SELECT DISTINCT branch FROM events WHERE branch <> 0 ORDER BY branch"),
-            keyframeIndices: try database.prepare("SELECT idx FROM keyframes WHERE idx BETWEEN ?1 AND ?2"),
-            keyframeAt: try database.prepare("SELECT state FROM keyframes WHERE branch = ?1 AND idx = ?2")
-        )
     }
 
     /// Closes the connection.
     func close() {
+        statements = [:]
         database.close()
     }
 
@@ -107,7 +103,7 @@ final class SessionFileReader {
 
     /// The `meta` table as a dictionary.
     func meta() throws(SessionStoreError) -> [String: String] {
-        let statement = queries.meta
+        let statement = try prepared(.meta)
         defer { statement.reset() }
         var result: [String: String] = [:]
         while try statement.step() {
@@ -118,7 +114,7 @@ final class SessionFileReader {
 
     /// The highest event index committed (0 when there is none).
     func maxIndex() throws(SessionStoreError) -> Int64 {
-        let statement = queries.maxIndex
+        let statement = try prepared(.maxIndex)
         defer { statement.reset() }
         guard try statement.step() else { return 0 }
         return statement.optionalInt64(at: 0) ?? 0
@@ -126,7 +122,7 @@ final class SessionFileReader {
 
     /// The time of the last committed event.
     func lastEventTime() throws(SessionStoreError) -> Double? {
-        let statement = queries.lastTime
+        let statement = try prepared(.lastTime)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         return statement.optionalDouble(at: 0)
@@ -134,7 +130,7 @@ final class SessionFileReader {
 
     /// The branch numbers other than 0 that hold events.
     func branches() throws(SessionStoreError) -> [Int64] {
-        let statement = queries.branches
+        let statement = try prepared(.branches)
         defer { statement.reset() }
         var result: [Int64] = []
         while try statement.step() { result.append(statement.int64(at: 0)) }
@@ -187,8 +183,9 @@ final class SessionFileReader {
 
     /// Runs `body` inside one read transaction, so that all its queries see the same committed snapshot.
     func snapshot<Result>(_ body: () throws(SessionStoreError) -> Result) throws(SessionStoreError) -> Result {
-        try queries.begin.run()
-        defer { try? queries.commit.run() }
+        let commit = try prepared(.commit)
+        try prepared(.begin).run()
+        defer { try? commit.run() }
         return try body()
     }
 
@@ -196,10 +193,10 @@ final class SessionFileReader {
     func events(_ range: ClosedRange<Int64>, branch: Int64?) throws(SessionStoreError) -> [RecordedEvent] {
         let statement: SQLiteStatement
         switch branch {
-        case nil: statement = queries.eventsOnAll
-        case 0: statement = queries.eventsOnMain
+        case nil: statement = try prepared(.eventsOnAll)
+        case 0: statement = try prepared(.eventsOnMain)
         case let branch?:
-            statement = queries.eventsOnBranch
+            statement = try prepared(.eventsOnBranch)
             statement.bind(branch, at: 3)
         }
         defer { statement.reset() }
@@ -234,7 +231,7 @@ final class SessionFileReader {
 
     /// The nearest keyframe of `branch` at or before `index`: its index and state.
     func keyframe(atOrBefore index: Int64, branch: Int64) throws(SessionStoreError) -> (index: Int64, state: JSONValue)? {
-        let statement = queries.keyframe
+        let statement = try prepared(.keyframe)
         defer { statement.reset() }
         statement.bind(branch, at: 1)
         statement.bind(index, at: 2)
@@ -248,7 +245,7 @@ final class SessionFileReader {
 
     /// The indices in `range` that have a keyframe (an index belongs to one event, hence to one branch).
     func keyframeIndices(in range: ClosedRange<Int64>) throws(SessionStoreError) -> Set<Int64> {
-        let statement = queries.keyframeIndices
+        let statement = try prepared(.keyframeIndices)
         defer { statement.reset() }
         statement.bind(range.lowerBound, at: 1)
         statement.bind(range.upperBound, at: 2)
@@ -259,7 +256,7 @@ final class SessionFileReader {
 
     /// The keyframe of `branch` exactly at `index`, if there is one.
     func keyframe(at index: Int64, branch: Int64) throws(SessionStoreError) -> JSONValue? {
-        let statement = queries.keyframeAt
+        let statement = try prepared(.keyframeAt)
         defer { statement.reset() }
         statement.bind(branch, at: 1)
         statement.bind(index, at: 2)
@@ -272,7 +269,7 @@ final class SessionFileReader {
         after start: Int64, through end: Int64, branch: Int64,
         _ body: (Int64, JSONPatch) throws(SessionStoreError) -> Void
     ) throws(SessionStoreError) {
-        let statement = branch == 0 ? queries.patchesOnMain : queries.patchesOnBranch
+        let statement = try prepared(branch == 0 ? .patchesOnMain : .patchesOnBranch)
         defer { statement.reset() }
         statement.bind(start, at: 1)
         statement.bind(end, at: 2)
@@ -289,7 +286,7 @@ final class SessionFileReader {
         in range: ClosedRange<Int64>, branch: Int64,
         _ body: (Int64, UnsafeBufferPointer<UInt8>?) throws(SessionStoreError) -> Void
     ) throws(SessionStoreError) {
-        let statement = branch == 0 ? queries.labelsOnMain : queries.labelsOnBranch
+        let statement = try prepared(branch == 0 ? .labelsOnMain : .labelsOnBranch)
         defer { statement.reset() }
         statement.bind(range.lowerBound, at: 1)
         statement.bind(range.upperBound, at: 2)

@@ -126,18 +126,25 @@ final class SessionFileWriter {
                 insertEvent.bind(event.branch, at: 2)
                 insertEvent.bind(event.appSeq, at: 3)
                 insertEvent.bind(event.time, at: 4)
-                insertEvent.bind(event.kind.rawValue, at: 5)
-                insertEvent.bind(event.label, at: 6)
-                insertEvent.bind(event.action, at: 7)
-                insertEvent.bind(event.patch, at: 8)
                 insertEvent.bind(event.reducerMicros, at: 9)
-                insertEvent.bind(event.detail, at: 10)
-                try insertEvent.run()
+                // The text is bound in place (no copy): the statement runs inside these closures.
+                try insertEvent.withText(event.kind.rawValue, at: 5) { () throws(SessionStoreError) in
+                    try insertEvent.withText(event.label, at: 6) { () throws(SessionStoreError) in
+                        try insertEvent.withText(event.action, at: 7) { () throws(SessionStoreError) in
+                            try insertEvent.withText(event.patch, at: 8) { () throws(SessionStoreError) in
+                                try insertEvent.withText(event.detail, at: 10) { () throws(SessionStoreError) in
+                                    try insertEvent.run()
+                                }
+                            }
+                        }
+                    }
+                }
                 if let keyframe = event.keyframe {
                     insertKeyframe.bind(event.branch, at: 1)
                     insertKeyframe.bind(event.index, at: 2)
-                    insertKeyframe.bind(keyframe, at: 3)
-                    try insertKeyframe.run()
+                    try insertKeyframe.withText(keyframe, at: 3) { () throws(SessionStoreError) in
+                        try insertKeyframe.run()
+                    }
                 }
             }
             try statements.commit.run()

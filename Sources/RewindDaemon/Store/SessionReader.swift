@@ -132,7 +132,7 @@ public final class SessionReader: @unchecked Sendable {
             try file.forEachLabel(in: range ?? 1...Int64.max, branch: branch) {
                 (index, bytes) throws(SessionStoreError) in
                 guard let bytes else { return }
-                if let previous, previous.label.elementsEqual(bytes) {
+                if let previous, SessionReader.same(previous.label, bytes) {
                     if previous.matches { result.append(index) }
                     return
                 }
@@ -160,6 +160,13 @@ public final class SessionReader: @unchecked Sendable {
     /// The keyframe of `branch` exactly at `index`, if there is one.
     func keyframe(at index: Int64, branch: Int64) throws(SessionStoreError) -> JSONValue? {
         try locked { () throws(SessionStoreError) in try file.keyframe(at: index, branch: branch) }
+    }
+
+    /// True when the bytes are equal (`memcmp`, for the label scan's hot loop).
+    private static func same(_ stored: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard stored.count == bytes.count else { return false }
+        guard let other = bytes.baseAddress, !stored.isEmpty else { return true }
+        return stored.withUnsafeBufferPointer { memcmp($0.baseAddress!, other, bytes.count) == 0 }
     }
 
     private func locked<Result>(_ body: () throws(SessionStoreError) -> Result) throws(SessionStoreError) -> Result {
