@@ -1,0 +1,142 @@
+import Foundation
+import RewindDaemon
+import RewindWire
+import Testing
+
+/// The inspector middleware in real apps (the samples, as processes) streaming into a real daemon over a real
+/// socket.
+@Suite("Inspector end to end", .serialized)
+struct InspectorEndToEndTests {
+    private func script(_ lines: [String]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-script-\(UUID()).txt").path
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("a counter's actions are recorded in order, each with its patch, and the recorded state is the app's")
+    func counterSessionIsRecorded() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let app = try ChildProcess(Executables.path("counter"),
+                                   ["--script", try script(["increment", "add 5", "decrement", #"{"add":{"_0":10}}"#])],
+                                   environment: ["REWIND_URL": harness.url])
+        #expect(app.waitForExit() == 0)
+        let final = try JSONValue(parsing: try #require(app.stdoutLines.last))
+
+        let session = try #require(harness.waitForSession(events: 4, app: "counter"))
+        let reader = try harness.daemon.store.openSession(session.id)
+        let events = try reader.events(1...4)
+        #expect(events.map(\.label) == ["increment", "add", "decrement", "add"])
+        #expect(events.map(\.kind) == [.action, .action, .action, .action])
+        #expect(events.map { $0.patch?.operations.count } == [1, 1, 1, 1])
+        #expect(events.map(\.appSeq) == [1, 2, 3, 4])
+        #expect(try reader.state(at: 4) == final)
+        #expect(try reader.state(at: 2) == ["count": 6])
+        #expect(reader.metadata.stateType == "counter.CounterState")
+    }
+
+    @Test("after 10,000 random actions the daemon's reconstruction equals the app's state")
+    func randomActionsReconstructExactly() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let app = try ChildProcess(Executables.path("stress"),
+                                   ["--count", "10000", "--seed", "7", "--state-bytes", "5000", "--print-state"],
+                                   environment: ["REWIND_URL": harness.url])
+        #expect(app.waitForExit(timeout: 60) == 0)
+        let report = try JSONValue(parsing: try #require(app.stderrLines.last))
+        #expect(report[try JSONPointer("/delivered")] == .bool(true))
+        let final = try JSONValue(parsing: try #require(app.stdoutLines.last))
+
+        let session = try #require(harness.waitForSession(events: 10_000, app: "stress"))
+        #expect(session.lastIndex == 10_000)
+        #expect(try harness.lastRecordedState(session) == final)
+        let reader = try harness.daemon.store.openSession(session.id)
+        #expect(try reader.events(1...10_000).allSatisfy { $0.kind == .action })
+    }
+
+    @Test("an app started before the daemon arrives complete once the daemon starts")
+    func daemonStartedLate() throws {
+        let port = FreePort.next()
+        let app = try ChildProcess(Executables.path("stress"),
+                                   ["--duration", "3", "--rate", "500", "--mix", "touch", "--print-state"],
+                                   environment: ["REWIND_URL": "ws://127.0.0.1:\(port)"])
+        usleep(1_000_000)
+        let harness = try DaemonHarness(port: port)
+        defer { harness.tearDown() }
+        #expect(app.waitForExit(timeout: 30) == 0)
+        let final = try JSONValue(parsing: try #require(app.stdoutLines.last))
+        let session = try #require(harness.waitForSession(app: "stress"))
+        #expect(try harness.lastRecordedState(session) == final)
+    }
+
+    @Test("jump puts a recorded state into the live app, and the app's subscribers see it")
+    func jumpReachesTheApp() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let app = try ChildProcess(Executables.path("counter"),
+                                   ["--script", try script(["add 1", "add 2", "add 3"]), "--stay"],
+                                   environment: ["REWIND_URL": harness.url])
+        defer { app.closeInput() }
+        let session = try #require(harness.waitForSession(events: 3, app: "counter"))
+
+        let result = harness.daemon.waitFor { harness.daemon.jump(session: session.id, to: 1, completion: $0) }
+        #expect(throws: Never.self) { try result.get() }
+        #expect(app.waitForLine(timeout: 5) { $0 == #"{"count":1}"# } != nil)
+        #expect(app.stdoutLines.last == #"{"count":1}"#)
+
+        // The jump is on the timeline, and the app's next action continues from the jumped-to state.
+        #expect(harness.waitForSession(events: 4)?.lastIndex == 4)
+        let reader = try harness.daemon.store.openSession(session.id)
+        #expect(try reader.event(at: 4).kind == .jump)
+        #expect(try reader.state(at: 4) == ["count": 1])
+        _ = harness.daemon.waitFor {
+            harness.daemon.dispatch(session: session.id, action: ["add": ["_0": 10]], completion: $0)
+        }
+        #expect(app.waitForLine(timeout: 5) { $0 == #"{"count":11}"# } != nil)
+    }
+
+    @Test("an undecodable action is answered with ok false naming the field, and the app keeps running")
+    func undecodableDispatch() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let app = try ChildProcess(Executables.path("counter"), ["--script", try script(["add 2"]), "--stay"],
+                                   environment: ["REWIND_URL": harness.url])
+        defer { app.closeInput() }
+        let session = try #require(harness.waitForSession(events: 1, app: "counter"))
+
+        let bad = harness.daemon.waitFor {
+            harness.daemon.dispatch(session: session.id, action: ["add": ["_0": "many"]], completion: $0)
+        }
+        guard case .failure(let error) = bad else {
+            Issue.record("an undecodable action was accepted")
+            return
+        }
+        #expect(error.code == .commandFailed)
+        #expect(error.description.contains("cannot decode action"))
+        #expect(error.description.contains("add._0"))
+
+        let good = harness.daemon.waitFor {
+            harness.daemon.dispatch(session: session.id, action: ["increment": [:]], completion: $0)
+        }
+        #expect(throws: Never.self) { try good.get() }
+        #expect(app.waitForLine(timeout: 5) { $0 == #"{"count":3}"# } != nil)
+    }
+
+    @Test("replay resets the app to a recorded state and runs the recorded actions with effects muted")
+    func replayIntoTheApp() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let app = try ChildProcess(Executables.path("counter"),
+                                   ["--script", try script(["add 1", "add 2", "add 3", "reset"]), "--stay"],
+                                   environment: ["REWIND_URL": harness.url])
+        defer { app.closeInput() }
+        let session = try #require(harness.waitForSession(events: 4, app: "counter"))
+
+        let result = harness.daemon.waitFor {
+            harness.daemon.replay(session: session.id, from: 2, to: 3, into: session.id, completion: $0)
+        }
+        let replayed = try result.get()
+        #expect(replayed.states == [["count": 3], ["count": 6]])
+        #expect(app.waitForLine(timeout: 5) { $0 == #"{"count":6}"# } != nil)
+    }
+}

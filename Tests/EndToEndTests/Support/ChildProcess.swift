@@ -1,0 +1,102 @@
+import Foundation
+
+/// A program started by a test, with its standard output and error captured line by line. Killed (SIGKILL) when
+/// released if it is still running, so no test leaves a process behind.
+final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `condition`
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private let condition = NSCondition()
+    private var outLines: [String] = []
+    private var errLines: [String] = []
+    private var outBuffer = Data()
+    private var errBuffer = Data()
+
+    /// Starts `executable` (a path) with `arguments` and extra `environment` variables.
+    init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            self?.append(handle.availableData, error: false)
+        }
+        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            self?.append(handle.availableData, error: true)
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        output.fileHandleForReading.readabilityHandler = nil
+        errors.fileHandleForReading.readabilityHandler = nil
+    }
+
+    /// The process id.
+    var pid: Int32 { process.processIdentifier }
+
+    /// Lines written to standard output so far.
+    var stdoutLines: [String] {
+        condition.lock(); defer { condition.unlock() }
+        return outLines
+    }
+
+    /// Lines written to standard error so far.
+    var stderrLines: [String] {
+        condition.lock(); defer { condition.unlock() }
+        return errLines
+    }
+
+    /// Waits until a line on standard output satisfies `predicate`; returns it, or nil after `timeout`.
+    @discardableResult
+    func waitForLine(timeout: Double = 10, stderr: Bool = false, _ predicate: (String) -> Bool) -> String? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let line = (stderr ? errLines : outLines).first(where: predicate) { return line }
+            if !condition.wait(until: deadline) { return nil }
+        }
+    }
+
+    /// Closes the child's standard input.
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// Sends a signal.
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the process to exit (up to `timeout`); returns its status, or nil if it is still running.
+    @discardableResult
+    func waitForExit(timeout: Double = 20) -> Int32? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        guard !process.isRunning else { return nil }
+        usleep(20_000)  // let the last output arrive
+        return process.terminationStatus
+    }
+
+    private func append(_ data: Data, error: Bool) {
+        guard !data.isEmpty else { return }
+        condition.lock()
+        if error { errBuffer.append(data) } else { outBuffer.append(data) }
+        var buffer = error ? errBuffer : outBuffer
+        while let newline = buffer.firstIndex(of: 0x0A) {
+            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+            if error { errLines.append(line) } else { outLines.append(line) }
+            buffer.removeSubrange(buffer.startIndex...newline)
+        }
+        if error { errBuffer = buffer } else { outBuffer = buffer }
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import RewindDaemon
+import RewindWire
+
+/// A real daemon in the test process, on a free loopback port, recording into a temporary directory that is
+/// removed afterwards.
+final class DaemonHarness: @unchecked Sendable {
+    let daemon: Daemon
+    let port: Int
+    let dataDirectory: URL
+
+    /// The `REWIND_URL` apps use to reach this daemon.
+    var url: String { "ws://127.0.0.1:\(port)" }
+
+    init(token: String? = nil, dataDirectory: URL? = nil, port: Int? = nil,
+         configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
+        self.dataDirectory = dataDirectory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("rewind-e2e-\(UUID().uuidString)")
+        var configuration = DaemonConfiguration()
+        configuration.port = port ?? FreePort.next()
+        configuration.dataDirectory = self.dataDirectory
+        configuration.token = token
+        configuration.log = { _ in }
+        configure(&configuration)
+        daemon = try Daemon(configuration: configuration)
+        self.port = try daemon.start()
+    }
+
+    func stop() {
+        daemon.stop()
+    }
+
+    /// Stops the daemon and removes its data.
+    func tearDown() {
+        daemon.stop()
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+
+    /// Waits until some session has recorded at least `events` events (committed); returns it.
+    func waitForSession(events: Int64 = 0, app: String? = nil, timeout: Double = 15) -> LiveSession? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            if let session = daemon.sessions.last(where: { app == nil || $0.identity.name == app }),
+               session.lastIndex >= events {
+                session.flush()
+                return session
+            }
+            usleep(10_000)
+        }
+        return nil
+    }
+
+    /// The state at the last event of `session`, read back from its file.
+    func lastRecordedState(_ session: LiveSession) throws -> JSONValue {
+        session.flush()
+        let reader = try daemon.store.openSession(session.id)
+        return try reader.state(at: reader.eventCount)
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Where the package's executables (`rewind`, `counter`, `stress`, …) were built: beside the test bundle.
+enum Executables {
+    /// The directory holding the built products of this build.
+    static let directory: URL = {
+        var candidate = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        for _ in 0..<4 {
+            candidate.deleteLastPathComponent()
+            if FileManager.default.isExecutableFile(atPath: candidate.appendingPathComponent("rewind").path) {
+                return candidate
+            }
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug")
+    }()
+
+    /// The path of the executable named `name`.
+    static func path(_ name: String) -> String {
+        directory.appendingPathComponent(name).path
+    }
+}
