@@ -5,7 +5,8 @@ import Foundation
 /// Built in code, or from the environment with ``fromEnvironment(_:)``:
 /// - `REWIND_URL`: the daemon's address (default `ws://127.0.0.1:7723`);
 /// - `REWIND_TOKEN`: the token the daemon requires, if it requires one;
-/// - `REWIND_DISABLED=1`: attach nothing at all (the middleware passes actions straight through).
+/// - `REWIND_DISABLED=1`: attach nothing at all (the middleware passes actions straight through);
+/// - `REWIND_OUTBOX_BYTES`: the outbox budget in bytes (default 64 MiB).
 public struct InspectorConfiguration: Sendable {
     /// The daemon's WebSocket address.
     public var url: String = "ws://127.0.0.1:7723"
@@ -25,8 +26,8 @@ public struct InspectorConfiguration: Sendable {
     /// The configuration with every field at its default.
     public init() {}
 
-    /// A configuration with `url`, `token` and `disabled` read from `environment` (`REWIND_URL`, `REWIND_TOKEN`,
-    /// `REWIND_DISABLED`), other fields at their defaults.
+    /// A configuration with `url`, `token`, `disabled` and the outbox budget read from `environment`
+    /// (`REWIND_URL`, `REWIND_TOKEN`, `REWIND_DISABLED`, `REWIND_OUTBOX_BYTES`), other fields at their defaults.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
         -> InspectorConfiguration
     {
@@ -35,6 +36,9 @@ public struct InspectorConfiguration: Sendable {
         if let token = environment["REWIND_TOKEN"], !token.isEmpty { configuration.token = token }
         if let disabled = environment["REWIND_DISABLED"] {
             configuration.disabled = ["1", "true", "yes"].contains(disabled.lowercased())
+        }
+        if let budget = environment["REWIND_OUTBOX_BYTES"].flatMap(Int.init), budget > 0 {
+            configuration.outboxBudgetBytes = budget
         }
         return configuration
     }
