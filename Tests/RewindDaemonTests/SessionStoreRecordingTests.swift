@@ -70,6 +70,12 @@ struct SessionStoreRecordingTests {
                 app.state = ["todos": [], "counter": .int(Int64(n)), "filter": "all", "user": ["name": "bob", "visits": 1]]
                 let index = recording.append(NewEvent(time: Double(n), kind: .snapshot), stateAfter: app.state)
                 expected[0, default: [:]][index] = app.state
+            } else if roll < 4 {
+                // A state that does not follow from a patch, on an ordinary kind: the caller forces a keyframe.
+                app.state = ["todos": [], "counter": .int(Int64(-n)), "filter": "done", "user": ["name": "cy", "visits": 0]]
+                let index = recording.append(NewEvent(time: Double(n), kind: .dispatch, label: "set"),
+                                             stateAfter: app.state, forceKeyframe: true)
+                expected[0, default: [:]][index] = app.state
             } else if roll < 5 {
                 // An event without any state change.
                 let index = recording.append(NewEvent(time: Double(n), kind: .note, detail: "n\(n)"), stateAfter: app.state)

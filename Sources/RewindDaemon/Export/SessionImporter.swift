@@ -209,7 +209,8 @@ public struct SessionImporter: Sendable {
             for step in document.steps {
                 var event = step.event
                 event.patch = step.noPatch ? nil : JSONPatch.diff(from: previous, to: step.state)
-                guard recording.appendImported(event, stateAfter: step.state, forceKeyframe: false) != 0 else {
+                let replaced = step.noPatch && step.state != previous
+                guard recording.appendImported(event, stateAfter: step.state, forceKeyframe: replaced) != 0 else {
                     throw recording.lastError ?? .unwritable(path: recording.fileURL.path, reason: "the recording stopped")
                 }
                 previous = step.state

@@ -4,8 +4,9 @@ import RewindWire
 /// An event handed to `SessionRecording.append(_:stateAfter:)`; the recording gives it its index.
 ///
 /// Contract for `patch`: it turns the state after the previous event *of the same branch* into `stateAfter`.
-/// An event without a patch either leaves the state unchanged (errors, notes, drops) or replaces it
-/// (snapshots, jumps, reconnects): the recording notices which and writes a keyframe for the latter.
+/// An event without a patch leaves the state unchanged (errors, notes, drops…), except a `snapshot`, `jump`,
+/// `reconnect` or `replay` without a patch, which stands for a state replaced as a whole and gets a keyframe.
+/// Any other event whose state does not follow from its patch must be appended with `forceKeyframe: true`.
 /// Threading: a plain value; `Sendable`.
 public struct NewEvent: Sendable, Hashable {
     /// The app's per-connection sequence number, when the event came from the app.

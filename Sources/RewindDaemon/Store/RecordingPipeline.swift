@@ -27,12 +27,15 @@ final class RecordingPipeline: @unchecked Sendable {
     private var overflow: [Int64: OverflowRun] = [:]
     private var finished = false
 
-    /// Where a branch stands since its last keyframe.
+    /// Where a branch stands since its last keyframe. (It deliberately keeps no state: holding the app's last
+    /// state would make the recorder copy it on its next change.)
     private struct BranchCursor {
         var eventsSinceKeyframe = 0
         var patchBytesSinceKeyframe = 0
-        var lastState: JSONValue
     }
+
+    /// Kinds that, without a patch, stand for a state replaced as a whole: they get a keyframe.
+    private static let replacingKinds: Set<EventKind> = [.snapshot, .jump, .reconnect, .replay]
 
     /// Events of one branch coalesced while the buffer was full.
     private struct OverflowRun {
@@ -74,7 +77,7 @@ final class RecordingPipeline: @unchecked Sendable {
         self.options = options
         self.writer = writer
         self.sessionLock = lock
-        cursors = initialState.map { [0: BranchCursor(lastState: $0)] } ?? [:]
+        cursors = initialState == nil ? [:] : [0: BranchCursor()]
         nextIndex = lastIndex + 1
         lastQueuedIndex = lastIndex
         committedIndex = lastIndex
@@ -131,7 +134,7 @@ final class RecordingPipeline: @unchecked Sendable {
             index: 0, branch: event.branch, appSeq: event.appSeq, time: event.time, kind: event.kind,
             label: event.label, action: actionText, patch: patchText, reducerMicros: event.reducerMicros,
             detail: event.detail, keyframe: nil)
-        if needsKeyframe(event, patchBytes: patchText?.utf8.count ?? 0, stateAfter: stateAfter, force: forceKeyframe) {
+        if needsKeyframe(event, patchBytes: patchText?.utf8.count ?? 0, force: forceKeyframe) {
             row.keyframe = stateAfter.serialized()
         }
         guard waitForRoom(row.bytes, indefinitely: waitWhenFull) else {
@@ -145,14 +148,14 @@ final class RecordingPipeline: @unchecked Sendable {
     }
 
     /// Decides whether the event gets a keyframe and moves its branch's cursor.
-    private func needsKeyframe(_ event: NewEvent, patchBytes: Int, stateAfter: JSONValue, force: Bool) -> Bool {
+    private func needsKeyframe(_ event: NewEvent, patchBytes: Int, force: Bool) -> Bool {
         guard var cursor = cursors[event.branch] else {
-            cursors[event.branch] = BranchCursor(lastState: stateAfter)
+            cursors[event.branch] = BranchCursor()
             return true
         }
         cursor.eventsSinceKeyframe += 1
         cursor.patchBytesSinceKeyframe += patchBytes
-        let replacedState = event.patch == nil && stateAfter != cursor.lastState
+        let replacedState = event.patch == nil && RecordingPipeline.replacingKinds.contains(event.kind)
         let due = force || replacedState
             || cursor.eventsSinceKeyframe >= options.keyframeInterval
             || cursor.patchBytesSinceKeyframe >= options.keyframePatchBytes
@@ -160,7 +163,6 @@ final class RecordingPipeline: @unchecked Sendable {
             cursor.eventsSinceKeyframe = 0
             cursor.patchBytesSinceKeyframe = 0
         }
-        cursor.lastState = stateAfter
         cursors[event.branch] = cursor
         return due
     }
@@ -196,12 +198,6 @@ final class RecordingPipeline: @unchecked Sendable {
         } else {
             overflow[event.branch] = OverflowRun(count: 1, firstTime: event.time, lastTime: event.time, state: stateAfter)
         }
-        if var cursor = cursors[event.branch] {
-            cursor.lastState = stateAfter
-            cursors[event.branch] = cursor
-        } else {
-            cursors[event.branch] = BranchCursor(lastState: stateAfter)
-        }
         condition.withLock { droppedEvents += 1 }
     }
 
@@ -219,7 +215,7 @@ final class RecordingPipeline: @unchecked Sendable {
                     + "behind and the recording's \(bound) buffer was full; this row holds the state after them",
                 keyframe: run.state.serialized()))
             nextIndex += 1
-            cursors[branch] = BranchCursor(lastState: run.state)
+            cursors[branch] = BranchCursor()
         }
         overflow = [:]
         return rows

@@ -42,8 +42,10 @@ public final class SessionRecording: Sendable {
 
     /// Appends an event. `stateAfter` is the full state after it (a `JSONValue` copy is cheap); the recording
     /// decides when to write a keyframe from it (every `keyframeInterval` events or `keyframePatchBytes` of patches
-    /// of a branch, at a branch's first event, and when an event without a patch changes the state), and
-    /// `forceKeyframe` makes this event get one (e.g. a state that does not follow from the previous one).
+    /// of a branch, at a branch's first event, and for a `snapshot`/`jump`/`reconnect`/`replay` without a patch),
+    /// and `forceKeyframe` makes this event get one: required when its state does not follow from its patch (see
+    /// `NewEvent`). The recording keeps no reference to `stateAfter` unless it writes it, so the caller's next
+    /// change to its state is made in place.
     /// Never blocks on disk: buffered, the writer thread commits batches at least every 100 ms. Returns the
     /// event's index (1, 2, 3… over all branches), or 0 when the event was coalesced because the buffer was full
     /// (see the overflow policy) or the recording is finished.
