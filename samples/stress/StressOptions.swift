@@ -29,7 +29,7 @@ struct StressOptions {
           --help
 
         On standard error it reports one JSON line: actions sent, seconds, rate, dispatch latency (p50, p99,
-        max, in microseconds) and whether everything reached the daemon.
+        max, in microseconds), peak resident memory (KiB) and whether everything reached the daemon.
         Environment: REWIND_URL, REWIND_TOKEN, REWIND_DISABLED=1.
         """
 

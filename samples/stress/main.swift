@@ -52,10 +52,13 @@ latencies.sort()
 @MainActor func percentile(_ p: Double) -> Double {
     latencies.isEmpty ? 0 : Double(latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]) / 1000
 }
+var usage = rusage()
+getrusage(RUSAGE_SELF.rawValue, &usage)
 let report = String(
-    format: #"{"sent":%d,"seconds":%.3f,"rate":%.0f,"p50Micros":%.3f,"p99Micros":%.3f,"maxMicros":%.3f,"delivered":%@}"#,
+    format: #"{"sent":%d,"seconds":%.3f,"rate":%.0f,"p50Micros":%.3f,"p99Micros":%.3f,"maxMicros":%.3f,"#
+        + #""maxRSSKiB":%d,"delivered":%@}"#,
     sent, seconds, Double(sent) / max(seconds, 1e-9), percentile(0.5), percentile(0.99), percentile(1.0),
-    delivered ? "true" : "false")
+    usage.ru_maxrss, delivered ? "true" : "false")
 FileHandle.standardError.write(Data((report + "\n").utf8))
 
 if options.printState {

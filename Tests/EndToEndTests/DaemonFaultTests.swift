@@ -1,0 +1,163 @@
+import Foundation
+import RewindDaemon
+import RewindWire
+import Testing
+
+/// The daemon as a real process (`rewind serve --headless`), stopped, killed and restarted under a sample that
+/// keeps dispatching: the app never stalls or grows past its budget, and every session ends complete or with an
+/// honest `dropped` marker followed by a snapshot.
+@Suite("Daemon faults end to end", .serialized)
+struct DaemonFaultTests {
+    /// A `rewind serve --headless` process on a free port with its own data directory.
+    final class DaemonProcess {
+        let port: Int
+        let data: URL
+        private(set) var process: ChildProcess
+
+        init(port: Int = FreePort.next(), data: URL? = nil) throws {
+            self.port = port
+            self.data = data ?? FileManager.default.temporaryDirectory
+                .appendingPathComponent("rewind-faults-\(UUID().uuidString)")
+            process = try Self.launch(port: port, data: self.data)
+        }
+
+        var url: String { "ws://127.0.0.1:\(port)" }
+
+        /// Starts a new daemon process on the same port and data directory (after a kill).
+        func restart() throws {
+            process = try Self.launch(port: port, data: data)
+        }
+
+        private static func launch(port: Int, data: URL) throws -> ChildProcess {
+            let process = try ChildProcess(Executables.path("rewind"),
+                                           ["serve", "--headless", "--port", "\(port)", "--data", data.path])
+            guard process.waitForLine(timeout: 10, stderr: true, { $0.contains("listening on") }) != nil else {
+                throw DaemonError("the daemon did not start: \(process.stderrLines)")
+            }
+            return process
+        }
+
+        func sessions(app: String) throws -> [SessionMetadata] {
+            try SessionStore(directory: data).listSessions().filter { $0.appName == app }
+        }
+
+        func tearDown() {
+            process.signal(SIGKILL)
+            process.waitForExit(timeout: 5)
+            try? FileManager.default.removeItem(at: data)
+        }
+    }
+
+    private func report(_ app: ChildProcess) throws -> JSONValue {
+        try JSONValue(parsing: try #require(app.stderrLines.last { $0.hasPrefix("{") }))
+    }
+
+    private func number(_ report: JSONValue, _ key: String) -> Double {
+        switch report[try! JSONPointer("/\(key)")] {
+        case .int(let value)?: return Double(value)
+        case .double(let value)?: return value
+        default: return .nan
+        }
+    }
+
+    @Test("daemon killed and restarted: the app reconnects within 2 s and the same session goes on")
+    func killAndRestart() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.tearDown() }
+        let app = try ChildProcess(Executables.path("stress"),
+                                   ["--duration", "5", "--rate", "200", "--mix", "touch", "--print-state"],
+                                   environment: ["REWIND_URL": daemon.url])
+        usleep(1_500_000)
+        daemon.process.signal(SIGKILL)
+        daemon.process.waitForExit(timeout: 5)
+        usleep(500_000)
+        let restartedAt = Date().timeIntervalSince1970
+        try daemon.restart()
+
+        #expect(app.waitForExit(timeout: 40) == 0)
+        let final = try JSONValue(parsing: try #require(app.stdoutLines.last))
+        daemon.process.signal(SIGTERM)
+        #expect(daemon.process.waitForExit(timeout: 10) == 0)
+
+        let sessions = try daemon.sessions(app: "stress")
+        try #require(sessions.count == 1, "one session, continued across the restart: \(sessions.map(\.id))")
+        let reader = try SessionStore(directory: daemon.data).openSession(sessions[0].id)
+        let events = try reader.events(1...reader.eventCount)
+        let reconnect = try #require(events.first { $0.kind == .reconnect })
+        #expect(reconnect.time - restartedAt <= 2.0, "reconnected \(reconnect.time - restartedAt) s after restart")
+        #expect(events.contains { $0.kind == .action && $0.index > reconnect.index })
+        #expect(try reader.state(at: reader.eventCount) == final)
+    }
+
+    @Test("daemon stopped while the app dispatches a million actions: latency stays flat, memory within budget, then dropped and snapshot arrive")
+    func stoppedDaemon() throws {
+        let budget = 4 << 20
+        let environment = ["REWIND_OUTBOX_BYTES": "\(budget)"]
+        let daemon = try DaemonProcess()
+        defer { daemon.tearDown() }
+        let arguments = ["--count", "1000000", "--mix", "touch", "--state-bytes", "500", "--print-state"]
+
+        let undisturbed = try ChildProcess(Executables.path("stress"), arguments,
+                                           environment: environment.merging(["REWIND_URL": daemon.url]) { $1 })
+        #expect(undisturbed.waitForExit(timeout: 120) == 0)
+        let calm = try report(undisturbed)
+
+        let app = try ChildProcess(Executables.path("stress"), arguments,
+                                   environment: environment.merging(["REWIND_URL": daemon.url]) { $1 })
+        usleep(200_000)
+        daemon.process.signal(SIGSTOP)
+        usleep(4_000_000)
+        daemon.process.signal(SIGCONT)
+        #expect(app.waitForExit(timeout: 120) == 0)
+        let stressed = try report(app)
+        let final = try JSONValue(parsing: try #require(app.stdoutLines.last))
+
+        let calmP99 = number(calm, "p99Micros"), stressedP99 = number(stressed, "p99Micros")
+        #expect(stressedP99 <= max(2 * calmP99, calmP99 + 5), "p99 \(stressedP99) µs stopped vs \(calmP99) µs")
+        let calmRSS = number(calm, "maxRSSKiB"), stressedRSS = number(stressed, "maxRSSKiB")
+        #expect(stressedRSS - calmRSS <= Double(3 * budget / 1024),
+                "peak memory \(stressedRSS) KiB stopped vs \(calmRSS) KiB undisturbed, budget \(budget / 1024) KiB")
+        #expect(stressed[try JSONPointer("/delivered")] == .bool(true))
+
+        let session = try #require(try daemon.sessions(app: "stress").first)
+        let reader = try SessionStore(directory: daemon.data).openSession(session.id)
+        let kinds = try reader.events(1...reader.eventCount).map(\.kind)
+        let dropped = try #require(kinds.firstIndex(of: .dropped), "a dropped marker was recorded")
+        #expect(kinds[dropped...].contains(.snapshot), "a snapshot follows the dropped marker")
+        #expect(try reader.state(at: reader.eventCount) == final)
+    }
+
+    @Test("daemon killed during a fast recording: every committed event reads back, the session is interrupted")
+    func killedDuringRecording() throws {
+        let daemon = try DaemonProcess()
+        defer { daemon.tearDown() }
+        let app = try ChildProcess(Executables.path("stress"),
+                                   ["--duration", "4", "--mix", "mixed", "--state-bytes", "2000"],
+                                   environment: ["REWIND_URL": daemon.url])
+        usleep(1_500_000)
+        daemon.process.signal(SIGKILL)
+        daemon.process.waitForExit(timeout: 5)
+        app.signal(SIGKILL)
+
+        let listing = try ChildProcess(Executables.path("rewind"), ["sessions", "--json", "--data", daemon.data.path])
+        #expect(listing.waitForExit() == 0)
+        let line = try #require(listing.stdoutLines.first)
+        let metadata = try JSONValue(parsing: line)
+        #expect(metadata[try JSONPointer("/end")] == "interrupted")
+
+        let session = try #require(try daemon.sessions(app: "stress").first)
+        #expect(session.endState == .interrupted)
+        let reader = try SessionStore(directory: daemon.data).openSession(session.id)
+        #expect(reader.eventCount > 1_000, "events recorded before the kill: \(reader.eventCount)")
+        var previous = try reader.initialState()
+        var index: Int64 = 1
+        while index <= reader.eventCount {
+            let upper = min(reader.eventCount, index + 4_999)
+            for event in try reader.events(index...upper) {
+                if let patch = event.patch { previous = try patch.apply(to: previous) }
+            }
+            #expect(try reader.state(at: upper) == previous)
+            index = upper + 1
+        }
+    }
+}
