@@ -1,15 +1,29 @@
 # Rewind — the two commands a newcomer needs are `make demo` and `make test`.
 # Each installs the missing system packages first (`make setup`).
 
-SWIFT        ?= swift
-APT_PACKAGES := libwebsockets-dev libncurses-dev libsqlite3-dev tmux pkg-config
+SWIFT         ?= swift
+APT_PACKAGES  := libwebsockets-dev libncurses-dev libsqlite3-dev tmux pkg-config
 BREW_PACKAGES := libwebsockets ncurses sqlite tmux pkg-config
 
-.PHONY: setup build release test demo bench fuzz sanitize clean
+.PHONY: setup build release test demo clean
 
-## setup: install the system libraries Rewind links against (apt on Debian/Ubuntu; prints the brew line on macOS)
+## setup: install the system libraries Rewind needs, only those missing (apt on Debian/Ubuntu; the brew line on macOS)
 setup:
-	@scripts/setup.sh
+	@if [ "$$(uname -s)" = Darwin ]; then \
+	    missing=""; for p in $(BREW_PACKAGES); do brew list --versions $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	    if [ -n "$$missing" ]; then echo "setup: run:  brew install$$missing" >&2; exit 1; fi; \
+	elif command -v dpkg-query >/dev/null 2>&1; then \
+	    missing=""; for p in $(APT_PACKAGES); do \
+	        [ "$$(dpkg-query -W -f='$${Status}' $$p 2>/dev/null)" = "install ok installed" ] || missing="$$missing $$p"; \
+	    done; \
+	    if [ -n "$$missing" ]; then \
+	        echo "setup: installing$$missing" >&2; \
+	        sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	        $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	    fi; \
+	else \
+	    echo "setup: not a Debian-family system; install these yourself: $(APT_PACKAGES)" >&2; \
+	fi
 
 ## build: debug build of every target
 build: setup
@@ -24,10 +38,10 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
-## demo: install what is missing, build, and start the live demo
+## demo: install what is missing, build, and start the live demo (quit the timeline with q)
 demo: setup
 	$(SWIFT) build
-	@scripts/demo.sh
+	@samples/demo.sh
 
 clean:
 	rm -rf .build
