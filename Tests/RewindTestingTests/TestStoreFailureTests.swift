@@ -191,4 +191,38 @@ struct TestStoreFailureTests {
         #expect(log.failures.first?.sourceLocation.line == line)
         #expect(log.failures.first?.sourceLocation.fileID == "RewindTestingTests/TestStoreFailureTests.swift")
     }
+
+    @Test("a large state's diff shows the change with a little context and folds the rest")
+    func largeDiff() async {
+        struct Big: Equatable { var items = Array(0..<40) }
+        let log = FailureLog()
+        do {
+            let store = TestStore(
+                initialState: Big(),
+                reducer: Reducer<Big, Int> { state, index in
+                    state.items[index] = -1
+                    return .none
+                },
+                reportIssue: log.reporter
+            )
+            await store.send(20) { $0.items[20] = -2 }
+        }
+        #expect(log.messages == ["""
+            The state after sending 20 does not match the expectation (- expected, + actual):
+              Big(
+                items: [
+                  … (17 unchanged lines)
+                  [17]: 17
+                  [18]: 18
+                  [19]: 19
+            -     [20]: -2
+            +     [20]: -1
+                  [21]: 21
+                  [22]: 22
+                  [23]: 23
+                  … (16 unchanged lines)
+                ]
+              )
+            """])
+    }
 }

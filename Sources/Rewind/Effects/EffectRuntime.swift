@@ -35,8 +35,6 @@ final class EffectRuntime<Action> {
         origins.sorted { $0.key < $1.key }.map(\.value)
     }
 
-    var runningCount: Int { origins.count }
-
     /// Starts `effect`, returned by the reducer for `origin`, once the state is committed.
     @usableFromInline
     func start(_ effect: Effect<Action>, origin: DispatchedAction<Action>) {
@@ -75,11 +73,6 @@ final class EffectRuntime<Action> {
         case .perform, .delay, .repeating:
             spawn(effect, origin: origin, id: nil, priority: nil)
         }
-    }
-
-    /// Cancels every running effect.
-    func cancelAll() {
-        registry.cancelAll()
     }
 
     private func spawn(_ effect: Effect<Action>, origin: DispatchedAction<Action>, id: AnyHashable?,

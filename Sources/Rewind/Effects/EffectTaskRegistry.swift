@@ -21,12 +21,6 @@ final class EffectTaskRegistry: @unchecked Sendable {
         lock.unlock()
     }
 
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return tasks.count
-    }
-
     /// Cancels every registered task.
     @usableFromInline
     func cancelAll() {
