@@ -175,6 +175,17 @@ struct JSONValueCodingTests {
         }
     }
 
+    @Test("encoding errors inside arrays of structs carry the element's position")
+    func encodingPathsInArrays() throws {
+        struct Point: Encodable { var x: Double }
+        do {
+            _ = try JSONValueEncoder().encode(["points": [Point(x: 1), Point(x: .nan)]])
+            Issue.record("expected a failure")
+        } catch let EncodingError.invalidValue(_, context) {
+            #expect(context.codingPath.map(\.stringValue) == ["points", "1", "x"])
+        }
+    }
+
     @Test("the decoder accepts ints as doubles and integral doubles as ints, and rejects the rest")
     func lenientNumbers() throws {
         let decoder = JSONValueDecoder()

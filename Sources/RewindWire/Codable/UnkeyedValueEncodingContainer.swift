@@ -25,7 +25,8 @@ struct UnkeyedValueEncodingContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt64) throws { encoder.values.append(try encoder.boxUInt64(value, nextKey)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let boxed = try encoder.box(value, key: nextKey)
+        let i = encoder.values.count
+        let boxed = try encoder.box(value, key: IndexCodingKey(i), index: i)
         encoder.values.append(boxed)
     }
 

@@ -26,6 +26,8 @@ final class ValueEncoder: Encoder {
     /// that the hot paths pay no dynamic exclusivity checks, which class stored properties would.
     struct State {
         var key: (any CodingKey)? = nil
+        /// The array position this encoder stands at, when `key` is nil (saves making a key per element).
+        var index: Int = -1
         var kind: Kind = .empty
         var single: JSONValue = .null
         /// Values of the object or array being built.
@@ -52,6 +54,10 @@ final class ValueEncoder: Encoder {
 
     private let state: UnsafeMutablePointer<State>
 
+    var index: Int {
+        @inline(__always) _read { yield state.pointee.index }
+        @inline(__always) _modify { yield &state.pointee.index }
+    }
     var key: (any CodingKey)? {
         @inline(__always) _read { yield state.pointee.key }
         @inline(__always) _modify { yield &state.pointee.key }
@@ -125,7 +131,11 @@ final class ValueEncoder: Encoder {
         var path: [any CodingKey] = []
         var node: ValueEncoder? = self
         while let n = node {
-            if let k = n.key { path.append(k) }
+            if let k = n.key {
+                path.append(k)
+            } else if n.index >= 0 {
+                path.append(IndexCodingKey(n.index))
+            }
             node = n.parent
         }
         return path.reversed()
@@ -326,15 +336,23 @@ final class ValueEncoder: Encoder {
 
     /// Encodes any value stored under `key` of this encoder: primitives and the special Foundation types
     /// directly, everything else through a (reused when possible) child encoder.
-    func box<T: Encodable>(_ value: T, key: @autoclosure () -> (any CodingKey)?) throws -> JSONValue {
+    /// `index` ≥ 0 says the value is an array element at that position (then `key` is only evaluated for
+    /// error messages).
+    func box<T: Encodable>(_ value: T, key: @autoclosure () -> (any CodingKey)?, index: Int = -1) throws -> JSONValue {
         if let boxed = try boxFast(value, key: key()) { return boxed }
         var child: ValueEncoder
         if let spare = spareChild {
             spareChild = nil
             child = spare
-            child.key = key()
         } else {
-            child = ValueEncoder(parent: self, key: key(), userInfo: sendableUserInfo)
+            child = ValueEncoder(parent: self, key: nil, userInfo: sendableUserInfo)
+        }
+        if index >= 0 {
+            if child.key != nil { child.key = nil }
+            child.index = index
+        } else {
+            child.key = key()
+            child.index = -1
         }
         try value.encode(to: child)
         let result = child.result()
