@@ -106,10 +106,11 @@ public final class TimelineApp {
         }
     }
 
-    /// Handles one key as `run()` does — controller, then commands through the actions, outcomes to the status
-    /// line. Returns true when the key quit the timeline (after calling `actions.quit()`).
+    /// Handles one key as `run()` does — fresh data, controller, then commands through the actions, outcomes to
+    /// the status line. Returns true when the key quit the timeline (after calling `actions.quit()`).
     @discardableResult
     public func handle(_ key: Key) -> Bool {
+        controller.refresh()
         for command in controller.handle(key) {
             if execute(command) { return true }
         }

@@ -112,6 +112,22 @@ public final class Terminal {
         }
     }
 
+    /// What ncurses holds for the screen, row by row (wide characters once, as on the terminal): lets tests
+    /// and diagnostics check what was painted without reading the terminal itself.
+    public func screenLines() -> [String] {
+        let (width, height) = size
+        var buffer = [wchar_t](repeating: 0, count: width + 1)
+        return (0..<height).map { row in
+            let count = mvwinnwstr(window, Int32(row), 0, &buffer, Int32(width))
+            guard count > 0 else { return "" }
+            var text = ""
+            for value in buffer.prefix(Int(count)) {
+                if let scalar = Unicode.Scalar(UInt32(bitPattern: value)) { text.unicodeScalars.append(scalar) }
+            }
+            return text
+        }
+    }
+
     /// Gives the terminal back: leaves curses mode (restoring the screen and the tty modes), frees ncurses'
     /// screen and restores the signal dispositions. Idempotent.
     public func close() {

@@ -1,5 +1,5 @@
 /// The detail pane: a tab bar (Action, Diff, State; the active tab stands out in the opposite video) with the
-/// selected event's title, then the content lines from `DetailContentCache`, scrolled, with the cursor line
+/// selected event's title and the scroll position, then the content lines from `DetailContentCache`, scrolled, with the cursor line
 /// reversed when the pane has the focus. Pure rendering.
 public struct DetailView {
     /// The model to draw.
@@ -17,16 +17,20 @@ public struct DetailView {
     public func render(into buffer: inout ScreenBuffer, rect: Rect) {
         guard !rect.isEmpty else { return }
         let focused = model.focus == .detail && model.dialog == nil
-        renderTabs(into: &buffer, rect: rect, focused: focused)
         let body = rect.droppingTop(1)
-        buffer.fill(body)
-        guard !body.isEmpty else { return }
         let lines = content.lines
         let cursor = min(max(0, model.detailCursor), max(0, lines.count - 1))
         var scroll = min(model.detailScroll, max(0, lines.count - body.height))
         if cursor < scroll { scroll = cursor }
         if cursor >= scroll + body.height { scroll = cursor - body.height + 1 }
         scroll = max(0, scroll)
+        var position: String?
+        if lines.count > body.height {
+            position = "\(min(lines.count, scroll + body.height))/\(lines.count)"
+        }
+        renderTabs(into: &buffer, rect: rect, focused: focused, position: position)
+        buffer.fill(body)
+        guard !body.isEmpty else { return }
         for offset in 0..<body.height {
             let position = scroll + offset
             guard position < lines.count else { break }
@@ -38,13 +42,9 @@ public struct DetailView {
                 buffer.restyle(Rect(row: row, column: body.column, width: body.width, height: 1)) { $0.reverse = true }
             }
         }
-        if lines.count > body.height {
-            let position = "\(min(lines.count, scroll + body.height))/\(lines.count)"
-            buffer.putRightAligned(" " + position + " ", row: body.bottom - 1, end: body.right, style: Theme.dim.reversed)
-        }
     }
 
-    private func renderTabs(into buffer: inout ScreenBuffer, rect: Rect, focused: Bool) {
+    private func renderTabs(into buffer: inout ScreenBuffer, rect: Rect, focused: Bool, position: String?) {
         let base = focused ? Theme.bar : Theme.title
         buffer.fill(rect.top(1), style: base)
         var column = rect.column
@@ -63,7 +63,7 @@ public struct DetailView {
         }
         let room = rect.right - column - 1
         if room > 4 {
-            let title = content.title + " "
+            let title = content.title + (position.map { "  " + $0 } ?? "") + " "
             let width = min(DisplayWidth.of(title), room)
             buffer.put(title, row: rect.row, column: rect.right - width, style: base, maxWidth: width)
         }

@@ -9,16 +9,34 @@ public struct FooterView {
         self.model = model
     }
 
-    /// Draws into `rect` (its first row).
+    /// Draws into `rect` (its first row): the pane's hints from the left, as many whole ones as fit, and
+    /// `? help  q quit` at the right end.
     public func render(into buffer: inout ScreenBuffer, rect: Rect) {
         guard !rect.isEmpty else { return }
         buffer.fill(rect.top(1))
-        var spans: [TextSpan] = [TextSpan(" ")]
-        for (offset, binding) in KeyBindings.footer(for: model).enumerated() {
+        let tail = model.dialog == nil ? Self.spans(KeyBindings.footerTail) : []
+        let tailWidth = DisplayWidth.of(tail.map(\.text).joined())
+        var available = rect.width - 1 - (tailWidth > 0 ? tailWidth + 2 : 0)
+        if available < 10 { available = rect.width - 1 }
+        var column = rect.column + 1
+        for binding in KeyBindings.footer(for: model) {
+            let spans = Self.spans([binding])
+            let width = DisplayWidth.of(spans.map(\.text).joined())
+            guard width <= available - (column - rect.column - 1) else { break }
+            column += buffer.put(spans, row: rect.row, column: column, width: width) + 2
+        }
+        if tailWidth > 0 && tailWidth + 1 <= rect.width - (column - rect.column) {
+            buffer.put(tail, row: rect.row, column: rect.right - tailWidth - 1, width: tailWidth)
+        }
+    }
+
+    private static func spans(_ bindings: [KeyBindings.Binding]) -> [TextSpan] {
+        var spans: [TextSpan] = []
+        for (offset, binding) in bindings.enumerated() {
             if offset > 0 { spans.append(TextSpan("  ")) }
             spans.append(TextSpan(binding.keys, Theme.key))
             spans.append(TextSpan(" " + binding.action, Theme.dim))
         }
-        buffer.put(spans, row: rect.row, column: rect.column, width: rect.width)
+        return spans
     }
 }

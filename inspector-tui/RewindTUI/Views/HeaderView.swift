@@ -33,8 +33,8 @@ public struct HeaderView {
         guard room >= rate.count else { return }
         let sparkWidth = min(60, room - rate.count - 1)
         var right = rate
-        if sparkWidth >= 4 {
-            right += " " + Sparkline.render(header.eventsPerSecond, width: sparkWidth)
+        if sparkWidth >= 4 && !header.eventsPerSecond.isEmpty {
+            right += " " + Sparkline.render(header.eventsPerSecond, width: min(sparkWidth, header.eventsPerSecond.count))
         }
         buffer.putRightAligned(right + " ", row: rect.row, end: rect.right, minColumn: rect.column + used + 1,
                                style: CellStyle(foreground: .green))

@@ -17,7 +17,7 @@ public struct HelpOverlay {
         let heights = groups.map { group in group.reduce(0) { $0 + $1.bindings.count + 2 } - 1 }
         let innerHeight = (heights.max() ?? 0)
         let innerWidth = twoColumns ? 2 * columnWidth + 4 : columnWidth
-        let box = Box.centered(width: innerWidth + 4, height: innerHeight + 3, in: area)
+        let box = Box.centered(width: innerWidth + 4, height: innerHeight + 2, in: area)
         let inner = Box.draw(into: &buffer, rect: box, title: "Keys — any key closes")
         for (groupOffset, group) in groups.enumerated() {
             let left = inner.column + groupOffset * (columnWidth + 4)

@@ -27,38 +27,42 @@ public enum KeyBindings {
     public static let help: [Section] = [
         Section(title: "Move", bindings: [
             Binding("↑ ↓  k j", "previous / next row"),
-            Binding("PgUp PgDn  ^B ^F", "page up / down"),
-            Binding("^U ^D", "half page up / down"),
-            Binding("g Home  G End", "first / last (G follows)"),
-            Binding("Tab  Shift-Tab", "next / previous pane"),
+            Binding("PgUp PgDn", "page up / down"),
+            Binding("^B ^F ^U ^D", "page / half page"),
+            Binding("g G Home End", "first / last (follows)"),
+            Binding("Tab S-Tab", "next / previous pane"),
         ]),
         Section(title: "Events", bindings: [
-            Binding("Enter", "jump the app to this state"),
-            Binding("s", "skip / un-skip this action"),
+            Binding("Enter", "jump app to this state"),
+            Binding("s", "skip / un-skip action"),
             Binding("r", "replay from here"),
-            Binding("d", "dispatch an action (JSON)"),
+            Binding("d", "dispatch action (JSON)"),
             Binding("e", "export the session"),
         ]),
         Section(title: "View", bindings: [
-            Binding("/", "filter labels (regex; Esc clears)"),
+            Binding("/", "filter labels (regex)"),
             Binding("n N", "next / previous match"),
+            Binding("Esc", "clear the filter"),
             Binding("f", "follow live events"),
-            Binding("t", "relative / wall-clock time"),
-            Binding("[ ]  1 2 3", "detail tab: Action Diff State"),
-            Binding("Enter Space ← →", "fold state tree (detail pane)"),
+            Binding("t", "relative / clock time"),
+            Binding("[ ]  1 2 3", "Action Diff State tab"),
+            Binding("Enter ← →", "fold the state tree"),
         ]),
         Section(title: "Other", bindings: [
-            Binding("?  F1", "this help (any key closes)"),
+            Binding("?  F1", "this help"),
             Binding("^L", "redraw the screen"),
-            Binding("q  ^C", "quit (asks if apps are connected)"),
+            Binding("q  ^C", "quit (asks if apps on)"),
         ]),
     ]
 
-    /// The footer's hints for the focused pane (or the open dialog).
+    /// The hints always shown at the right end of the footer when no dialog is open.
+    public static let footerTail = [Binding("?", "help"), Binding("q", "quit")]
+
+    /// The footer's hints for the focused pane (or the open dialog), without `footerTail`.
     public static func footer(for model: TimelineModel) -> [Binding] {
         switch model.dialog {
         case .help:
-            return [Binding("any key", "close help")]
+            return [Binding("any key", "closes the help")]
         case .confirmQuit:
             return [Binding("y", "quit"), Binding("n Esc", "stay")]
         case .prompt(let prompt):
@@ -71,22 +75,21 @@ public enum KeyBindings {
         case nil:
             break
         }
-        let tail = [Binding("Tab", "pane"), Binding("?", "help"), Binding("q", "quit")]
         switch model.focus {
         case .sessions:
-            return [Binding("↑↓", "select"), Binding("Enter", "open"), Binding("e", "export")] + tail
+            return [Binding("↑↓", "select"), Binding("Enter", "open"), Binding("e", "export"), Binding("Tab", "pane")]
         case .timeline:
             return [
                 Binding("↑↓", "move"), Binding("Enter", "jump"), Binding("s", "skip"), Binding("r", "replay"),
                 Binding("d", "dispatch"), Binding("/", "filter"), Binding("n/N", "match"), Binding("f", "follow"),
-                Binding("t", "time"), Binding("e", "export"),
-            ] + tail
+                Binding("t", "time"), Binding("e", "export"), Binding("Tab", "pane"),
+            ]
         case .detail:
             var bindings = [Binding("↑↓", "move"), Binding("[ ]", "tab")]
             if model.detailTab == .state {
                 bindings += [Binding("Enter", "fold"), Binding("← →", "collapse/expand")]
             }
-            return bindings + tail
+            return bindings + [Binding("Tab", "pane")]
         }
     }
 }

@@ -3,7 +3,8 @@ public enum Sparkline {
     private static let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// The last `width` samples (oldest first) scaled to the largest of them: zero is a space, anything above
-    /// zero at least `▁`, the largest `█`. Shorter input is padded with spaces on the left.
+    /// zero at least `▁`, the largest `█` (each block covers an eighth of the
+    /// range, rounded up). Shorter input is padded with spaces on the left.
     public static func render(_ samples: [Double], width: Int) -> String {
         guard width > 0 else { return "" }
         let shown = samples.suffix(width)
@@ -13,7 +14,7 @@ public enum Sparkline {
             if sample <= 0 || peak <= 0 {
                 text.append(" ")
             } else {
-                let level = Int((sample / peak * Double(levels.count - 1)).rounded())
+                let level = Int((sample / peak * Double(levels.count)).rounded(.up)) - 1
                 text.append(levels[min(max(level, 0), levels.count - 1)])
             }
         }

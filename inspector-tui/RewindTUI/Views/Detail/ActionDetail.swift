@@ -17,24 +17,27 @@ public enum ActionDetail {
             title.append(TextSpan("  skipped", Theme.warning))
         }
         output.append(DetailLine(title))
-        output.append(fact("time", Formatting.clockTime(event.time) + "  " + Formatting.relativeTime(event.time - sessionStart)))
+        var facts: [TextSpan] = [
+            TextSpan("time ", Theme.dim),
+            TextSpan(Formatting.clockTime(event.time) + " (" + Formatting.relativeTime(event.time - sessionStart) + ")"),
+        ]
         if let appSeq = detail.appSeq {
-            output.append(fact("app seq", String(appSeq)))
+            facts += [TextSpan("  seq ", Theme.dim), TextSpan(String(appSeq))]
         }
         if let micros = event.reducerMicros {
-            output.append(fact("reducer", Formatting.duration(micros: micros)))
+            facts += [TextSpan("  reducer ", Theme.dim), TextSpan(Formatting.duration(micros: micros))]
         }
         if let patch = detail.patch {
             let count = patch.operations.count
-            output.append(fact("patch", count == 1 ? "1 operation" : "\(Formatting.grouped(count)) operations"))
+            facts += [TextSpan("  patch ", Theme.dim), TextSpan(count == 1 ? "1 op" : "\(Formatting.grouped(count)) ops")]
         }
         if event.branch != 0 {
-            output.append(fact("branch", String(event.branch)))
+            facts += [TextSpan("  branch ", Theme.dim), TextSpan(String(event.branch))]
         }
+        output.append(DetailLine(facts))
         if let text = event.detail {
-            output.append(fact("detail", text, style: event.kind == .error ? Theme.error : Theme.plain))
+            output.append(DetailLine([TextSpan(text, event.kind == .error ? Theme.error : Theme.plain)]))
         }
-        output.append(DetailLine([]))
         if let action = detail.action {
             output += JSONLines.lines(action)
         } else {
@@ -49,10 +52,5 @@ public enum ActionDetail {
             DetailLine([TextSpan("#0 ", Theme.dim), TextSpan("initial state", CellStyle(bold: true))]),
             DetailLine([TextSpan("The state the app started with; see the State tab. Enter jumps to it.", Theme.dim)]),
         ]
-    }
-
-    private static func fact(_ name: String, _ value: String, style: CellStyle = .plain) -> DetailLine {
-        let padded = name + String(repeating: " ", count: max(1, 9 - name.count))
-        return DetailLine([TextSpan(padded, Theme.dim), TextSpan(value, style)])
     }
 }

@@ -33,7 +33,7 @@ public final class DetailContentCache {
         if let current {
             if current.key == key { return current.content }
             if model.following, current.key.session == key.session, current.key.tab == key.tab,
-               now - current.builtAt < throttleInterval {
+               current.key.toggled == key.toggled, now - current.builtAt < throttleInterval {
                 return current.content
             }
         }

@@ -10,7 +10,8 @@ import RewindWire
 ///     - 0: {"id":1,"title":"eggs"}
 /// ```
 /// `+` added (green), `-` removed (red, with the value it had), `~` replaced (yellow, `old → new`),
-/// `»` moved or copied (blue, with its source), `?` test (dim). Old values come from applying the operations one
+/// `»` moved or copied (blue, with its source), `?` test (dim). An append (`/todos/-`) is shown under the index
+/// the element got. Old values come from applying the operations one
 /// by one to the state before the event, so they are right even when several operations touch one array.
 /// Pure: safe from any thread.
 public enum DiffTree {
@@ -35,8 +36,14 @@ public enum DiffTree {
                     working = nil
                 }
             }
+            var tokens = operation.path.tokens
+            if tokens.last == "-", let document = working,
+               case .array(let elements)? = document[JSONPointer(tokens: Array(tokens.dropLast()))] {
+                // An append: name the index the element landed at (the array after the operation).
+                tokens[tokens.count - 1] = String(elements.count - 1)
+            }
             root.insert(Entry(operation: operation, oldValue: oldValue, sourceValue: sourceValue),
-                        tokens: operation.path.tokens[...])
+                        tokens: tokens[...])
         }
         var output: [DetailLine] = []
         for entry in root.entries {
