@@ -222,3 +222,22 @@ struct JSONPatchDiffPropertyTests {
         #expect(totalOperations > 0)
     }
 }
+
+@Suite("Text round-trip property")
+struct JSONTextRoundTripTests {
+    @Test("serialized text parses back to an equal value and re-serializes byte for byte, compact or indented")
+    func roundTrip() throws {
+        var docs = RandomDocuments(rng: SeededGenerator(seed: 0xC0FFEE))
+        for n in 0..<1_000 {
+            let value = docs.value(depth: 5)
+            let compact = value.serializedBytes()
+            let parsed = try JSONValue(parsing: compact)
+            guard parsed == value, parsed.serializedBytes() == compact else {
+                Issue.record("document \(n) did not round-trip: \(value)")
+                return
+            }
+            // Whitespace does not matter: the indented form reads back to the same compact bytes.
+            #expect(try JSONValue(parsing: value.prettyPrinted(indent: n % 5)).serializedBytes() == compact)
+        }
+    }
+}

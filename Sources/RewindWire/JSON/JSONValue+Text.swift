@@ -38,8 +38,10 @@ extension JSONValue {
     }
 
     /// Compact JSON text (no whitespace), keys in order. Non-finite doubles are written as `null`.
-    /// `parse(serialized())` gives back an equal value with the same number kinds and key order.
-    /// Threading: pure.
+    /// `parse(serialized())` gives back an equal value with the same number kinds and key order, and text in
+    /// this canonical form round-trips byte for byte (modulo whitespace). Other spellings of the same value —
+    /// `1E5` or `1.50` for doubles, `\u00e9` or `\/` in strings, repeated keys — come back in canonical form
+    /// (`100000.0`, `1.5`, `é`, `/`, the last value of the key). Threading: pure.
     public func serialized() -> String {
         String(decoding: serializedBytes(), as: UTF8.self)
     }
