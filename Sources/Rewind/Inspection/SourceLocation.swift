@@ -42,6 +42,7 @@ public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertib
     /// `file:line`, e.g. `MyApp/Counter.swift:12`.
     public var description: String { "\(file):\(line)" }
 
+    /// Same file text and line (literal locations compare by pointer first).
     public static func == (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         guard lhs.line == rhs.line else { return false }
         switch (lhs.storage, rhs.storage) {
@@ -53,6 +54,7 @@ public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertib
         }
     }
 
+    /// Hashes the file text and line.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(file)
         hasher.combine(line)
@@ -60,12 +62,14 @@ public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertib
 
     private enum CodingKeys: String, CodingKey { case file, line }
 
+    /// Decodes `{"file": String, "line": UInt}`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(file: try container.decode(String.self, forKey: .file),
                   line: try container.decode(UInt.self, forKey: .line))
     }
 
+    /// Encodes `{"file": String, "line": UInt}`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)

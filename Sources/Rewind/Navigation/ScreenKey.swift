@@ -30,12 +30,14 @@ public struct ScreenKey: Hashable, Codable, Sendable, CustomStringConvertible {
 
     private enum CodingKeys: String, CodingKey { case name, traits }
 
+    /// Decodes `{"name": String, "traits": [String]?}`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(name: try container.decode(String.self, forKey: .name),
                   traitTexts: try container.decodeIfPresent([String].self, forKey: .traits) ?? [])
     }
 
+    /// Encodes `{"name": String, "traits": [String]}`, omitting empty traits.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)

@@ -39,8 +39,10 @@ public final class SubscriptionToken: Hashable {
         set.insert(self)
     }
 
+    /// Identity: the same token.
     public nonisolated static func == (lhs: SubscriptionToken, rhs: SubscriptionToken) -> Bool { lhs === rhs }
 
+    /// Hashes the token's identity.
     public nonisolated func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }
