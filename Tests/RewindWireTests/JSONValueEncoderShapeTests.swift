@@ -65,6 +65,30 @@ struct JSONValueEncoderShapeTests {
         }
     }
 
+    @Test("arrays of enums whose cases alternate, and of hand-written nested containers, encode like JSONEncoder")
+    func alternatingKeyTypes() throws {
+        var actions: [TodoAction] = []
+        for i in 0..<300 {
+            switch i % 5 {
+            case 0: actions.append(.add(title: "t\(i)"))
+            case 1: actions.append(.toggle(id: i))
+            case 2: actions.append(.remove(UUIDLike(raw: "u\(i)")))
+            case 3: actions.append(.clearCompleted)
+            default: actions.append(.filter(i % 2 == 0 ? .done : .all))
+            }
+        }
+        let tree = try JSONValueEncoder().encode(actions)
+        #expect(try JSONValueDecoder().decode([TodoAction].self, from: tree) == actions)
+        #expect(tree.isNumericallyEqual(to: try JSONValue(parsing: [UInt8](JSONEncoder().encode(actions)))))
+        #expect(tree[1] == ["toggle": ["id": 1]])
+        #expect(tree[3] == ["clearCompleted": [:]])
+
+        let handmade = (0..<50).map { Handmade(a: $0, inner: Array(repeating: "x", count: $0 % 4), point: (Double($0), 0.5)) }
+        let handTree = try JSONValueEncoder().encode(handmade)
+        #expect(try JSONValueDecoder().decode([Handmade].self, from: handTree) == handmade)
+        #expect(handTree[7] == ["a": 7, "inner": ["x", "x", "x"], "point": ["x": 7.0, "y": 0.5], "super": "base"])
+    }
+
     @Test("dictionaries of varying and large key sets encode completely")
     func dictionaries() throws {
         var maps: [[String: Int]] = []

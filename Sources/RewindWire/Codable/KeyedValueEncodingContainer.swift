@@ -54,7 +54,7 @@ struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let node = encoder.child(key: key)
-        node.beginObject()
+        node.beginObject(keyType: ObjectIdentifier(NestedKey.self))
         encoder.setPending(node, forKey: key.stringValue)
         return KeyedEncodingContainer(KeyedValueEncodingContainer<NestedKey>(encoder: node))
     }

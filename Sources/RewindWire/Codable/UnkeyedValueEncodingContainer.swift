@@ -32,7 +32,7 @@ struct UnkeyedValueEncodingContainer: UnkeyedEncodingContainer {
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let node = encoder.child(key: nextKey)
-        node.beginObject()
+        node.beginObject(keyType: ObjectIdentifier(NestedKey.self))
         encoder.appendPending(node)
         return KeyedEncodingContainer(KeyedValueEncodingContainer<NestedKey>(encoder: node))
     }

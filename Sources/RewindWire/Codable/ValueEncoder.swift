@@ -50,6 +50,12 @@ final class ValueEncoder: Encoder {
         var lastArrayCount: Int = 0
         /// A child kept for reuse.
         var spareChild: ValueEncoder? = nil
+        /// Nodes of finished nested containers, kept for reuse.
+        var spareNodes: [ValueEncoder] = []
+        /// The key type `template` belongs to, and the templates of other key types seen here (an encoder
+        /// alternates between key types when, for example, it encodes the cases of an enum).
+        var templateKey: ObjectIdentifier? = nil
+        var otherTemplates: [ObjectIdentifier: [String]] = [:]
     }
 
     private let state: UnsafeMutablePointer<State>
@@ -110,6 +116,18 @@ final class ValueEncoder: Encoder {
         @inline(__always) _read { yield state.pointee.lastArrayCount }
         @inline(__always) _modify { yield &state.pointee.lastArrayCount }
     }
+    var spareNodes: [ValueEncoder] {
+        @inline(__always) _read { yield state.pointee.spareNodes }
+        @inline(__always) _modify { yield &state.pointee.spareNodes }
+    }
+    var templateKey: ObjectIdentifier? {
+        @inline(__always) _read { yield state.pointee.templateKey }
+        @inline(__always) _modify { yield &state.pointee.templateKey }
+    }
+    var otherTemplates: [ObjectIdentifier: [String]] {
+        @inline(__always) _read { yield state.pointee.otherTemplates }
+        @inline(__always) _modify { yield &state.pointee.otherTemplates }
+    }
     var spareChild: ValueEncoder? {
         @inline(__always) _read { yield state.pointee.spareChild }
         @inline(__always) _modify { yield &state.pointee.spareChild }
@@ -144,7 +162,7 @@ final class ValueEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { sendableUserInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if kind != .object { beginObject() }
+        if kind != .object { beginObject(keyType: ObjectIdentifier(Key.self)) }
         return KeyedEncodingContainer(KeyedValueEncodingContainer<Key>(encoder: self))
     }
 
@@ -164,13 +182,26 @@ final class ValueEncoder: Encoder {
 
     // MARK: Building objects
 
-    func beginObject() {
+    func beginObject(keyType: ObjectIdentifier) {
+        if keyType != templateKey { switchTemplate(to: keyType) }
         kind = .object
         cursor = 0
         used = 0
         following = true
         values.removeAll(keepingCapacity: true)
         if values.capacity < template.count { values.reserveCapacity(template.count) }
+    }
+
+    /// Puts the current template aside and takes the one of `keyType` (empty when new).
+    private func switchTemplate(to keyType: ObjectIdentifier) {
+        if let current = templateKey, !template.isEmpty {
+            if otherTemplates.count >= 32 { otherTemplates.removeAll() }
+            otherTemplates[current] = template
+        }
+        template = otherTemplates[keyType] ?? []
+        templateKey = keyType
+        subsetMask = 0
+        subsetKeys = []
     }
 
     @inline(__always)
@@ -244,15 +275,19 @@ final class ValueEncoder: Encoder {
             let keys = keysFollowed()
             var finished = values
             values = []
-            for (index, node) in pending { finished[index] = node.result() }
-            pending.removeAll()
+            while !pending.isEmpty {
+                var (index, node) = pending.removeLast()
+                finished[index] = node.result()
+                recycle(&node)
+            }
             return .object(JSONObject(uniqueKeys: keys, values: finished))
         }
-        for (index, node) in pending {
+        while !pending.isEmpty {
+            var (index, node) = pending.removeLast()
             let value = node.result()
             general.modifyValue(at: index) { $0 = value }
+            recycle(&node)
         }
-        pending.removeAll()
         let object = general
         general = JSONObject()
         // The next object of this type likely has these keys: make them the template.
@@ -278,8 +313,11 @@ final class ValueEncoder: Encoder {
     private func finishArray() -> JSONValue {
         var finished = values
         values = []
-        for (index, node) in pending { finished[index] = node.result() }
-        pending.removeAll()
+        while !pending.isEmpty {
+            var (index, node) = pending.removeLast()
+            finished[index] = node.result()
+            recycle(&node)
+        }
         lastArrayCount = finished.count
         return .array(finished)
     }
@@ -302,9 +340,20 @@ final class ValueEncoder: Encoder {
         }
     }
 
-    /// A node standing for a nested container (or a super encoder) stored under `key`.
+    /// A node standing for a nested container (or a super encoder) stored under `key`; a finished one is
+    /// reused when available.
     func child(key: any CodingKey) -> ValueEncoder {
-        ValueEncoder(parent: self, key: key, userInfo: sendableUserInfo)
+        if let node = spareNodes.popLast() {
+            node.key = key
+            node.index = -1
+            return node
+        }
+        return ValueEncoder(parent: self, key: key, userInfo: sendableUserInfo)
+    }
+
+    /// Keeps a finished nested-container node for reuse, unless someone else still holds it.
+    private func recycle(_ node: inout ValueEncoder) {
+        if spareNodes.count < 8 && isKnownUniquelyReferenced(&node) { spareNodes.append(node) }
     }
 
     // MARK: Boxing
