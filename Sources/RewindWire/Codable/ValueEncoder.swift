@@ -4,11 +4,13 @@ import Foundation
 ///
 /// Performance design (this encoder is on the inspector's critical path):
 /// - Encoders are reused: each encoder keeps the child it last used, and reuses it for the next value when
-///   nothing else holds on to it, so encoding an array of structs allocates no encoder per element.
+///   nothing else holds on to it, so encoding an array of structs allocates no encoder per element; nodes of
+///   nested containers (the synthesized form of enums with associated values) are pooled the same way.
 /// - Each encoder remembers the keys of the last object it produced (the *template*). An object whose keys
 ///   come in the same order as the template (every instance of a struct type) shares the template's key
 ///   array (no allocation, no duplicate-key search) and reserves its value array at the right size.
 ///   A key off the template switches that object to a general path with duplicate handling (last wins).
+///   One template is kept per key type, so encoders that alternate between types (enum cases) keep theirs.
 /// - Coding paths are not maintained; they are computed by walking up the parent chain when an error needs one.
 ///
 /// Not thread-safe: confined to the single `encode` call that created it.
