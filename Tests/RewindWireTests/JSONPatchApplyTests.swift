@@ -37,7 +37,7 @@ struct JSONPatchApplyTests {
         }
         var inPlace = doc
         #expect(throws: JSONPatchError.self) { try p.apply(to: &inPlace) }
-        #expect(inPlace == ["a": 1, "b": 2], "in place keeps the operations before the failure")
+        #expect(inPlace == ["a": 1], "in place, the operations before the failure are undone")
     }
 
     @Test("a value cannot be moved into its own child")
@@ -82,5 +82,49 @@ struct JSONPatchApplyTests {
         #expect(doc["items"]?[12345]?["done"] == false)
         // 100 applications copy only the 20,000-element top array each time: far below a second even in debug.
         #expect(elapsed < .seconds(2))
+    }
+
+    /// Every pointer to a value inside `value` (the root included).
+    private func pointers(in value: JSONValue, at prefix: [String] = []) -> [JSONPointer] {
+        var result = [JSONPointer(tokens: prefix)]
+        switch value {
+        case .object(let o):
+            for (key, child) in o { result += pointers(in: child, at: prefix + [key]) }
+        case .array(let a):
+            for (i, child) in a.enumerated() { result += pointers(in: child, at: prefix + [String(i)]) }
+        default:
+            break
+        }
+        return result
+    }
+
+    @Test("in place, a failing patch leaves the document exactly as it was, key order included")
+    func rollBack() throws {
+        var docs = RandomDocuments(rng: SeededGenerator(seed: 0xBAD_C0DE))
+        var rolledBack = 0
+        for _ in 0..<2_000 {
+            let a = docs.value(depth: 4)
+            let b = docs.mutate(a, depth: 4)
+            var operations = JSONPatch.diff(from: a, to: b).operations
+            // Mix in moves and copies between existing locations, then an operation that fails.
+            let here = pointers(in: a)
+            if here.count > 1 {
+                let from = here[Int.random(in: 1..<here.count, using: &docs.rng)]
+                operations.insert(.copy(from: from, path: JSONPointer(tokens: ["copied"])), at: 0)
+                if case .object = a {
+                    operations.insert(.move(from: JSONPointer(tokens: ["copied"]), path: JSONPointer(tokens: ["moved"])), at: 1)
+                }
+            }
+            operations.append(.remove(path: JSONPointer(tokens: ["no such member", "x"])))
+            let original = a.serializedBytes()
+            var document = a
+            do {
+                try JSONPatch(operations).apply(to: &document)
+            } catch {
+                rolledBack += 1
+            }
+            #expect(document.serializedBytes() == original)
+        }
+        #expect(rolledBack == 2_000)
     }
 }

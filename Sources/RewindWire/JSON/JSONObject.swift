@@ -158,6 +158,23 @@ public struct JSONObject: Hashable, Sendable, RandomAccessCollection {
         return (key, value)
     }
 
+    /// Inserts a member whose key is not present at `position` (0...count), shifting the later ones.
+    mutating func insert(_ value: JSONValue, forKey key: String, at position: Int) {
+        guard position < storedKeys.count else {
+            append(key: key, value: value)
+            return
+        }
+        storedKeys.insert(key, at: position)
+        storedValues.insert(value, at: position)
+        if lookup != nil {
+            for i in position..<storedKeys.count { lookup![storedKeys[i]] = i }
+        } else if storedKeys.count > JSONObject.indexThreshold {
+            var index = [String: Int](minimumCapacity: storedKeys.count * 2)
+            for i in storedKeys.indices { index[storedKeys[i]] = i }
+            lookup = index
+        }
+    }
+
     /// Appends a member whose key is known not to be present (checked in debug builds).
     private mutating func append(key: String, value: JSONValue) {
         storedKeys.append(key)

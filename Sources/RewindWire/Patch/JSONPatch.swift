@@ -75,15 +75,16 @@ public struct JSONPatch: Hashable, Sendable {
     /// cheap.
     public func apply(to document: JSONValue) throws(JSONPatchError) -> JSONValue {
         var result = document
-        try JSONPatchApplier.apply(operations, to: &result)
+        try JSONPatchApplier.apply(operations, to: &result, atomically: false)
         return result
     }
 
-    /// Applies the operations in order to `document` in place (no copying when its storage is uniquely
-    /// referenced). If an operation fails, the error is thrown and `document` keeps the operations before it
-    /// applied; use ``apply(to:)-(JSONValue)`` when the patch must be all or nothing.
+    /// Applies the operations in order to `document` in place: no copying when its storage is uniquely
+    /// referenced, so this is the cheap way to move a large state forward. All or nothing, like
+    /// ``apply(to:)-(JSONValue)``: if an operation fails, the ones before it are undone (the document is
+    /// restored exactly, key order included) and the error is thrown.
     public func apply(to document: inout JSONValue) throws(JSONPatchError) {
-        try JSONPatchApplier.apply(operations, to: &document)
+        try JSONPatchApplier.apply(operations, to: &document, atomically: true)
     }
 
     /// A patch that turns `from` into `to`: `try diff(from: a, to: b).apply(to: a) == b` always holds.

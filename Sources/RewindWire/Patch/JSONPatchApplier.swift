@@ -4,32 +4,83 @@
 /// modified, and put back, so a document whose storage is uniquely referenced is patched without copying,
 /// and a shared one copies only the containers on the path (O(sum of their widths), not O(document)).
 ///
+/// In-place application is all or nothing: each operation records how to undo itself (the value it replaced
+/// or removed, and where), and a failing operation rolls the earlier ones back, restoring the document
+/// exactly (key order included).
+///
 /// Threading: stateless; pure functions over values.
 enum JSONPatchApplier {
+    /// How to undo one primitive change.
+    enum Undo {
+        /// Remove what was added at this pointer (an object member, or an array element at a numeric index).
+        case remove(JSONPointer)
+        /// Put this value back at this pointer (a replaced member or element).
+        case replace(JSONPointer, JSONValue)
+        /// Re-insert a removed object member at its old position.
+        case insertMember(JSONPointer, JSONValue, position: Int)
+        /// Re-insert a removed array element (the pointer ends with its index).
+        case insertElement(JSONPointer, JSONValue)
+        /// Put the whole document back.
+        case root(JSONValue)
+    }
+
     /// A failure at a location, turned into a `JSONPatchError` by the caller that knows the operation index.
     struct Failure: Error {
         var pointer: String
         var reason: String
     }
 
-    static func apply(_ operations: [JSONPatchOperation], to document: inout JSONValue) throws(JSONPatchError) {
+    /// Applies the operations in order. With `atomically`, a failure restores `document` before throwing;
+    /// without, the operations before the failing one stay applied (for callers that discard the document).
+    static func apply(_ operations: [JSONPatchOperation], to document: inout JSONValue,
+                      atomically: Bool) throws(JSONPatchError) {
+        var undo: [Undo]? = atomically ? [] : nil
         for (index, operation) in operations.enumerated() {
             do throws(Failure) {
-                try apply(operation, to: &document)
+                try apply(operation, to: &document, undo: &undo)
             } catch {
+                if let undo { rollBack(undo, in: &document) }
                 throw JSONPatchError(operationIndex: index, pointer: error.pointer, reason: error.reason)
             }
         }
     }
 
-    static func apply(_ operation: JSONPatchOperation, to document: inout JSONValue) throws(Failure) {
+    /// Undoes recorded changes, latest first. The steps cannot fail on the document they were recorded on.
+    private static func rollBack(_ steps: [Undo], in document: inout JSONValue) {
+        var none: [Undo]? = nil
+        for step in steps.reversed() {
+            do throws(Failure) {
+                switch step {
+                case .remove(let path):
+                    _ = try remove(at: path, in: &document, undo: &none)
+                case .replace(let path, let value):
+                    try replace(at: path, with: value, in: &document, undo: &none)
+                case .insertMember(let path, let value, let position):
+                    try withParent(of: path, in: &document, depth: 0) { (container: inout JSONValue, token: String) throws(Failure) in
+                        guard case .object(var object) = container else { return }
+                        container = .null
+                        object.insert(value, forKey: token, at: position)
+                        container = .object(object)
+                    }
+                case .insertElement(let path, let value):
+                    try add(value, at: path, in: &document, undo: &none)
+                case .root(let value):
+                    document = value
+                }
+            } catch {
+                assertionFailure("rolling back a JSON Patch failed: \(error.reason)")
+            }
+        }
+    }
+
+    static func apply(_ operation: JSONPatchOperation, to document: inout JSONValue, undo: inout [Undo]?) throws(Failure) {
         switch operation {
         case .add(let path, let value):
-            try add(value, at: path, in: &document)
+            try add(value, at: path, in: &document, undo: &undo)
         case .remove(let path):
-            _ = try remove(at: path, in: &document)
+            _ = try remove(at: path, in: &document, undo: &undo)
         case .replace(let path, let value):
-            try replace(at: path, with: value, in: &document)
+            try replace(at: path, with: value, in: &document, undo: &undo)
         case .move(let from, let path):
             if from == path {
                 guard document[from] != nil else { throw Failure(pointer: from.description, reason: "no value at the 'from' location") }
@@ -38,13 +89,13 @@ enum JSONPatchApplier {
             if from.isPrefix(of: path) {
                 throw Failure(pointer: from.description, reason: "cannot move a value into one of its own children (\(path))")
             }
-            let value = try remove(at: from, in: &document, role: "'from' location")
-            try add(value, at: path, in: &document)
+            let value = try remove(at: from, in: &document, role: "'from' location", undo: &undo)
+            try add(value, at: path, in: &document, undo: &undo)
         case .copy(let from, let path):
             guard let value = document[from] else {
                 throw Failure(pointer: from.description, reason: "no value at the 'from' location")
             }
-            try add(value, at: path, in: &document)
+            try add(value, at: path, in: &document, undo: &undo)
         case .test(let path, let expected):
             guard let actual = document[path] else {
                 throw Failure(pointer: path.description, reason: "test failed: no value at this location")
@@ -58,17 +109,20 @@ enum JSONPatchApplier {
 
     // MARK: Operations
 
-    private static func add(_ value: JSONValue, at path: JSONPointer, in document: inout JSONValue) throws(Failure) {
+    private static func add(_ value: JSONValue, at path: JSONPointer, in document: inout JSONValue,
+                            undo: inout [Undo]?) throws(Failure) {
         guard !path.tokens.isEmpty else {
+            undo?.append(.root(document))
             document = value
             return
         }
-        try withParent(of: path, in: &document, depth: 0) { (container: inout JSONValue, token: String) throws(Failure) in
+        let step = try withParent(of: path, in: &document, depth: 0) { (container: inout JSONValue, token: String) throws(Failure) -> Undo in
             switch container {
             case .object(var object):
                 container = .null
-                object[token] = value
+                let old = object.updateValue(value, forKey: token)
                 container = .object(object)
+                return old.map { .replace(path, $0) } ?? .remove(path)
             case .array(var array):
                 let index: Int
                 if token == "-" {
@@ -86,18 +140,20 @@ enum JSONPatchApplier {
                 container = .null
                 array.insert(value, at: index)
                 container = .array(array)
+                return .remove(token == "-" ? JSONPointer(tokens: path.tokens.dropLast() + [String(index)]) : path)
             default:
                 throw Failure(pointer: path.description, reason: "cannot add to a \(container.kindName)")
             }
         }
+        undo?.append(step)
     }
 
     private static func remove(at path: JSONPointer, in document: inout JSONValue,
-                               role: String = "location") throws(Failure) -> JSONValue {
+                               role: String = "location", undo: inout [Undo]?) throws(Failure) -> JSONValue {
         guard !path.tokens.isEmpty else {
             throw Failure(pointer: path.description, reason: "cannot remove the whole document")
         }
-        return try withParent(of: path, in: &document, depth: 0) { (container: inout JSONValue, token: String) throws(Failure) -> JSONValue in
+        let (removed, step) = try withParent(of: path, in: &document, depth: 0) { (container: inout JSONValue, token: String) throws(Failure) -> (JSONValue, Undo) in
             switch container {
             case .object(var object):
                 guard let i = object.index(forKey: token) else {
@@ -106,7 +162,7 @@ enum JSONPatchApplier {
                 container = .null
                 let removed = object.remove(at: i).value
                 container = .object(object)
-                return removed
+                return (removed, .insertMember(path, removed, position: i))
             case .array(var array):
                 guard let i = JSONPointer.arrayIndex(token) else {
                     throw Failure(pointer: path.description, reason: "\"\(token)\" is not a valid array index")
@@ -118,27 +174,36 @@ enum JSONPatchApplier {
                 container = .null
                 let removed = array.remove(at: i)
                 container = .array(array)
-                return removed
+                return (removed, .insertElement(path, removed))
             default:
                 throw Failure(pointer: path.description, reason: "cannot remove from a \(container.kindName)")
             }
         }
+        undo?.append(step)
+        return removed
     }
 
-    private static func replace(at path: JSONPointer, with value: JSONValue, in document: inout JSONValue) throws(Failure) {
+    private static func replace(at path: JSONPointer, with value: JSONValue, in document: inout JSONValue,
+                                undo: inout [Undo]?) throws(Failure) {
         guard !path.tokens.isEmpty else {
+            undo?.append(.root(document))
             document = value
             return
         }
-        try withParent(of: path, in: &document, depth: 0) { (container: inout JSONValue, token: String) throws(Failure) in
+        let old = try withParent(of: path, in: &document, depth: 0) { (container: inout JSONValue, token: String) throws(Failure) -> JSONValue in
             switch container {
             case .object(var object):
                 guard let i = object.index(forKey: token) else {
                     throw Failure(pointer: path.description, reason: "no member \"\(token)\" to replace")
                 }
                 container = .null
-                object.modifyValue(at: i) { $0 = value }
+                let old = object.modifyValue(at: i) { (slot: inout JSONValue) -> JSONValue in
+                    let old = slot
+                    slot = value
+                    return old
+                }
                 container = .object(object)
+                return old
             case .array(var array):
                 guard let i = JSONPointer.arrayIndex(token) else {
                     throw Failure(pointer: path.description, reason: "\"\(token)\" is not a valid array index")
@@ -148,12 +213,15 @@ enum JSONPatchApplier {
                                   reason: "index \(i) is out of bounds for an array of \(array.count) elements")
                 }
                 container = .null
+                let old = array[i]
                 array[i] = value
                 container = .array(array)
+                return old
             default:
                 throw Failure(pointer: path.description, reason: "cannot replace inside a \(container.kindName)")
             }
         }
+        undo?.append(.replace(path, old))
     }
 
     // MARK: Navigation
