@@ -116,14 +116,17 @@ struct JSONPatchApplyTests {
                 }
             }
             operations.append(.remove(path: JSONPointer(tokens: ["no such member", "x"])))
-            let original = a.serializedBytes()
+            let original = a.serialized()
             var document = a
             do {
                 try JSONPatch(operations).apply(to: &document)
             } catch {
                 rolledBack += 1
             }
-            #expect(document.serializedBytes() == original)
+            guard document.serialized() == original else {
+                Issue.record("not restored:\n\(original)\n\(document)")
+                return
+            }
         }
         #expect(rolledBack == 2_000)
     }
