@@ -45,11 +45,14 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
 
+        // MARK: WebSocket server and client on libwebsockets (the only module importing CLibWebSockets)
+        .target(name: "RewindWebSocket", dependencies: ["CLibWebSockets"]),
+
         // MARK: The instrumentation middleware apps link in
-        .target(name: "RewindInspector", dependencies: ["Rewind", "RewindWire", "CLibWebSockets"]),
+        .target(name: "RewindInspector", dependencies: ["Rewind", "RewindWire", "RewindWebSocket"]),
 
         // MARK: The daemon: server, recorder, session store, time travel
-        .target(name: "RewindDaemon", dependencies: ["RewindWire", "CLibWebSockets", "CSQLite"]),
+        .target(name: "RewindDaemon", dependencies: ["RewindWire", "RewindWebSocket", "CSQLite"]),
 
         // MARK: The `rewind` executable and its terminal timeline
         .target(
@@ -60,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "rewind",
             dependencies: [
-                "RewindTUI", "RewindDaemon", "RewindWire", "RewindInspector",
+                "RewindTUI", "RewindDaemon", "RewindWire", "RewindWebSocket",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "inspector-tui/rewind"
@@ -86,7 +89,7 @@ let package = Package(
         .testTarget(name: "RewindTUITests", dependencies: ["RewindTUI", "RewindDaemon", "RewindWire"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["RewindWire", "RewindDaemon", "Rewind", "RewindInspector"]
+            dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "Rewind", "RewindInspector"]
         ),
     ]
 )

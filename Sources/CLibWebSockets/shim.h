@@ -1,6 +1,5 @@
 // What Swift cannot import from libwebsockets 4.1 (macros, OR-combined options, static inline helpers),
-// as static inline functions. Only the Swift wrappers in RewindInspector/Transport and RewindDaemon/Server
-// use this.
+// as static inline functions. Only the RewindWebSocket module (Sources/RewindWebSocket) uses this.
 #ifndef REWIND_CLIBWEBSOCKETS_SHIM_H
 #define REWIND_CLIBWEBSOCKETS_SHIM_H
 

@@ -1,3 +1,2 @@
-import CLibWebSockets
 import CSQLite
 import RewindWire

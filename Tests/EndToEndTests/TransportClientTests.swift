@@ -1,6 +1,5 @@
 import Foundation
-import RewindDaemon
-import RewindInspector
+import RewindWebSocket
 import Testing
 
 /// A numbered text message, `"message <n>"`.
@@ -16,22 +15,22 @@ func payload(_ count: Int, seed: Int = 0) -> [UInt8] {
     return bytes
 }
 
-/// Connects a transport to a local server and waits for the handshake.
+/// Connects a client to a local server and waits for the handshake.
 func connectedTransport(port: Int, subprotocol: String = "rewind.v1", recorder: ClientEventRecorder,
-                        transport: LibWebSocketsTransport = LibWebSocketsTransport()) -> LibWebSocketsTransport {
-    transport.connect(to: InspectorURL(host: "127.0.0.1", port: port), subprotocol: subprotocol, delegate: recorder)
-    #expect(recorder.wait { $0.connectCount == 1 }, "the transport did not connect")
+                        transport: WebSocketClient = WebSocketClient()) -> WebSocketClient {
+    transport.connect(to: WebSocketURL(host: "127.0.0.1", port: port), subprotocol: subprotocol, delegate: recorder)
+    #expect(recorder.wait { $0.connectCount == 1 }, "the client did not connect")
     return transport
 }
 
 /// Sends, retrying while the transport's backlog is full.
-func sendAll(_ messages: some Sequence<[UInt8]>, over transport: LibWebSocketsTransport) {
+func sendAll(_ messages: some Sequence<[UInt8]>, over transport: WebSocketClient) {
     for message in messages {
         while !transport.send(message) { usleep(200) }
     }
 }
 
-@Suite("LibWebSocketsTransport with WebSocketServer")
+@Suite("WebSocketClient with WebSocketServer")
 struct TransportClientServerTests {
     @Test("messages, empty ones too, go from client to server and back (echo)")
     func echo() throws {
@@ -115,8 +114,8 @@ struct TransportClientServerTests {
         let count = 40
         let clients = (0..<count).map { _ in ClientEventRecorder() }
         let transports = clients.map { recorder in
-            let transport = LibWebSocketsTransport()
-            transport.connect(to: InspectorURL(host: "127.0.0.1", port: port), subprotocol: "rewind.v1",
+            let transport = WebSocketClient()
+            transport.connect(to: WebSocketURL(host: "127.0.0.1", port: port), subprotocol: "rewind.v1",
                               delegate: recorder)
             return transport
         }
@@ -188,7 +187,7 @@ struct TransportClientServerTests {
         let second = ServerEventRecorder(echo: true)
         let (secondServer, secondPort) = try startServer(second)
         defer { secondServer.stop() }
-        transport.connect(to: InspectorURL(host: "127.0.0.1", port: secondPort), subprotocol: "rewind.v1",
+        transport.connect(to: WebSocketURL(host: "127.0.0.1", port: secondPort), subprotocol: "rewind.v1",
                           delegate: client)
         #expect(client.wait { $0.connectCount == 2 })
         #expect(transport.send(Array("again".utf8)))
@@ -204,7 +203,7 @@ struct TransportClientServerTests {
         let transport = connectedTransport(port: port, recorder: first)
         defer { transport.disconnect() }
         let second = ClientEventRecorder()
-        transport.connect(to: InspectorURL(host: "127.0.0.1", port: port), subprotocol: "rewind.v1", delegate: second)
+        transport.connect(to: WebSocketURL(host: "127.0.0.1", port: port), subprotocol: "rewind.v1", delegate: second)
         #expect(second.wait { $0.connectCount == 1 })
         #expect(server.wait { $0.openedConnections.count == 2 })
         let old = server.openedConnections[0]
@@ -221,9 +220,9 @@ struct TransportClientServerTests {
         let (webSocketServer, port) = try startServer(server)
         defer { webSocketServer.stop() }
         let client = ClientEventRecorder()
-        let transport = LibWebSocketsTransport()
+        let transport = WebSocketClient()
         client.onConnect { [transport] in transport.disconnect() }
-        transport.connect(to: InspectorURL(host: "127.0.0.1", port: port), subprotocol: "rewind.v1", delegate: client)
+        transport.connect(to: WebSocketURL(host: "127.0.0.1", port: port), subprotocol: "rewind.v1", delegate: client)
         #expect(client.wait { $0.connectCount == 1 })
         #expect(server.wait { $0.anyClosed })
         #expect(client.disconnectReasons.isEmpty)
@@ -241,7 +240,7 @@ struct TransportClientServerTests {
         let client = ClientEventRecorder()
         let cap = 1 << 20
         let transport = connectedTransport(port: port, recorder: client,
-                                           transport: LibWebSocketsTransport(maxQueuedBytes: cap))
+                                           transport: WebSocketClient(maxQueuedBytes: cap))
         defer { transport.disconnect() }
         server.closeGate()
         #expect(transport.send(Array("stall here".utf8)))
@@ -292,7 +291,7 @@ struct TransportClientServerTests {
         defer { webSocketServer.stop() }
         let client = ClientEventRecorder()
         let transport = connectedTransport(port: port, recorder: client,
-                                           transport: LibWebSocketsTransport(maxMessageBytes: 1_000))
+                                           transport: WebSocketClient(maxMessageBytes: 1_000))
         defer { transport.disconnect() }
         #expect(server.wait { $0.openedConnections.count == 1 })
         let id = try #require(server.openedConnections.first)
@@ -304,11 +303,11 @@ struct TransportClientServerTests {
     }
 }
 
-@Suite("LibWebSocketsTransport without a server")
+@Suite("WebSocketClient without a server")
 struct TransportClientFailureTests {
     @Test("sending before connecting is refused")
     func sendUnconnected() {
-        let transport = LibWebSocketsTransport()
+        let transport = WebSocketClient()
         #expect(!transport.send([1, 2, 3]))
         #expect(transport.queuedBytes == 0)
         transport.disconnect()
@@ -317,9 +316,9 @@ struct TransportClientFailureTests {
     @Test("50 failed connects each report a disconnect, leak nothing, and a later connect works")
     func failedConnects() throws {
         let port = FreePort.unused()
-        let transport = LibWebSocketsTransport()
+        let transport = WebSocketClient()
         let client = ClientEventRecorder()
-        let url = InspectorURL(host: "127.0.0.1", port: port)
+        let url = WebSocketURL(host: "127.0.0.1", port: port)
         // Warm up once so the context and its thread exist before counting.
         transport.connect(to: url, subprotocol: "rewind.v1", delegate: client)
         #expect(client.wait { $0.disconnectReasons.count == 1 })
@@ -351,9 +350,9 @@ struct TransportClientFailureTests {
     @Test("reconnecting from the disconnect callback, as the inspector's retry loop does, keeps working")
     func reconnectFromCallback() throws {
         let port = FreePort.unused()
-        let transport = LibWebSocketsTransport()
+        let transport = WebSocketClient()
         let client = ClientEventRecorder()
-        let url = InspectorURL(host: "127.0.0.1", port: port)
+        let url = WebSocketURL(host: "127.0.0.1", port: port)
         client.onDisconnect { [transport, client] _ in
             if client.disconnectReasons.count < 20 {
                 transport.connect(to: url, subprotocol: "rewind.v1", delegate: client)
@@ -370,15 +369,15 @@ struct TransportClientFailureTests {
         let (webSocketServer, port) = try startServer(server)
         defer { webSocketServer.stop() }
         let client = ClientEventRecorder()
-        let transport = LibWebSocketsTransport()
+        let transport = WebSocketClient()
         defer { transport.disconnect() }
-        transport.connect(to: InspectorURL(host: "127.0.0.1", port: port), subprotocol: "chat", delegate: client)
+        transport.connect(to: WebSocketURL(host: "127.0.0.1", port: port), subprotocol: "chat", delegate: client)
         #expect(client.wait { $0.disconnectReasons.count == 1 })
         #expect(client.connectCount == 0)
         #expect(server.events.isEmpty)
     }
 
-    @Test("releasing a connected transport without disconnecting ends its connection")
+    @Test("releasing a connected client without disconnecting ends its connection")
     func releaseWithoutDisconnect() throws {
         let server = ServerEventRecorder()
         let (webSocketServer, port) = try startServer(server)
@@ -392,29 +391,29 @@ struct TransportClientFailureTests {
     }
 }
 
-@Suite("InspectorURL")
-struct InspectorURLTests {
+@Suite("WebSocketURL")
+struct WebSocketURLTests {
     @Test("parses host, port and path of a ws URL")
     func parses() {
-        #expect(InspectorURL(string: "ws://127.0.0.1:7723") == InspectorURL(host: "127.0.0.1", port: 7723, path: "/"))
-        #expect(InspectorURL(string: "ws://example.com/path?x=1") == InspectorURL(host: "example.com", port: 80,
+        #expect(WebSocketURL(string: "ws://127.0.0.1:7723") == WebSocketURL(host: "127.0.0.1", port: 7723, path: "/"))
+        #expect(WebSocketURL(string: "ws://example.com/path?x=1") == WebSocketURL(host: "example.com", port: 80,
                                                                                   path: "/path?x=1"))
-        #expect(InspectorURL(string: "WS://[::1]:9000/a") == InspectorURL(host: "::1", port: 9000, path: "/a"))
+        #expect(WebSocketURL(string: "WS://[::1]:9000/a") == WebSocketURL(host: "::1", port: 9000, path: "/a"))
     }
 
-    @Test("refuses what this transport cannot connect to")
+    @Test("refuses what the client cannot connect to")
     func refuses() {
-        #expect(InspectorURL(string: "wss://127.0.0.1:7723") == nil)
-        #expect(InspectorURL(string: "http://127.0.0.1") == nil)
-        #expect(InspectorURL(string: "ws://127.0.0.1:0") == nil)
-        #expect(InspectorURL(string: "ws://127.0.0.1:99999") == nil)
-        #expect(InspectorURL(string: "ws://:7723") == nil)
-        #expect(InspectorURL(string: "ws://[::1") == nil)
+        #expect(WebSocketURL(string: "wss://127.0.0.1:7723") == nil)
+        #expect(WebSocketURL(string: "http://127.0.0.1") == nil)
+        #expect(WebSocketURL(string: "ws://127.0.0.1:0") == nil)
+        #expect(WebSocketURL(string: "ws://127.0.0.1:99999") == nil)
+        #expect(WebSocketURL(string: "ws://:7723") == nil)
+        #expect(WebSocketURL(string: "ws://[::1") == nil)
     }
 
     @Test("prints back as a ws URL")
     func prints() {
-        #expect(InspectorURL(host: "::1", port: 7723).description == "ws://[::1]:7723/")
-        #expect(InspectorURL(host: "127.0.0.1", port: 7723, path: "x").description == "ws://127.0.0.1:7723/x")
+        #expect(WebSocketURL(host: "::1", port: 7723).description == "ws://[::1]:7723/")
+        #expect(WebSocketURL(host: "127.0.0.1", port: 7723, path: "x").description == "ws://127.0.0.1:7723/x")
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import RewindDaemon
+import RewindWebSocket
 import Testing
 
 /// Starts a server on a free loopback port with `recorder` as its delegate.

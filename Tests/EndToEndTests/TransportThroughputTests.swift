@@ -1,6 +1,5 @@
 import Foundation
-import RewindDaemon
-import RewindInspector
+import RewindWebSocket
 import Testing
 
 /// Measures how fast the server takes in messages from one client, and prints the figures. The
@@ -35,7 +34,7 @@ struct TransportThroughputTests {
                      label, messages, seconds, rate, megabytes, rate * Double(eventsPerMessage)))
     }
 
-    @Test("through LibWebSocketsTransport, ~20 KB and 200-byte frames",
+    @Test("through WebSocketClient, ~20 KB and 200-byte frames",
           arguments: [(20_000, 1_500), (200, 30_000)])
     func viaTransport(frameSize: Int, count: Int) throws {
         let server = ServerEventRecorder(keepMessages: false)
@@ -52,7 +51,7 @@ struct TransportThroughputTests {
         #expect(server.wait(timeout: 60) { $0.receivedCount == count })
         let seconds = Date().timeIntervalSince(started)
         #expect(server.receivedBytes == count * frame.count)
-        Self.report("LibWebSocketsTransport → WebSocketServer, \(frame.count)-byte frames", messages: count,
+        Self.report("WebSocketClient → WebSocketServer, \(frame.count)-byte frames", messages: count,
                     bytes: count * frame.count, seconds: seconds, eventsPerMessage: eventsPerMessage)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RewindWebSocket
 import RewindWire
 
 /// The daemon's side of one control client (subprotocol `rewind.control.v1`): the `rewind` CLI's `tail`, `jump`,

@@ -1,4 +1,5 @@
 import Foundation
+import RewindWebSocket
 import RewindWire
 
 /// Commands sent to live apps: the time-travel half of the daemon.

@@ -1,4 +1,5 @@
 import Foundation
+import RewindWebSocket
 import RewindWire
 
 /// The `rewind` daemon: accepts apps and control clients over WebSocket, records every session to disk, and sends

@@ -1,4 +1,5 @@
 import Foundation
+import RewindWebSocket
 import RewindWire
 
 /// The daemon's side of one app connection (subprotocol `rewind.v1`): the protocol's state machine.

@@ -1,4 +1,5 @@
 import Foundation
+import RewindWebSocket
 import RewindWire
 
 /// One app's session while the daemon runs: its recording, the app's current state as rebuilt from patches, and

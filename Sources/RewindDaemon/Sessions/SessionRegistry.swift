@@ -1,4 +1,5 @@
 import Foundation
+import RewindWebSocket
 import RewindWire
 
 /// The daemon's sessions by app identity: which session an app's `hello` belongs to.

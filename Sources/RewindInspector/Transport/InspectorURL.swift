@@ -1,3 +1,5 @@
+import RewindWebSocket
+
 /// Where the inspector's transport connects: a `ws://host:port/path` address taken apart.
 ///
 /// Threading: a plain value, usable from any thread.
@@ -12,60 +14,29 @@ public struct InspectorURL: Sendable, Hashable, CustomStringConvertible {
 
     /// An address from its parts.
     public init(host: String, port: Int, path: String = "/") {
-        self.host = host
-        self.port = port
-        self.path = path.hasPrefix("/") ? path : "/" + path
+        self.init(WebSocketURL(host: host, port: port, path: path))
     }
 
     /// Parses `ws://host[:port][/path]` (port 80 when absent; IPv6 hosts in brackets, `ws://[::1]:7723`).
-    /// Nil for anything else, including `wss://` (this transport has no TLS).
+    /// Nil for anything else, including `wss://` (the transport has no TLS).
     public init?(string: String) {
-        let scheme = "ws://"
-        guard string.lowercased().hasPrefix(scheme) else { return nil }
-        var rest = Substring(string.dropFirst(scheme.count))
-        var path = "/"
-        if let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) {
-            path = String(rest[slash...])
-            if path.hasPrefix("?") { path = "/" + path }
-            rest = rest[..<slash]
-        }
-        var host: Substring
-        var portText: Substring?
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { return nil }
-            host = rest[rest.index(after: rest.startIndex)..<close]
-            let after = rest[rest.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { return nil }
-                portText = after.dropFirst()
-            }
-        } else if let colon = rest.lastIndex(of: ":") {
-            host = rest[..<colon]
-            portText = rest[rest.index(after: colon)...]
-        } else {
-            host = rest
-        }
-        guard !host.isEmpty, !host.contains("@") else { return nil }
-        var port = 80
-        if let portText {
-            guard let parsed = Int(portText), (1...65_535).contains(parsed) else { return nil }
-            port = parsed
-        }
-        self.init(host: String(host), port: port, path: path)
+        guard let parsed = WebSocketURL(string: string) else { return nil }
+        self.init(parsed)
     }
 
     /// `ws://host:port/path`.
     public var description: String {
-        "ws://\(hostForHeader)\(path)"
+        webSocketURL.description
     }
 
-    /// `host:port` as the HTTP `Host` header writes it (IPv6 in brackets).
-    var hostForHeader: String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    /// The same address for the shared WebSocket client.
+    var webSocketURL: WebSocketURL {
+        WebSocketURL(host: host, port: port, path: path)
     }
 
-    /// The address to open a socket to.
-    var connectAddress: String {
-        host.lowercased() == "localhost" ? "127.0.0.1" : host
+    private init(_ url: WebSocketURL) {
+        host = url.host
+        port = url.port
+        path = url.path
     }
 }

@@ -1,17 +1,13 @@
+import RewindWebSocket
 
-/// The inspector's transport layer on libwebsockets: an `InspectorTransport` with its own service thread
-/// (started by the first `connect`, ended by `disconnect`), reused across reconnects.
-///
-/// Large messages are written as fragments of at most 128 KiB; incoming messages are reassembled up to
-/// `maxMessageBytes` (a larger one closes the connection with 1009). Connect to IP literals where you
-/// can: libwebsockets resolves names synchronously on the service thread (`localhost` is mapped to
-/// 127.0.0.1).
+/// The inspector's transport on libwebsockets: an `InspectorTransport` that hands everything to the
+/// shared `WebSocketClient` (module RewindWebSocket), which owns the service thread, the queues and the
+/// reconnect handling. See `WebSocketClient` for the behaviour at the edges.
 ///
 /// Threading: all methods from any thread, none blocking on the network; delegate methods arrive on the
-/// service thread. `disconnect()` (or releasing the transport) ends the thread.
+/// client's service thread. `disconnect()` (or releasing the transport) ends the thread.
 public final class LibWebSocketsTransport: InspectorTransport {
-    private let limits: ClientServiceLoop.Limits
-    private let loop = LockedState<ClientServiceLoop?>(nil)
+    private let client: WebSocketClient
 
     /// A transport that is not connected.
     /// - Parameters:
@@ -19,52 +15,42 @@ public final class LibWebSocketsTransport: InspectorTransport {
     ///   - maxMessageBytes: the largest incoming message accepted.
     ///   - connectTimeoutSeconds: how long a connection attempt (TCP and handshake) may take.
     public init(maxQueuedBytes: Int = 64 << 20, maxMessageBytes: Int = 64 << 20, connectTimeoutSeconds: Int = 5) {
-        limits = ClientServiceLoop.Limits(
+        client = WebSocketClient(
             maxQueuedBytes: maxQueuedBytes, maxMessageBytes: maxMessageBytes,
             connectTimeoutSeconds: connectTimeoutSeconds)
     }
 
-    deinit {
-        loop.withLock { $0 }?.shutDown()
-    }
-
-    /// See `InspectorTransport.connect(to:subprotocol:delegate:)`. If the service thread cannot be
-    /// created, the failure is reported to `delegate` before this returns.
+    /// See `InspectorTransport.connect(to:subprotocol:delegate:)`.
     public func connect(to url: InspectorURL, subprotocol: String, delegate: any InspectorTransportDelegate) {
-        let request = ClientServiceLoop.ConnectRequest(url: url, subprotocol: subprotocol, delegate: delegate)
-        let (retired, started) = loop.withLock { current -> (ClientServiceLoop?, Bool) in
-            if let current, current.requestConnect(request) { return (nil, true) }
-            let retired = current
-            let fresh = ClientServiceLoop(limits: limits)
-            guard fresh.requestConnect(request), fresh.start() else {
-                current = nil
-                return (retired, false)
-            }
-            current = fresh
-            return (retired, true)
-        }
-        retired?.shutDown()
-        if !started {
-            delegate.transportDidDisconnect(reason: "cannot start the transport's service thread")
-        }
+        client.connect(to: url.webSocketURL, subprotocol: subprotocol, delegate: DelegateBridge(delegate))
     }
 
     /// See `InspectorTransport.send(_:)`.
     public func send(_ message: [UInt8]) -> Bool {
-        loop.withLock { $0 }?.send(message) ?? false
+        client.send(message)
     }
 
     /// See `InspectorTransport.queuedBytes`.
     public var queuedBytes: Int {
-        loop.withLock { $0 }?.queuedBytes ?? 0
+        client.queuedBytes
     }
 
     /// See `InspectorTransport.disconnect()`.
     public func disconnect() {
-        let current = loop.withLock { current -> ClientServiceLoop? in
-            defer { current = nil }
-            return current
+        client.disconnect()
+    }
+
+    /// Forwards the client's reports to the inspector's delegate; held by the client as long as the
+    /// connection it was given for.
+    private final class DelegateBridge: WebSocketClientDelegate {
+        let target: any InspectorTransportDelegate
+
+        init(_ target: any InspectorTransportDelegate) {
+            self.target = target
         }
-        current?.shutDown()
+
+        func webSocketDidConnect() { target.transportDidConnect() }
+        func webSocketDidReceive(_ message: [UInt8]) { target.transportDidReceive(message) }
+        func webSocketDidDisconnect(reason: String) { target.transportDidDisconnect(reason: reason) }
     }
 }

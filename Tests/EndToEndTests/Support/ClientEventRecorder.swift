@@ -1,12 +1,14 @@
 import Foundation
 import RewindInspector
+import RewindWebSocket
 
-/// An `InspectorTransportDelegate` for tests: records what the transport reports, runs optional hooks,
-/// and lets a test wait (with a timeout) until a condition on the record holds.
+/// A `WebSocketClientDelegate` (and `InspectorTransportDelegate`, for the inspector's adapter) for tests:
+/// records what the client reports, runs optional hooks, and lets a test wait (with a timeout) until a
+/// condition on the record holds.
 ///
-/// Threading: callbacks arrive on the transport's service thread; tests read and wait from their own
+/// Threading: callbacks arrive on the client's service thread; tests read and wait from their own
 /// threads. All state is behind `condition`.
-final class ClientEventRecorder: InspectorTransportDelegate, @unchecked Sendable {
+final class ClientEventRecorder: WebSocketClientDelegate, InspectorTransportDelegate, @unchecked Sendable {
     // @unchecked: every mutable member is read and written with `condition` locked.
 
     private let condition = NSCondition()
@@ -23,9 +25,9 @@ final class ClientEventRecorder: InspectorTransportDelegate, @unchecked Sendable
         keepsMessages = keepMessages
     }
 
-    /// Times `transportDidConnect` was called.
+    /// Times a connect was reported.
     var connectCount: Int { locked { connections } }
-    /// The reasons given to `transportDidDisconnect`, in order.
+    /// The reasons given with each disconnect, in order.
     var disconnectReasons: [String] { locked { disconnections } }
     /// The messages received, in order (when kept).
     var received: [[UInt8]] { locked { messages } }
@@ -50,7 +52,7 @@ final class ClientEventRecorder: InspectorTransportDelegate, @unchecked Sendable
         }
     }
 
-    func transportDidConnect() {
+    func webSocketDidConnect() {
         let hook = locked { () -> (@Sendable () -> Void)? in
             connections += 1
             return connectHook
@@ -59,7 +61,7 @@ final class ClientEventRecorder: InspectorTransportDelegate, @unchecked Sendable
         hook?()
     }
 
-    func transportDidReceive(_ message: [UInt8]) {
+    func webSocketDidReceive(_ message: [UInt8]) {
         locked {
             messageCount += 1
             if keepsMessages { messages.append(message) }
@@ -67,7 +69,7 @@ final class ClientEventRecorder: InspectorTransportDelegate, @unchecked Sendable
         condition.broadcast()
     }
 
-    func transportDidDisconnect(reason: String) {
+    func webSocketDidDisconnect(reason: String) {
         let hook = locked { () -> (@Sendable (String) -> Void)? in
             disconnections.append(reason)
             return disconnectHook
@@ -75,6 +77,10 @@ final class ClientEventRecorder: InspectorTransportDelegate, @unchecked Sendable
         condition.broadcast()
         hook?(reason)
     }
+
+    func transportDidConnect() { webSocketDidConnect() }
+    func transportDidReceive(_ message: [UInt8]) { webSocketDidReceive(message) }
+    func transportDidDisconnect(reason: String) { webSocketDidDisconnect(reason: reason) }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
         condition.lock()

@@ -1,5 +1,5 @@
 import Foundation
-import RewindDaemon
+import RewindWebSocket
 
 /// A `WebSocketServerDelegate` for tests: records what the server reports, optionally echoes messages
 /// back or refuses connections, and lets a test wait (with a timeout) until a condition on the record

@@ -1,13 +1,13 @@
 import Foundation
-import RewindInspector
+import RewindWebSocket
 import RewindWire
 
 /// The CLI's connection to a running daemon (subprotocol `rewind.control.v1`): sends requests, waits for their
 /// responses, and hands `tail` events to a callback.
 ///
-/// Threading: `request` blocks the calling thread; events and responses arrive on the transport's thread.
+/// Threading: `request` blocks the calling thread; events and responses arrive on the client's service thread.
 final class ControlClient: @unchecked Sendable {  // mutable state guarded by `condition`
-    private let transport = LibWebSocketsTransport()
+    private let client = WebSocketClient()
     private let condition = NSCondition()
     private var connected = false
     private var disconnectReason: String?
@@ -15,17 +15,17 @@ final class ControlClient: @unchecked Sendable {  // mutable state guarded by `c
     private var nextID = 1
     private let token: String?
     private let address: String
-    /// Called with every `event` message (from `tail`), on the transport's thread.
+    /// Called with every `event` message (from `tail`), on the client's service thread.
     var onEvent: @Sendable (ControlEvent) -> Void = { _ in }
 
     /// Connects to the daemon at `host:port`, waiting up to `timeout` seconds.
     init(host: String, port: Int, token: String?, timeout: Double = 3) throws {
         self.token = token
         self.address = "\(host):\(port)"
-        guard let url = InspectorURL(string: "ws://\(host):\(port)") else {
+        guard let url = WebSocketURL(string: "ws://\(host):\(port)") else {
             throw CommandError("'\(host):\(port)' is not a valid daemon address")
         }
-        transport.connect(to: url, subprotocol: WireProtocol.controlSubprotocol, delegate: self)
+        client.connect(to: url, subprotocol: WireProtocol.controlSubprotocol, delegate: self)
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -33,13 +33,13 @@ final class ControlClient: @unchecked Sendable {  // mutable state guarded by `c
             if !condition.wait(until: deadline) { break }
         }
         guard connected else {
-            transport.disconnect()
+            client.disconnect()
             throw CommandError("no rewind daemon is running at \(address) (start one with 'rewind' or "
                 + "'rewind serve --headless')")
         }
     }
 
-    deinit { transport.disconnect() }
+    deinit { client.disconnect() }
 
     /// Sends `command` and returns the daemon's result, or throws its error as a clear message.
     func request(_ command: ControlCommand, timeout: Double = 15) throws -> JSONValue {
@@ -47,7 +47,7 @@ final class ControlClient: @unchecked Sendable {  // mutable state guarded by `c
         let id = "r\(nextID)"
         nextID += 1
         condition.unlock()
-        guard transport.send(WireCodec.encode(ControlRequest(id: id, command: command, token: token))) else {
+        guard client.send(WireCodec.encode(ControlRequest(id: id, command: command, token: token))) else {
             throw CommandError("the connection to the daemon at \(address) was lost")
         }
         let deadline = Date(timeIntervalSinceNow: timeout)
@@ -74,15 +74,15 @@ final class ControlClient: @unchecked Sendable {  // mutable state guarded by `c
     }
 }
 
-extension ControlClient: InspectorTransportDelegate {
-    func transportDidConnect() {
+extension ControlClient: WebSocketClientDelegate {
+    func webSocketDidConnect() {
         condition.lock()
         connected = true
         condition.broadcast()
         condition.unlock()
     }
 
-    func transportDidReceive(_ message: [UInt8]) {
+    func webSocketDidReceive(_ message: [UInt8]) {
         guard let response = try? WireCodec.decodeControlResponse(message) else { return }
         switch response {
         case .response(let reply):
@@ -99,7 +99,7 @@ extension ControlClient: InspectorTransportDelegate {
         }
     }
 
-    func transportDidDisconnect(reason: String) {
+    func webSocketDidDisconnect(reason: String) {
         condition.lock()
         disconnectReason = reason.isEmpty ? "closed" : reason
         condition.broadcast()

@@ -1,5 +1,3 @@
-// A copy of Sources/RewindDaemon/Server/OutgoingMessageQueue.swift (the daemon and the inspector share no module that
-// may import libwebsockets); keep the two identical.
 import CLibWebSockets
 
 /// The outgoing text messages of one WebSocket connection: any thread appends whole messages; the

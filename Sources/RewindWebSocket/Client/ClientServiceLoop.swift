@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// One libwebsockets client context and the thread that services it, for a `LibWebSocketsTransport`
+/// One libwebsockets client context and the thread that services it, for a `WebSocketClient`
 /// between its first `connect` and its `disconnect`. Successive connection attempts (reconnects) reuse
 /// the same context and thread.
 ///
@@ -25,9 +25,9 @@ final class ClientServiceLoop: @unchecked Sendable {
 
     /// What `connect` asked for.
     struct ConnectRequest: Sendable {
-        var url: InspectorURL
+        var url: WebSocketURL
         var subprotocol: String
-        var delegate: any InspectorTransportDelegate
+        var delegate: any WebSocketClientDelegate
     }
 
     /// Bytes read per RECEIVE callback at most.
@@ -167,7 +167,7 @@ final class ClientServiceLoop: @unchecked Sendable {
                 defer { state.pendingConnect = nil }
                 return state.shutdownRequested ? nil : state.pendingConnect
             }
-            request?.delegate.transportDidDisconnect(reason: "cannot create a libwebsockets client context")
+            request?.delegate.webSocketDidDisconnect(reason: "cannot create a libwebsockets client context")
             return
         }
         self.resources = resources
@@ -261,7 +261,7 @@ final class ClientServiceLoop: @unchecked Sendable {
         if current.isEstablished {
             // Written after what is queued. Ask for WRITEABLE even if a request seems pending: the
             // wakeup that carried it may be this one.
-            _ = current.outgoing.requestClose(code: 1000, reason: "inspector disconnecting")
+            _ = current.outgoing.requestClose(code: 1000, reason: "client disconnecting")
             lws_callback_on_writable(wsi)
         } else {
             rewind_lws_kill_async(wsi)
@@ -271,8 +271,8 @@ final class ClientServiceLoop: @unchecked Sendable {
     private func finishClosing(_ context: OpaquePointer) {
         if !silenced { beginShutdown() }
         guard let tick = resources?.tick else { return }
-        let deadline = Self.monotonicMilliseconds() + Self.shutdownGraceMilliseconds
-        while (attempt != nil || !retiring.isEmpty) && Self.monotonicMilliseconds() < deadline {
+        let deadline = MonotonicClock.milliseconds() + Self.shutdownGraceMilliseconds
+        while (attempt != nil || !retiring.isEmpty) && MonotonicClock.milliseconds() < deadline {
             lws_sul_schedule(context, 0, tick, { _ in }, 10 * rewind_lws_us_per_ms())
             if lws_service(context, 0) < 0 { break }
         }
@@ -300,7 +300,7 @@ final class ClientServiceLoop: @unchecked Sendable {
                     state.connectedQueue = current.outgoing
                 }
             }
-            if !silenced { current.delegate.transportDidConnect() }
+            if !silenced { current.delegate.webSocketDidConnect() }
             return 0
         case LWS_CALLBACK_CLIENT_RECEIVE:
             return received(wsi, current, input, length)
@@ -349,7 +349,7 @@ final class ClientServiceLoop: @unchecked Sendable {
         case .partial:
             return 0
         case .complete(let message):
-            if !silenced { current.delegate.transportDidReceive(message) }
+            if !silenced { current.delegate.webSocketDidReceive(message) }
             return 0
         case .tooLarge:
             var bytes = Array("message too big".utf8)
@@ -385,7 +385,7 @@ final class ClientServiceLoop: @unchecked Sendable {
         shared.withLock { state in
             if state.connectedQueue === ended.outgoing { state.connectedQueue = nil }
         }
-        if !silenced { ended.delegate.transportDidDisconnect(reason: reason) }
+        if !silenced { ended.delegate.webSocketDidDisconnect(reason: reason) }
     }
 
     private func closedReason(_ attempt: ClientConnectionAttempt) -> String {
@@ -410,17 +410,11 @@ final class ClientServiceLoop: @unchecked Sendable {
         let bytes = UnsafeBufferPointer(start: input.assumingMemoryBound(to: UInt8.self), count: length)
         return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
-
-    private static func monotonicMilliseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int(now.tv_sec) * 1_000 + Int(now.tv_nsec) / 1_000_000
-    }
 }
 
 /// The C callback of the client protocol: finds the service loop through the context's user pointer.
 /// Called by libwebsockets on the client's service thread (and during context creation and destruction).
-func inspectorTransportCallback(
+func webSocketClientCallback(
     _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
     _ input: UnsafeMutableRawPointer?, _ length: Int
 ) -> Int32 {

@@ -1,5 +1,3 @@
-// A copy lives in Sources/RewindInspector/Transport/LockedState.swift (the daemon and the inspector share no
-// module that may import libwebsockets); keep the two identical.
 import Foundation
 
 /// A value guarded by a lock. Used instead of `Synchronization.Mutex` because its lock is a pthread mutex

@@ -1,5 +1,3 @@
-// A copy of Sources/RewindDaemon/Server/ServiceThread.swift (the daemon and the inspector share no module that
-// may import libwebsockets); keep the two identical.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

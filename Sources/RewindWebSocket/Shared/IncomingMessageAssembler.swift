@@ -1,5 +1,3 @@
-// A copy lives in Sources/RewindInspector/Transport/IncomingMessageAssembler.swift (the daemon and the inspector share no
-// module that may import libwebsockets); keep the two identical.
 /// Reassembles one connection's incoming WebSocket message from the chunks libwebsockets delivers
 /// (a message may span several frames, and a frame several RECEIVE callbacks), refusing to buffer more
 /// than a limit.

@@ -246,8 +246,8 @@ public final class WebSocketServer: @unchecked Sendable {
             if let wsi = connection.wsi { lws_callback_on_writable(wsi) }
         }
         guard let tick = resources?.tick else { return }
-        let deadline = Self.monotonicMilliseconds() + Self.shutdownGraceMilliseconds
-        while shared.withLock({ !$0.connections.isEmpty }) && Self.monotonicMilliseconds() < deadline {
+        let deadline = MonotonicClock.milliseconds() + Self.shutdownGraceMilliseconds
+        while shared.withLock({ !$0.connections.isEmpty }) && MonotonicClock.milliseconds() < deadline {
             lws_sul_schedule(context, 0, tick, { _ in }, 10 * rewind_lws_us_per_ms())
             if lws_service(context, 0) < 0 { break }
         }
@@ -438,12 +438,6 @@ public final class WebSocketServer: @unchecked Sendable {
         guard copied >= 0 else { return .unreadable }
         let bytes = characters.prefix(copied).map { UInt8(bitPattern: $0) }
         return .value(String(decoding: bytes, as: UTF8.self))
-    }
-
-    private static func monotonicMilliseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int(now.tv_sec) * 1_000 + Int(now.tv_nsec) / 1_000_000
     }
 }
 

@@ -21,11 +21,11 @@ final class ClientCResources {
     let tick: UnsafeMutablePointer<lws_sorted_usec_list_t>
 
     init(receiveBytes: Int, fragmentBytes: Int) {
-        protocolName = strdup("rewind-inspector-client")!
+        protocolName = strdup("rewind-client")!
         protocols = .allocate(capacity: 2)
         protocols.initialize(repeating: lws_protocols(), count: 2)
         protocols[0].name = UnsafePointer(protocolName)
-        protocols[0].callback = inspectorTransportCallback
+        protocols[0].callback = webSocketClientCallback
         protocols[0].rx_buffer_size = receiveBytes
         protocols[0].tx_packet_size = fragmentBytes
         writeBuffer = .allocate(capacity: rewind_lws_pre() + fragmentBytes)

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// One `connect` of a `LibWebSocketsTransport`: from the connection request until it fails or closes.
+/// One `connect` of a `WebSocketClient`: from the connection request until it fails or closes.
 /// Its lws connection carries the attempt's generation number as opaque user data, so callbacks of an
 /// older, replaced connection are recognised and ignored.
 ///
@@ -14,9 +14,9 @@ final class ClientConnectionAttempt {
     /// Numbers the attempts of one service loop, from 1.
     let generation: UInt64
     /// Where to connect.
-    let url: InspectorURL
+    let url: WebSocketURL
     /// Who hears about this connection.
-    let delegate: any InspectorTransportDelegate
+    let delegate: any WebSocketClientDelegate
     /// Messages waiting to be written.
     let outgoing: OutgoingMessageQueue
     /// The message being received.
@@ -36,7 +36,7 @@ final class ClientConnectionAttempt {
     let hostHeader: UnsafeMutablePointer<CChar>
     let subprotocol: UnsafeMutablePointer<CChar>
 
-    init(generation: UInt64, url: InspectorURL, subprotocol: String, delegate: any InspectorTransportDelegate,
+    init(generation: UInt64, url: WebSocketURL, subprotocol: String, delegate: any WebSocketClientDelegate,
          maxQueuedBytes: Int, maxMessageBytes: Int, fragmentBytes: Int) {
         self.generation = generation
         self.url = url
