@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a `SessionRecording` buffers, batches and keyframes. The defaults are the measured choice
-/// (docs/SESSION-FORMAT.md, "Keyframes"); tests and benchmarks change them.
+/// (docs/SESSION-FORMAT.md, "Measured figures"); tests and benchmarks change them.
 /// Threading: a plain value; `Sendable`.
 public struct RecordingOptions: Sendable, Hashable {
     /// A keyframe (the full state) is written after this many events of a branch since its last keyframe.
