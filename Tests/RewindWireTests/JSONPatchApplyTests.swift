@@ -84,6 +84,29 @@ struct JSONPatchApplyTests {
         #expect(elapsed < .seconds(2))
     }
 
+    @Test("in place, a uniquely held document is patched without copying its containers")
+    func inPlaceDoesNotCopy() throws {
+        func itemsAddress(_ doc: JSONValue) -> UnsafeRawPointer? {
+            doc["items"]?.arrayValue?.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+        let patch = JSONPatch([
+            .replace(path: try JSONPointer("/items/500/done"), value: true),
+            .remove(path: try JSONPointer("/items/0")),
+        ])
+        var doc: JSONValue = ["items": .array((0..<1_000).map { ["id": .int(Int64($0)), "done": false] }), "n": 1]
+        let original = itemsAddress(doc)
+
+        var shared = doc
+        try patch.apply(to: &shared)
+        #expect(itemsAddress(shared) != original, "a shared document is copied, not changed under its other owner")
+        #expect(itemsAddress(doc) == original)
+
+        try patch.apply(to: &doc)
+        #expect(itemsAddress(doc) == original, "a unique document is patched in place")
+        #expect(doc == shared)
+        #expect(doc["items"]?[499]?["done"] == true)
+    }
+
     /// Every pointer to a value inside `value` (the root included).
     private func pointers(in value: JSONValue, at prefix: [String] = []) -> [JSONPointer] {
         var result = [JSONPointer(tokens: prefix)]

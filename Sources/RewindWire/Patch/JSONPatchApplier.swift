@@ -57,8 +57,7 @@ enum JSONPatchApplier {
                     try replace(at: path, with: value, in: &document, undo: &none)
                 case .insertMember(let path, let value, let position):
                     try withParent(of: path, in: &document, depth: 0) { (container: inout JSONValue, token: String) throws(Failure) in
-                        guard case .object(var object) = container else { return }
-                        container = .null
+                        guard var object = container.takeObject() else { return }
                         object.insert(value, forKey: token, at: position)
                         container = .object(object)
                     }
@@ -108,6 +107,9 @@ enum JSONPatchApplier {
     }
 
     // MARK: Operations
+    //
+    // Each container is taken out of its value (`takeObject`/`takeArray`), changed, and put back; on a
+    // failure it is put back unchanged before throwing.
 
     private static func add(_ value: JSONValue, at path: JSONPointer, in document: inout JSONValue,
                             undo: inout [Undo]?) throws(Failure) {
@@ -117,33 +119,30 @@ enum JSONPatchApplier {
             return
         }
         let step = try withParent(of: path, in: &document, depth: 0) { (container: inout JSONValue, token: String) throws(Failure) -> Undo in
-            switch container {
-            case .object(var object):
-                container = .null
+            if var object = container.takeObject() {
                 let old = object.updateValue(value, forKey: token)
                 container = .object(object)
                 return old.map { .replace(path, $0) } ?? .remove(path)
-            case .array(var array):
+            }
+            if var array = container.takeArray() {
                 let index: Int
                 if token == "-" {
                     index = array.count
-                } else {
-                    guard let i = JSONPointer.arrayIndex(token) else {
-                        throw Failure(pointer: path.description, reason: "\"\(token)\" is not a valid array index")
-                    }
-                    guard i <= array.count else {
-                        throw Failure(pointer: path.description,
-                                      reason: "index \(i) is out of bounds for adding to an array of \(array.count) elements")
-                    }
+                } else if let i = JSONPointer.arrayIndex(token), i <= array.count {
                     index = i
+                } else {
+                    let count = array.count
+                    container = .array(array)
+                    throw JSONPointer.arrayIndex(token) == nil
+                        ? Failure(pointer: path.description, reason: "\"\(token)\" is not a valid array index")
+                        : Failure(pointer: path.description,
+                                  reason: "index \(token) is out of bounds for adding to an array of \(count) elements")
                 }
-                container = .null
                 array.insert(value, at: index)
                 container = .array(array)
                 return .remove(token == "-" ? JSONPointer(tokens: path.tokens.dropLast() + [String(index)]) : path)
-            default:
-                throw Failure(pointer: path.description, reason: "cannot add to a \(container.kindName)")
             }
+            throw Failure(pointer: path.description, reason: "cannot add to a \(container.kindName)")
         }
         undo?.append(step)
     }
@@ -154,30 +153,22 @@ enum JSONPatchApplier {
             throw Failure(pointer: path.description, reason: "cannot remove the whole document")
         }
         let (removed, step) = try withParent(of: path, in: &document, depth: 0) { (container: inout JSONValue, token: String) throws(Failure) -> (JSONValue, Undo) in
-            switch container {
-            case .object(var object):
+            if var object = container.takeObject() {
                 guard let i = object.index(forKey: token) else {
+                    container = .object(object)
                     throw Failure(pointer: path.description, reason: "no member \"\(token)\" to remove at the \(role)")
                 }
-                container = .null
                 let removed = object.remove(at: i).value
                 container = .object(object)
                 return (removed, .insertMember(path, removed, position: i))
-            case .array(var array):
-                guard let i = JSONPointer.arrayIndex(token) else {
-                    throw Failure(pointer: path.description, reason: "\"\(token)\" is not a valid array index")
-                }
-                guard i < array.count else {
-                    throw Failure(pointer: path.description,
-                                  reason: "index \(i) is out of bounds for an array of \(array.count) elements")
-                }
-                container = .null
+            }
+            if var array = container.takeArray() {
+                let i = try checkedIndex(token, in: array, path: path) { container = .array(array) }
                 let removed = array.remove(at: i)
                 container = .array(array)
                 return (removed, .insertElement(path, removed))
-            default:
-                throw Failure(pointer: path.description, reason: "cannot remove from a \(container.kindName)")
             }
+            throw Failure(pointer: path.description, reason: "cannot remove from a \(container.kindName)")
         }
         undo?.append(step)
         return removed
@@ -191,12 +182,11 @@ enum JSONPatchApplier {
             return
         }
         let old = try withParent(of: path, in: &document, depth: 0) { (container: inout JSONValue, token: String) throws(Failure) -> JSONValue in
-            switch container {
-            case .object(var object):
+            if var object = container.takeObject() {
                 guard let i = object.index(forKey: token) else {
+                    container = .object(object)
                     throw Failure(pointer: path.description, reason: "no member \"\(token)\" to replace")
                 }
-                container = .null
                 let old = object.modifyValue(at: i) { (slot: inout JSONValue) -> JSONValue in
                     let old = slot
                     slot = value
@@ -204,24 +194,33 @@ enum JSONPatchApplier {
                 }
                 container = .object(object)
                 return old
-            case .array(var array):
-                guard let i = JSONPointer.arrayIndex(token) else {
-                    throw Failure(pointer: path.description, reason: "\"\(token)\" is not a valid array index")
-                }
-                guard i < array.count else {
-                    throw Failure(pointer: path.description,
-                                  reason: "index \(i) is out of bounds for an array of \(array.count) elements")
-                }
-                container = .null
+            }
+            if var array = container.takeArray() {
+                let i = try checkedIndex(token, in: array, path: path) { container = .array(array) }
                 let old = array[i]
                 array[i] = value
                 container = .array(array)
                 return old
-            default:
-                throw Failure(pointer: path.description, reason: "cannot replace inside a \(container.kindName)")
             }
+            throw Failure(pointer: path.description, reason: "cannot replace inside a \(container.kindName)")
         }
         undo?.append(.replace(path, old))
+    }
+
+    /// The index `token` names in `array` (which must exist); on failure calls `restore` and throws.
+    @inline(__always)
+    private static func checkedIndex(_ token: String, in array: [JSONValue], path: JSONPointer,
+                                     restore: () -> Void) throws(Failure) -> Int {
+        guard let i = JSONPointer.arrayIndex(token) else {
+            restore()
+            throw Failure(pointer: path.description, reason: "\"\(token)\" is not a valid array index")
+        }
+        guard i < array.count else {
+            let count = array.count
+            restore()
+            throw Failure(pointer: path.description, reason: "index \(i) is out of bounds for an array of \(count) elements")
+        }
+        return i
     }
 
     // MARK: Navigation
@@ -234,32 +233,35 @@ enum JSONPatchApplier {
         let tokens = path.tokens
         if depth == tokens.count - 1 { return try body(&value, tokens[depth]) }
         let token = tokens[depth]
-        switch value {
-        case .object(var object):
+        if var object = value.takeObject() {
             guard let i = object.index(forKey: token) else {
+                value = .object(object)
                 throw Failure(pointer: path.description,
                               reason: "no member \"\(token)\" at \(JSONPointer(tokens: Array(tokens[..<depth])).description.nonEmptyOrRoot)")
             }
-            value = .null
-            defer { value = .object(object) }
-            return try object.modifyValue(at: i) { (child: inout JSONValue) throws(Failure) -> R in
-                try withParent(of: path, in: &child, depth: depth + 1, body)
+            let result: Result<R, Failure> = object.modifyValue(at: i) { (child: inout JSONValue) -> Result<R, Failure> in
+                do throws(Failure) {
+                    return .success(try withParent(of: path, in: &child, depth: depth + 1, body))
+                } catch {
+                    return .failure(error)
+                }
             }
-        case .array(var array):
-            guard let i = JSONPointer.arrayIndex(token) else {
-                throw Failure(pointer: path.description, reason: "\"\(token)\" is not a valid array index")
-            }
-            guard i < array.count else {
-                throw Failure(pointer: path.description,
-                              reason: "index \(i) is out of bounds for an array of \(array.count) elements")
-            }
-            value = .null
-            defer { value = .array(array) }
-            return try withParent(of: path, in: &array[i], depth: depth + 1, body)
-        default:
-            throw Failure(pointer: path.description,
-                          reason: "cannot look up \"\(token)\" in a \(value.kindName) at \(JSONPointer(tokens: Array(tokens[..<depth])).description.nonEmptyOrRoot)")
+            value = .object(object)
+            return try result.get()
         }
+        if var array = value.takeArray() {
+            let i = try checkedIndex(token, in: array, path: path) { value = .array(array) }
+            let result: Result<R, Failure>
+            do throws(Failure) {
+                result = .success(try withParent(of: path, in: &array[i], depth: depth + 1, body))
+            } catch {
+                result = .failure(error)
+            }
+            value = .array(array)
+            return try result.get()
+        }
+        throw Failure(pointer: path.description,
+                      reason: "cannot look up \"\(token)\" in a \(value.kindName) at \(JSONPointer(tokens: Array(tokens[..<depth])).description.nonEmptyOrRoot)")
     }
 
     /// A short rendering of a value for error messages.
