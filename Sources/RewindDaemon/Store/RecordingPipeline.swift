@@ -118,9 +118,6 @@ final class RecordingPipeline: @unchecked Sendable {
         appendLock.lock()
         defer { appendLock.unlock() }
         if finished { return 0 }
-        let actionText = event.action?.serialized()
-        let patchText = event.patch?.json.serialized()
-
         if !overflow.isEmpty {
             let roomy = condition.withLock { bufferedBytes <= options.maxBufferedBytes / 2 }
             guard roomy else {
@@ -130,6 +127,8 @@ final class RecordingPipeline: @unchecked Sendable {
             enqueue(overflowMarkers())
         }
 
+        let actionText = event.action?.serialized()
+        let patchText = event.patch?.json.serialized()
         var row = PendingEvent(
             index: 0, branch: event.branch, appSeq: event.appSeq, time: event.time, kind: event.kind,
             label: event.label, action: actionText, patch: patchText, reducerMicros: event.reducerMicros,
