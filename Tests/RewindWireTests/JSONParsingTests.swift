@@ -43,6 +43,21 @@ struct JSONParsingTests {
         #expect(v.serialized() == #"{"b":1,"a":4,"c":3}"#)
     }
 
+    @Test("objects in a row with the same, fewer, other, repeated or escaped keys each keep their own keys")
+    func keySequences() throws {
+        let text = #"""
+        [{"a":1,"b":2,"c":3},{"a":4,"b":5,"c":6},{"a":7,"b":8},{"a":9,"b":10,"c":11},{"c":1,"a":2},
+         {"a":1,"a":2,"b":3},{"\u0061":1,"b":2,"c":3},{"a":1,"b":2,"c":3,"d":4},{"é":1,"a\"b":2},{}]
+        """#
+        let v = try JSONValue(parsing: text)
+        let keys = try #require(v.arrayValue).map { $0.objectValue?.keys ?? [] }
+        #expect(keys == [["a", "b", "c"], ["a", "b", "c"], ["a", "b"], ["a", "b", "c"], ["c", "a"],
+                         ["a", "b"], ["a", "b", "c"], ["a", "b", "c", "d"], ["é", "a\"b"], []])
+        #expect(v[5]?["a"] == 2)
+        #expect(v[3] == ["a": 9, "b": 10, "c": 11])
+        #expect(v[6] == ["a": 1, "b": 2, "c": 3])
+    }
+
     @Test("string escapes decode, including surrogate pairs")
     func escapes() throws {
         let v = try JSONValue(parsing: #""a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00""#)

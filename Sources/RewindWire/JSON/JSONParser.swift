@@ -13,9 +13,20 @@ struct JSONParser {
 
     private struct Frame {
         var isObject: Bool
+        /// Keys read so far — only once the object stopped following its depth's template.
         var keys: [String] = []
         var values: [JSONValue] = []
+        /// While true, the keys read so far are `templates[depth][0..<cursor]`.
+        var following = true
+        var cursor = 0
     }
+
+    /// Per nesting depth: the keys of the last object closed there. Objects at one depth usually have the same
+    /// keys (elements of an array of structs); while they follow the template, their keys reuse its strings and
+    /// its array (no string creation, no allocation, no duplicate search).
+    private var templates: [[String]] = []
+    /// Per nesting depth: the element count of the last container closed there (to size the next one).
+    private var lastCounts: [Int] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
         self.bytes = bytes
@@ -64,24 +75,101 @@ struct JSONParser {
         }
     }
 
-    /// Reads `"key"` then `:`; leaves `pos` after the colon.
-    private mutating func parseKey() throws(JSONParseError) -> String {
+    /// Reads `"key"` then `:`; leaves `pos` after the colon. When the key's bytes equal `candidate`, returns
+    /// `candidate` itself (no new string) and `true`.
+    private mutating func parseKey(candidate: String?) throws(JSONParseError) -> (String, Bool) {
         skipWhitespace()
         guard pos < bytes.count, bytes[pos] == UInt8(ascii: "\"") else {
             throw error("expected a string key, found \(describeByte(at: pos))")
         }
-        let key = try parseString()
+        // Fast path: a plain ASCII key without escapes.
+        var end = pos + 1
+        while end < bytes.count {
+            let b = bytes[end]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
+            end += 1
+        }
+        let key: String
+        let matched: Bool
+        if end < bytes.count && bytes[end] == UInt8(ascii: "\"") {
+            let start = pos + 1
+            if let candidate, equals(candidate, start, end) {
+                key = candidate
+                matched = true
+            } else {
+                key = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                matched = false
+            }
+            pos = end + 1
+        } else {
+            key = try parseString()
+            matched = key == candidate
+        }
         skipWhitespace()
         guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else {
             throw error("expected ':' after an object key, found \(describeByte(at: pos))")
         }
         pos += 1
-        return key
+        return (key, matched)
+    }
+
+    /// True when `bytes[start..<end]` is the UTF-8 of `string`.
+    @inline(__always)
+    private func equals(_ string: String, _ start: Int, _ end: Int) -> Bool {
+        var string = string
+        return string.withUTF8 { utf8 in
+            guard utf8.count == end - start else { return false }
+            for i in 0..<utf8.count where utf8[i] != bytes[start + i] { return false }
+            return true
+        }
+    }
+
+    /// The key the object on top of the stack would read next if it follows its template.
+    private func candidate(for frame: Frame, depth: Int) -> String? {
+        guard frame.following, depth < templates.count, frame.cursor < templates[depth].count else { return nil }
+        return templates[depth][frame.cursor]
+    }
+
+    /// Opens a container at `depth`, sized like the last one closed there.
+    private mutating func openFrame(isObject: Bool, depth: Int) -> Frame {
+        var frame = Frame(isObject: isObject)
+        while lastCounts.count <= depth { lastCounts.append(0) }
+        if lastCounts[depth] > 0 { frame.values.reserveCapacity(lastCounts[depth]) }
+        if isObject { while templates.count <= depth { templates.append([]) } }
+        return frame
+    }
+
+    /// Records a key read by the object on top of the stack.
+    @inline(__always)
+    private mutating func addKey(_ key: String, matched: Bool, to frame: inout Frame, depth: Int) {
+        if frame.following {
+            if matched {
+                frame.cursor += 1
+                return
+            }
+            frame.following = false
+            frame.keys = Array(templates[depth][0..<frame.cursor])
+        }
+        frame.keys.append(key)
+    }
+
+    /// Closes the container on top of the stack.
+    private mutating func closeFrame(_ frame: Frame, depth: Int) -> JSONValue {
+        lastCounts[depth] = frame.values.count
+        guard frame.isObject else { return .array(frame.values) }
+        if frame.following {
+            let template = templates[depth]
+            let keys = frame.cursor == template.count ? template : Array(template[0..<frame.cursor])
+            return .object(JSONObject(uniqueKeys: keys, values: frame.values))
+        }
+        let object = JSONObject(keys: frame.keys, values: frame.values)
+        templates[depth] = object.keys
+        return .object(object)
     }
 
     private mutating func parseValue() throws(JSONParseError) -> JSONValue {
         var stack: [Frame] = []
-        var pendingKeys: [String] = []   // the key awaiting its value, per object frame on the stack
+        var pendingKeys: [(String, Bool)] = []   // the key awaiting its value (and whether it followed the template)
         while true {
             // Read one value (a scalar, an empty container, or the opening of a container).
             skipWhitespace()
@@ -99,8 +187,9 @@ struct JSONParser {
                     pos += 1
                     value = isObject ? .object(JSONObject()) : .array([])
                 } else {
-                    stack.append(Frame(isObject: isObject))
-                    if isObject { pendingKeys.append(try parseKey()) }
+                    let frame = openFrame(isObject: isObject, depth: stack.count)
+                    if isObject { pendingKeys.append(try parseKey(candidate: candidate(for: frame, depth: stack.count))) }
+                    stack.append(frame)
                     continue
                 }
             case UInt8(ascii: "\""):
@@ -126,7 +215,8 @@ struct JSONParser {
                 let top = stack.count - 1
                 let isObject = stack[top].isObject
                 if isObject {
-                    stack[top].keys.append(pendingKeys.removeLast())
+                    let (key, matched) = pendingKeys.removeLast()
+                    addKey(key, matched: matched, to: &stack[top], depth: top)
                 }
                 stack[top].values.append(value)
                 skipWhitespace()
@@ -136,7 +226,7 @@ struct JSONParser {
                 let b = bytes[pos]
                 if b == UInt8(ascii: ",") {
                     pos += 1
-                    if isObject { pendingKeys.append(try parseKey()) }
+                    if isObject { pendingKeys.append(try parseKey(candidate: candidate(for: stack[top], depth: top))) }
                     break
                 }
                 guard b == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
@@ -144,7 +234,7 @@ struct JSONParser {
                 }
                 pos += 1
                 let frame = stack.removeLast()
-                value = isObject ? .object(JSONObject(keys: frame.keys, values: frame.values)) : .array(frame.values)
+                value = closeFrame(frame, depth: top)
             }
         }
     }
