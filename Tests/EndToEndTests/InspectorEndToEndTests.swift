@@ -140,3 +140,91 @@ struct InspectorEndToEndTests {
         #expect(app.waitForLine(timeout: 5) { $0 == #"{"count":6}"# } != nil)
     }
 }
+
+/// `rewind verify`: a recorded session replayed into a fresh run of the app.
+@Suite("Verify end to end", .serialized)
+struct VerifyEndToEndTests {
+    private func record(_ commands: [String], in harness: DaemonHarness) throws -> SessionID {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-verify-\(UUID()).txt").path
+        try commands.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let app = try ChildProcess(Executables.path("counter"), ["--script", path],
+                                   environment: ["REWIND_URL": harness.url])
+        #expect(app.waitForExit() == 0)
+        let session = try #require(harness.waitForSession(events: Int64(commands.count), app: "counter"))
+        usleep(100_000)
+        return session.id
+    }
+
+    private func verify(_ session: SessionID, data: URL, app: [String], json: Bool = true) throws -> ChildProcess {
+        let process = try ChildProcess(Executables.path("rewind"),
+                                       ["verify", session.rawValue, "--data", data.path] + (json ? ["--json"] : [])
+                                           + ["--"] + app)
+        process.waitForExit(timeout: 60)
+        return process
+    }
+
+    @Test("an unchanged app verifies every recorded event")
+    func unchangedAppVerifies() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let session = try record(["increment", "add 5", "decrement", "add 10", "reset", "add 3"], in: harness)
+        let run = try verify(session, data: harness.dataDirectory, app: [Executables.path("counter")], json: false)
+        #expect(run.waitForExit() == 0)
+        #expect(run.stdoutLines == ["verified 6 events"])
+    }
+
+    @Test("an altered recorded patch is found at its event, with the diff")
+    func alteredPatchDiverges() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let session = try record(["increment", "add 5", "decrement", "add 10"], in: harness)
+        let export = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-verify-\(UUID()).jsonl")
+        defer { try? FileManager.default.removeItem(at: export) }
+        try SessionExporter(reader: try harness.daemon.store.openSession(session)).export(format: .jsonl, to: export)
+        let edited = try String(contentsOf: export, encoding: .utf8).split(separator: "\n").map { line -> String in
+            line.contains(#""index":3,"#) ? line.replacingOccurrences(of: #""value":5"#, with: #""value":42"#)
+                                         : String(line)
+        }.joined(separator: "\n")
+        try edited.write(to: export, atomically: true, encoding: .utf8)
+        let imported = try SessionImporter(store: harness.daemon.store).importSession(from: export).id
+
+        let run = try verify(imported, data: harness.dataDirectory, app: [Executables.path("counter")])
+        #expect(run.waitForExit() == 1)
+        let outcome = try JSONValue(parsing: try #require(run.stdoutLines.last))
+        #expect(outcome[try JSONPointer("/ok")] == false)
+        #expect(outcome[try JSONPointer("/seq")] == 3)
+        #expect(outcome[try JSONPointer("/label")] == "decrement")
+        #expect(outcome[try JSONPointer("/diff")] == [["op": "replace", "path": "/count", "value": 5]])
+    }
+
+    @Test("an app with a different reducer fails at the first event it computes differently")
+    func differentReducerDiverges() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let session = try record(["increment", "add 5", "decrement", "add 10"], in: harness)
+        // COUNTER_DECREMENT_STEP=2 makes the counter's `decrement` subtract two: a deliberately different reducer.
+        let run = try ChildProcess(Executables.path("rewind"),
+                                   ["verify", session.rawValue, "--data", harness.dataDirectory.path, "--json", "--",
+                                    "/usr/bin/env", "COUNTER_DECREMENT_STEP=2", Executables.path("counter")])
+        #expect(run.waitForExit(timeout: 60) == 1)
+        let outcome = try JSONValue(parsing: try #require(run.stdoutLines.last))
+        #expect(outcome[try JSONPointer("/seq")] == 3)
+        #expect(outcome[try JSONPointer("/actual")] == ["count": 4])
+        #expect(outcome[try JSONPointer("/recorded")] == ["count": 5])
+    }
+
+    @Test("an app whose state type differs is refused before anything is replayed")
+    func differentStateTypeIsRefused() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let session = try record(["increment"], in: harness)
+        let run = try verify(session, data: harness.dataDirectory, app: [Executables.path("stress"), "--stay", "--count", "0"])
+        #expect(run.waitForExit() == 1)
+        let outcome = try JSONValue(parsing: try #require(run.stdoutLines.last))
+        guard case .string(let message)? = outcome[try JSONPointer("/error")] else {
+            Issue.record("no error in \(outcome)")
+            return
+        }
+        #expect(message.contains("stress.StressState"))
+    }
+}

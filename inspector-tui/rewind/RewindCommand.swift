@@ -14,7 +14,7 @@ struct RewindCommand: ParsableCommand {
             """,
         subcommands: [
             ServeCommand.self, SessionsCommand.self, OpenCommand.self, ExportCommand.self, ImportCommand.self,
-            TailCommand.self, JumpCommand.self, DispatchCommand.self, ReplayCommand.self,
+            TailCommand.self, JumpCommand.self, DispatchCommand.self, ReplayCommand.self, VerifyCommand.self,
             DiffCommand.self, PatchCommand.self,
         ],
         defaultSubcommand: ServeCommand.self

@@ -1,3 +1,4 @@
+import Foundation
 import Rewind
 import SampleSupport
 
@@ -13,10 +14,14 @@ enum CounterAction: Codable, Equatable, Sendable {
     case reset
 }
 
+/// How much `decrement` subtracts: 1, unless `COUNTER_DECREMENT_STEP` says otherwise — a changed reducer to try
+/// `rewind verify` on (it reports the first recorded event the changed app computes differently).
+let decrementStep = ProcessInfo.processInfo.environment["COUNTER_DECREMENT_STEP"].flatMap(Int.init) ?? 1
+
 let counterReducer = Reducer<CounterState, CounterAction> { state, action in
     switch action {
     case .increment: state.count += 1
-    case .decrement: state.count -= 1
+    case .decrement: state.count -= decrementStep
     case .add(let amount): state.count += amount
     case .reset: state.count = 0
     }

@@ -46,7 +46,6 @@ extension Daemon {
                        completion: @escaping CommandCompletion) {
         controlQueue.async { [self] in
             do throws(DaemonError) {
-                let (live, connection) = try liveApp(target)
                 if let sourceLive = registry.session(source) { sourceLive.flush() }
                 let reader = try openReader(source)
                 let first = max(1, from ?? 1), last = min(reader.eventCount, to ?? reader.eventCount)
@@ -54,13 +53,25 @@ extension Daemon {
                     throw DaemonError("session \(source) has no events \(first)–\(last) to replay", code: .badField)
                 }
                 let state = try storeCall { () throws(SessionStoreError) in try reader.state(at: first - 1) }
-                let actions = try storeCall { () throws(SessionStoreError) in try reader.events(first...last) }.filter { $0.kind == .action }.compactMap(\.action)
-                send(to: live, connection, completion) {
-                    .replay(Replay(id: $0, state: state, actions: actions))
-                }
+                let actions = try storeCall { () throws(SessionStoreError) in try reader.events(first...last) }
+                    .filter { $0.kind == .action }.compactMap(\.action)
+                replay(state: state, actions: actions, into: target, completion: completion)
             } catch {
                 completion(.failure(error))
             }
+        }
+    }
+
+    /// Resets the live app of session `target` to `state`, then runs `actions` (each the JSON encoding of one of the
+    /// app's actions) through its reducers with effects muted. The result carries the app's state after each
+    /// action. (`rewind verify` drives this with the segments of a recording.)
+    public func replay(state: JSONValue, actions: [JSONValue], into target: SessionID,
+                       completion: @escaping CommandCompletion) {
+        do {
+            let (live, connection) = try liveApp(target)
+            send(to: live, connection, completion) { .replay(Replay(id: $0, state: state, actions: actions)) }
+        } catch {
+            completion(.failure(error))
         }
     }
 

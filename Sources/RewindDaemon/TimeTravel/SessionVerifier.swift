@@ -1,0 +1,113 @@
+import Foundation
+import RewindWire
+
+/// Proves that today's reducers still produce a recorded session's states: a recorded session becomes a
+/// regression test.
+///
+/// The recording is cut into *segments*: runs of consecutive action events. Before each segment the app is reset
+/// to the recorded state (the initial state, or the state a jump, snapshot or reconnect put in place); then the
+/// segment's recorded actions run through the app's own reducers with effects muted, and the state the app
+/// reports after every action is compared with the recorded one. The first difference ends the verification and
+/// is reported with the JSON Patch from the recorded state to the app's.
+///
+/// What it can prove: for every compared event, the app's reducers turn the recorded state and action into the
+/// recorded next state. What it cannot: effects are muted (their results are in the recording as actions), so it
+/// says nothing about effects themselves; events inside a `dropped` range have no recorded state and are not
+/// compared (their actions still run); redacted values are compared as their placeholder.
+///
+/// Threading: `verify` blocks the calling thread; `replay` is called on it, and `progress` too.
+public struct SessionVerifier {
+    /// Runs one segment in the app: reset to `state`, run `actions`, return the state after each action.
+    public typealias Replay = (_ state: JSONValue, _ actions: [JSONValue]) throws -> [JSONValue]
+
+    /// What a verification found.
+    public enum Outcome: Sendable, Equatable {
+        /// Every compared event matched.
+        case verified(events: Int)
+        /// The first event whose state differs.
+        case diverged(Divergence)
+    }
+
+    /// The first event whose state the app computed differently from the recording.
+    public struct Divergence: Sendable, Equatable {
+        /// The event's index in the session.
+        public var index: Int64
+        /// The action's label.
+        public var label: String
+        /// The recorded state after the event.
+        public var recorded: JSONValue
+        /// The state the app computed.
+        public var actual: JSONValue
+        /// The patch that turns the recorded state into the app's.
+        public var diff: JSONPatch
+    }
+
+    private let reader: SessionReader
+    private let segmentLimit: Int
+
+    /// A verifier for the session `reader` reads; segments longer than `segmentLimit` actions are split.
+    public init(reader: SessionReader, segmentLimit: Int = 1_000) {
+        self.reader = reader
+        self.segmentLimit = max(1, segmentLimit)
+    }
+
+    /// Verifies the whole session through `replay`; `progress` is told how many events were checked so far.
+    public func verify(replay: Replay, progress: (Int64, Int64) -> Void = { _, _ in }) throws -> Outcome {
+        let total = reader.eventCount
+        var compared = 0
+        var stateKnown = true
+        var segment: [(event: RecordedEvent, comparable: Bool)] = []
+        var segmentStart: JSONValue = try reader.initialState()
+        var index: Int64 = 1
+
+        func flush() throws -> Divergence? {
+            guard !segment.isEmpty else { return nil }
+            defer { segment.removeAll(keepingCapacity: true) }
+            let states = try replay(segmentStart, segment.map { $0.event.action ?? .null })
+            guard states.count == segment.count else {
+                throw DaemonError("the app reported \(states.count) states for \(segment.count) actions",
+                                  code: .commandFailed)
+            }
+            var recorded = segmentStart
+            for ((event, comparable), actual) in zip(segment, states) {
+                if let patch = event.patch { recorded = try patch.apply(to: recorded) }
+                guard comparable else {
+                    // Inside a dropped range the recording has no state: follow the app until the next snapshot.
+                    recorded = actual
+                    continue
+                }
+                compared += 1
+                if recorded != actual {
+                    return Divergence(index: event.index, label: event.label ?? "", recorded: recorded,
+                                      actual: actual, diff: JSONPatch.diff(from: recorded, to: actual))
+                }
+            }
+            segmentStart = recorded
+            return nil
+        }
+
+        while index <= total {
+            let upper = min(total, index + 4_999)
+            for event in try reader.events(index...upper) {
+                switch event.kind {
+                case .action:
+                    segment.append((event, stateKnown))
+                    if segment.count >= segmentLimit, let divergence = try flush() { return .diverged(divergence) }
+                case .dropped:
+                    stateKnown = false
+                default:
+                    if let divergence = try flush() { return .diverged(divergence) }
+                    if let patch = event.patch { segmentStart = try patch.apply(to: segmentStart) }
+                    if [.snapshot, .jump, .replay, .reconnect].contains(event.kind) {
+                        segmentStart = try reader.state(at: event.index)
+                        stateKnown = true
+                    }
+                }
+            }
+            progress(upper, total)
+            index = upper + 1
+        }
+        if let divergence = try flush() { return .diverged(divergence) }
+        return .verified(events: compared)
+    }
+}

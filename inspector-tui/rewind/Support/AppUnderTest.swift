@@ -1,0 +1,97 @@
+import Foundation
+import RewindDaemon
+import RewindWire
+
+/// An app run by `rewind verify`: a private daemon on a free loopback port recording into a temporary directory,
+/// and the app's process with `REWIND_URL` pointing at it, its standard input held open so interactive apps stay
+/// up. ``stop()`` ends both and removes the directory.
+final class AppUnderTest {
+    private let daemon: Daemon
+    private let process = Process()
+    private let input = Pipe()
+    private let directory: URL
+    /// The app's live session in the private daemon.
+    let session: LiveSession
+
+    /// Starts the daemon and the app, and waits up to `connectTimeout` seconds for the app to connect.
+    init(command: [String], connectTimeout: Double) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-verify-\(UUID().uuidString)")
+        var configuration = DaemonConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = directory
+        configuration.log = { _ in }
+        do {
+            daemon = try Daemon(configuration: configuration)
+            try daemon.start()
+        } catch {
+            throw CommandError("cannot start the private daemon: \(error)")
+        }
+
+        let executable = command[0].contains("/") ? command[0] : Self.lookUp(command[0])
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = Array(command.dropFirst())
+        var environment = ProcessInfo.processInfo.environment
+        environment["REWIND_URL"] = "ws://127.0.0.1:\(daemon.port)"
+        environment["REWIND_DISABLED"] = nil
+        process.environment = environment
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            daemon.stop()
+            throw CommandError("cannot run '\(command[0])': \(error.localizedDescription)")
+        }
+
+        let deadline = Date(timeIntervalSinceNow: connectTimeout)
+        var connected: LiveSession?
+        while connected == nil && Date() < deadline && process.isRunning {
+            connected = daemon.sessions.first(where: \.isLive)
+            if connected == nil { usleep(10_000) }
+        }
+        guard let connected else {
+            let status = process.isRunning ? "did not connect within \(Int(connectTimeout)) s"
+                                           : "exited with status \(process.terminationStatus) before connecting"
+            if process.isRunning { process.terminate() }
+            daemon.stop()
+            throw CommandError("the app \(status); is RewindInspector attached to its store?")
+        }
+        session = connected
+    }
+
+    /// Resets the app to `state`, runs `actions` with effects muted, and returns the state after each action.
+    func replay(state: JSONValue, actions: [JSONValue]) throws -> [JSONValue] {
+        let result = daemon.waitFor(timeout: 120) {
+            daemon.replay(state: state, actions: actions, into: session.id, completion: $0)
+        }
+        do {
+            return try result.get().states ?? []
+        } catch {
+            throw CommandError("the app could not replay: \(error)")
+        }
+    }
+
+    /// Ends the app and the private daemon and removes the daemon's directory.
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        if process.isRunning {
+            process.terminate()
+            let deadline = Date(timeIntervalSinceNow: 3)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        daemon.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The full path of `name` on `PATH`, or `name` itself.
+    private static func lookUp(_ name: String) -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return name
+    }
+}
