@@ -34,8 +34,12 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
         do {
             request = try WireCodec.decodeControlRequest(frame, limits: limits)
         } catch {
-            reply(ControlReply(id: "", error: error))
-            if let code = error.code.closeCode { close(code, String(error.message.prefix(100))) }
+            if let code = error.code.closeCode {
+                reply(ControlReply(id: "", error: error))
+                close(code, String(error.message.prefix(100)))
+            } else {
+                reply(ControlReply(id: requestID(in: frame) ?? "", error: error))
+            }
             return
         }
         if !authorized {
@@ -49,6 +53,13 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
             authorized = true
         }
         handle(request, daemon: daemon)
+    }
+
+    /// The `id` of a request that is valid JSON but could not be decoded (a missing or bad argument), so that the
+    /// client can match the error to its request; nil when the frame is not an object with a string `id`.
+    private func requestID(in frame: [UInt8]) -> String? {
+        guard let request = try? JSONValue(parsing: frame, limits: limits) else { return nil }
+        return request["id"]?.stringValue
     }
 
     /// The client went away: stop its tail.

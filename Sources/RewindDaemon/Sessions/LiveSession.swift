@@ -53,7 +53,8 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     public var currentState: JSONValue? {
         lock.lock()
         defer { lock.unlock() }
-        return stateKnown ? state : nil
+        // Spelled out: a bare `nil` here would be JSONValue's nil literal (`.null`), not "unknown".
+        return stateKnown ? state : JSONValue?.none
     }
 
     /// The connection the app is on, or nil while it is disconnected.
