@@ -65,6 +65,11 @@ final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `co
         }
     }
 
+    /// Writes `text` to the child's standard input.
+    func write(_ text: String) {
+        input.fileHandleForWriting.write(Data(text.utf8))
+    }
+
     /// Closes the child's standard input.
     func closeInput() {
         try? input.fileHandleForWriting.close()
