@@ -88,6 +88,10 @@ let package = Package(
         .testTarget(name: "RewindDaemonTests", dependencies: ["RewindDaemon", "RewindWire"]),
         .testTarget(name: "RewindTUITests", dependencies: ["RewindTUI", "RewindDaemon", "RewindWire"]),
         .testTarget(
+            name: "SamplesTests",
+            dependencies: ["counter", "todo", "login", "Rewind", "RewindTesting", "RewindWire"]
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "Rewind", "RewindInspector"]
         ),

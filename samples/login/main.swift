@@ -1,4 +1,44 @@
+// login: screen modules and a flow from the seeds — a login screen (username, password, message) talking to a
+// simulated API with latency and failures, a home screen and a profile — with the navigation state in the app
+// state, and the password redacted before anything reaches the inspector.
+import Foundation
 import Rewind
 import RewindInspector
+import SampleSupport
 
-print("login")
+var arguments = Array(CommandLine.arguments.dropFirst())
+let options: LoginOptions
+do {
+    options = try LoginOptions(extractingFrom: &arguments)
+} catch {
+    FileHandle.standardError.write(Data("login: \(error)\nRun 'login --help' for usage.\n".utf8))
+    exit(2)
+}
+
+let clock = FastForwardClock()
+let api = SimulatedAuthenticationAPI(clock: clock, latency: options.latency, failureRate: options.failureRate,
+                                     seed: options.seed)
+let flow = LoginFlow()
+let store = Store(
+    initialState: LoginAppState(),
+    reducer: LoginApp.reducer(login: flow.loginOutput, home: flow.homeOutput),
+    interpreter: .live(api: api),
+    middleware: [Inspector.middleware(name: "login", redacting: ["**.password"])],
+    configuration: StoreConfiguration(clock: clock)
+)
+let context = LoginFlowContext(store: store)
+flow.start(with: context)
+
+await SampleRunner(
+    name: "login",
+    summary: """
+        screen modules coordinated by a flow, navigation in the app state, an API with latency and failures,
+        and the password redacted from the inspector.
+        \(LoginOptions.help)
+        With --script, 'wait' fast-forwards the app's time, so scripted runs are instant and repeatable.
+        """,
+    commandHelp: LoginCommands.help,
+    demoScript: LoginCommands.demoScript,
+    store: store,
+    parse: LoginCommands(store: store, navigator: context.navigator, clock: clock).parse
+).run(arguments: arguments)

@@ -1,4 +1,39 @@
+// todo: a list app whose side effects are values performed by an interpreter — saving and loading a JSON file,
+// ids from a generator — with a debounced search; every dependency (file system, clock, ids) injected here, at launch.
+import Foundation
 import Rewind
 import RewindInspector
+import SampleSupport
 
-print("todo")
+var arguments = Array(CommandLine.arguments.dropFirst())
+var file = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".rewind-todo.json").path
+if let index = arguments.firstIndex(of: "--file") {
+    guard index + 1 < arguments.count else {
+        FileHandle.standardError.write(Data("todo: --file needs a path\n".utf8))
+        exit(2)
+    }
+    file = arguments[index + 1]
+    arguments.removeSubrange(index...index + 1)
+}
+
+let clock = FastForwardClock()
+let store = Store(
+    initialState: TodoState(),
+    reducer: todoReducer,
+    interpreter: .live(file: file, fileSystem: LocalFileSystem(), ids: SequentialIDs()),
+    middleware: [Inspector.middleware(name: "todo")],
+    configuration: StoreConfiguration(clock: clock)
+)
+let commands = TodoCommands(store: store, clock: clock)
+
+await SampleRunner(
+    name: "todo",
+    summary: """
+        a todo list with effects as values: save and load a JSON file, a debounced search, ids from a generator.
+          --file PATH   the list's file (default ~/.rewind-todo.json); with --script, 'wait' fast-forwards time
+        """,
+    commandHelp: TodoCommands.help,
+    demoScript: TodoCommands.demoScript,
+    store: store,
+    parse: commands.parse
+).run(arguments: arguments)

@@ -1,0 +1,97 @@
+import Foundation
+import Rewind
+import SampleSupport
+
+/// The login sample's typed commands: each acts on the visible screen, as a tap or a keystroke would, and
+/// is refused when that screen is not showing.
+///
+/// Threading: main actor, like the store.
+@MainActor
+struct LoginCommands {
+    /// One line per command, for `--help` and `help`.
+    static let help = [
+        "username NAME    type NAME into the username field (login screen)",
+        "password TEXT    type TEXT into the password field (login screen; 'wrong' is refused by the API)",
+        "submit           log in (login screen; the API answers after its latency)",
+        "profile          open the profile (home screen)",
+        "back             go back to the previous screen",
+        "logout           log out (home screen)",
+        "wait DURATION    let DURATION (600ms, 1s) of the app's time pass at once: pending answers arrive",
+        "show             print the visible screen as text (on standard error)",
+    ]
+
+    /// What `--demo` loops over: a failed login, a successful one, the profile, and logging out.
+    static let demoScript = [
+        "username alice",
+        "password wrong",
+        "submit",
+        "password secret",
+        "submit",
+        "profile",
+        "back",
+        "logout",
+    ]
+
+    let store: Store<LoginAppState, LoginAppAction>
+    let navigator: ScreenNavigator
+    let clock: FastForwardClock
+    /// Where `show` writes the screen: standard error, so that standard output stays one state per line.
+    var display: @MainActor (String) -> Void = { text in FileHandle.standardError.write(Data(text.utf8)) }
+
+    /// The action for `line`, or nil when the command did its job itself.
+    func parse(_ line: String) throws(SampleError) -> LoginAppAction? {
+        let parts = line.split(separator: " ", maxSplits: 1)
+        let word = parts.first.map(String.init) ?? ""
+        let rest = parts.count > 1 ? String(parts[1]) : ""
+        switch word {
+        case "username":
+            try expectScreen(LoginModule.self, for: word)
+            return .login(.usernameChanged(username: rest))
+        case "password":
+            try expectScreen(LoginModule.self, for: word)
+            return .login(.passwordChanged(password: rest))
+        case "submit", "profile", "logout", "back", "show":
+            guard rest.isEmpty else { throw SampleError("'\(word)' takes nothing after it") }
+            return try simple(word)
+        case "wait":
+            guard let duration = FastForwardClock.duration(parsing: rest) else {
+                throw SampleError("'wait' takes a duration like 600ms or 1s, got '\(rest)'")
+            }
+            clock.fastForward(by: duration)
+            return nil
+        default:
+            throw SampleError("unknown command '\(line)' (type 'help' for the list)")
+        }
+    }
+
+    private func simple(_ word: String) throws(SampleError) -> LoginAppAction? {
+        switch word {
+        case "submit":
+            try expectScreen(LoginModule.self, for: word)
+            return .login(.submitTapped)
+        case "profile":
+            try expectScreen(HomeModule.self, for: word)
+            return .home(.profileTapped)
+        case "logout":
+            try expectScreen(HomeModule.self, for: word)
+            return .home(.logOutTapped)
+        case "back":
+            guard navigator.state.stack.count > 1 || navigator.state.isPresenting else {
+                throw SampleError("there is no screen to go back to")
+            }
+            navigator.pop()
+            return nil
+        default:
+            let lines = (navigator.topContainer as? TextScreen)?.lines ?? ["(no screen)"]
+            display(lines.joined(separator: "\n") + "\n")
+            return nil
+        }
+    }
+
+    private func expectScreen<Module: ScreenModule>(_ module: Module.Type, for word: String) throws(SampleError) {
+        let visible = navigator.state.top?.name ?? "no screen"
+        guard visible == String(describing: module) else {
+            throw SampleError("'\(word)' needs the \(String(describing: module)) screen, but \(visible) is showing")
+        }
+    }
+}

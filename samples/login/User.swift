@@ -1,0 +1,7 @@
+/// Who is logged in, as the authentication API describes them.
+///
+/// Threading: a value; `Sendable`.
+struct User: Codable, Equatable, Sendable {
+    let username: String
+    let displayName: String
+}
