@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "RewindTesting", targets: ["RewindTesting"]),
         .library(name: "RewindWire", targets: ["RewindWire"]),
         .library(name: "RewindInspector", targets: ["RewindInspector"]),
+        .library(name: "RewindDaemon", targets: ["RewindDaemon"]),
+        .library(name: "RewindTUI", targets: ["RewindTUI"]),
         .executable(name: "rewind", targets: ["rewind"]),
         .executable(name: "counter", targets: ["counter"]),
         .executable(name: "todo", targets: ["todo"]),
