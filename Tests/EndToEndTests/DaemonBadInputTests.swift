@@ -520,7 +520,7 @@ struct DaemonControlBadInputTests {
         try client.expectFailure("2", .unknownSession, field: "args.session")
     }
 
-    @Test("commands on a session not known or whose app left get session_not_live; a missing replay source, unknown_session")
+    @Test("commands to a session not known or whose app left get session_not_live; replaying a missing one, unknown_session")
     func notLive() throws {
         let harness = try DaemonHarness()
         defer { harness.tearDown() }
@@ -528,11 +528,13 @@ struct DaemonControlBadInputTests {
         for (id, command, args) in [
             ("1", "jump", #"{"session":"20260101-120000-todo-abcdef","seq":0}"#),
             ("2", "dispatch", #"{"session":"20260101-120000-todo-abcdef","action":{"reset":{}}}"#),
-            ("3", "replay", #"{"session":"20260101-120000-todo-abcdef"}"#),
         ] {
             try client.request(id, command, args: args)
             try client.expectFailure(id, .sessionNotLive)
         }
+        // A replay reads its source first: a session that does not exist is unknown.
+        try client.request("3", "replay", args: #"{"session":"20260101-120000-todo-abcdef"}"#)
+        try client.expectFailure("3", .unknownSession)
 
         let app = try DaemonPeer(port: harness.port)
         let session = try #require(try app.hello())
@@ -548,6 +550,8 @@ struct DaemonControlBadInputTests {
         try client.request("4", "jump", args: #"{"session":"\#(session)","seq":1}"#)
         let failure = try client.expectFailure("4", .sessionNotLive)
         #expect(failure["error"]?["message"]?.stringValue?.contains("not connected") == true, "\(failure)")
+        try client.request("6", "replay", args: #"{"session":"\#(session)"}"#)
+        try client.expectFailure("6", .sessionNotLive)
         try client.request("5", "sessions")
         let sessions = try client.expectSuccess("5")["sessions"]
         #expect(sessions?[0]?["live"] == false, "\(sessions ?? .null)")
