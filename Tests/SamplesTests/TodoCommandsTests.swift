@@ -1,14 +1,13 @@
 import Rewind
+import RewindTesting
 import Testing
 @testable import todo
 
 @Suite("todo sample: typed commands")
 @MainActor
 struct TodoCommandsTests {
-    let clock = FastForwardClock()
-
     func makeCommands(_ state: TodoState) -> TodoCommands {
-        TodoCommands(store: Store(initialState: state, reducer: todoReducer), clock: clock)
+        TodoCommands(store: Store(initialState: state, reducer: todoReducer))
     }
 
     static let filtered = TodoState(
@@ -29,7 +28,6 @@ struct TodoCommandsTests {
     func words() throws {
         let commands = makeCommands(TodoState())
         #expect(try commands.parse("add Buy oat milk") == .add(title: "Buy oat milk"))
-        #expect(try commands.parse("search oat milk") == .search(query: "oat milk"))
         #expect(try commands.parse("clear-search") == .clearSearch)
         #expect(try commands.parse("save") == .save)
         #expect(try commands.parse("load") == .load)
@@ -54,30 +52,36 @@ struct TodoCommandsTests {
         #expect(shown.last == "Todo\n  (empty)\n")
     }
 
-    @Test("wait takes a duration and fast-forwards the clock; anything else is refused")
-    func wait() throws {
-        let commands = makeCommands(TodoState())
-        let before = clock.now
-        #expect(try commands.parse("wait 2s") == nil)
-        #expect(clock.now - before >= .seconds(2))
-        for bad in ["wait", "wait soon", "wait -1s", "wait 3"] {
-            #expect(throws: (any Error).self, "\(bad)") { try commands.parse(bad) }
-        }
+    @Test("search types its text a character at a time; the debounce applies only the whole of it")
+    func searchTyping() async throws {
+        let clock = TestClock()
+        let store = Store(initialState: Self.filtered, reducer: todoReducer,
+                          configuration: StoreConfiguration(clock: clock))
+        var queries: [String] = []
+        store.subscribe(to: \.query) { queries.append($0) }
+        var filters: [String?] = []
+        store.subscribe(to: \.filter) { filters.append($0) }
+        let action = try TodoCommands(store: store).parse("search dog")
+        #expect(action == .search(query: "dog"))
+        if let action { store.dispatch(action) }
+        #expect(queries == ["milk", "d", "do", "dog"])
+        await clock.advance(by: .milliseconds(300))
+        #expect(filters == ["milk", "dog"])
+        #expect(store.state.visible == [2])
     }
 
     @Test("the demo script is made of valid commands and ends with the list it started with")
     func demoScript() async throws {
         let files = MemoryFileSystem()
+        let clock = TestClock()
         let store = Store(initialState: TodoState(), reducer: todoReducer,
                           interpreter: .live(file: "/demo.json", fileSystem: files, ids: SequentialIDs()),
                           configuration: StoreConfiguration(clock: clock))
-        let commands = TodoCommands(store: store, clock: clock)
+        let commands = TodoCommands(store: store)
         for _ in 1...2 {
             for line in TodoCommands.demoScript {
                 if let action = try commands.parse(line) { store.dispatch(action) }
-                for _ in 0..<5 { await Task.yield() }
-                clock.fastForward(by: .milliseconds(800))
-                for _ in 0..<5 { await Task.yield() }
+                await clock.advance(by: .milliseconds(800))
             }
             #expect(store.state.todos.isEmpty)
             #expect(store.state.status == "loaded 2 items")

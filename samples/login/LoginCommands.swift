@@ -16,7 +16,6 @@ struct LoginCommands {
         "profile          open the profile (home screen)",
         "back             go back to the previous screen",
         "logout           log out (home screen)",
-        "wait DURATION    let DURATION (600ms, 1s) of the app's time pass at once: pending answers arrive",
         "show             print the visible screen as text (on standard error)",
     ]
 
@@ -34,7 +33,6 @@ struct LoginCommands {
 
     let store: Store<LoginAppState, LoginAppAction>
     let navigator: ScreenNavigator
-    let clock: FastForwardClock
     /// Where `show` writes the screen: standard error, so that standard output stays one state per line.
     var display: @MainActor (String) -> Void = { text in FileHandle.standardError.write(Data(text.utf8)) }
 
@@ -53,12 +51,6 @@ struct LoginCommands {
         case "submit", "profile", "logout", "back", "show":
             guard rest.isEmpty else { throw SampleError("'\(word)' takes nothing after it") }
             return try simple(word)
-        case "wait":
-            guard let duration = FastForwardClock.duration(parsing: rest) else {
-                throw SampleError("'wait' takes a duration like 600ms or 1s, got '\(rest)'")
-            }
-            clock.fastForward(by: duration)
-            return nil
         default:
             throw SampleError("unknown command '\(line)' (type 'help' for the list)")
         }

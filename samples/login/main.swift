@@ -15,7 +15,7 @@ do {
     exit(2)
 }
 
-let clock = FastForwardClock()
+let clock: any EffectClock = arguments.contains("--script") ? InstantClock() : SystemClock()
 let api = SimulatedAuthenticationAPI(clock: clock, latency: options.latency, failureRate: options.failureRate,
                                      seed: options.seed)
 let flow = LoginFlow()
@@ -35,10 +35,10 @@ await SampleRunner(
         screen modules coordinated by a flow, navigation in the app state, an API with latency and failures,
         and the password redacted from the inspector.
         \(LoginOptions.help)
-        With --script, 'wait' fast-forwards the app's time, so scripted runs are instant and repeatable.
+        With --script, time is instant (the API answers at once), so a script gives the same session every time.
         """,
     commandHelp: LoginCommands.help,
     demoScript: LoginCommands.demoScript,
     store: store,
-    parse: LoginCommands(store: store, navigator: context.navigator, clock: clock).parse
+    parse: LoginCommands(store: store, navigator: context.navigator).parse
 ).run(arguments: arguments)

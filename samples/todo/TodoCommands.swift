@@ -2,10 +2,11 @@ import Foundation
 import Rewind
 import SampleSupport
 
-/// The todo sample's typed commands: each line becomes an action, or does its own small job (`wait`, `show`).
+/// The todo sample's typed commands: each line becomes an action, or does its own small job (`show`).
 ///
 /// Items are chosen by their position in the list as shown (`toggle 2`: the second item shown); the action names
-/// the item by id, so that it means the same thing when replayed.
+/// the item by id, so that it means the same thing when replayed. `search` types its text one character at a
+/// time, as a user would, so the debounce is seen at work: one search applies, for the whole word.
 /// Threading: main actor, like the store.
 @MainActor
 struct TodoCommands {
@@ -14,11 +15,10 @@ struct TodoCommands {
         "add TITLE        add an item",
         "toggle N         mark the N-th item shown done, or not done",
         "remove N         delete the N-th item shown",
-        "search TEXT      show the items containing TEXT (applies 300 ms after the last search command)",
+        "search TEXT      type TEXT into the search field; the items containing it show 300 ms later",
         "clear-search     show every item",
         "save             write the list to its file",
         "load             replace the list with the one in its file",
-        "wait DURATION    let DURATION (300ms, 2s) of the app's time pass at once: pending searches apply",
         "show             print the list as text (on standard error)",
     ]
 
@@ -37,7 +37,6 @@ struct TodoCommands {
     ]
 
     let store: Store<TodoState, TodoAction>
-    let clock: FastForwardClock
     /// Where `show` writes the list: standard error, so that standard output stays one state per line.
     var display: @MainActor (String) -> Void = { text in FileHandle.standardError.write(Data(text.utf8)) }
 
@@ -56,6 +55,9 @@ struct TodoCommands {
             return .remove(id: try shownTodo(rest, for: word).id)
         case "search":
             guard !rest.isEmpty else { throw SampleError("'search' needs some text; 'clear-search' shows everything") }
+            for length in 1..<rest.count {
+                store.dispatch(.search(query: String(rest.prefix(length))))
+            }
             return .search(query: rest)
         case "clear-search", "save", "load", "show":
             guard rest.isEmpty else { throw SampleError("'\(word)' takes nothing after it") }
@@ -67,12 +69,6 @@ struct TodoCommands {
                 show()
                 return nil
             }
-        case "wait":
-            guard let duration = FastForwardClock.duration(parsing: rest) else {
-                throw SampleError("'wait' takes a duration like 300ms or 2s, got '\(rest)'")
-            }
-            clock.fastForward(by: duration)
-            return nil
         default:
             throw SampleError("unknown command '\(line)' (type 'help' for the list)")
         }

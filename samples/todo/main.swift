@@ -16,7 +16,7 @@ if let index = arguments.firstIndex(of: "--file") {
     arguments.removeSubrange(index...index + 1)
 }
 
-let clock = FastForwardClock()
+let clock: any EffectClock = arguments.contains("--script") ? InstantClock() : SystemClock()
 let store = Store(
     initialState: TodoState(),
     reducer: todoReducer,
@@ -24,13 +24,14 @@ let store = Store(
     middleware: [Inspector.middleware(name: "todo")],
     configuration: StoreConfiguration(clock: clock)
 )
-let commands = TodoCommands(store: store, clock: clock)
+let commands = TodoCommands(store: store)
 
 await SampleRunner(
     name: "todo",
     summary: """
         a todo list with effects as values: save and load a JSON file, a debounced search, ids from a generator.
-          --file PATH   the list's file (default ~/.rewind-todo.json); with --script, 'wait' fast-forwards time
+          --file PATH   the list's file (default ~/.rewind-todo.json)
+        With --script, time is instant (the debounce ends at once), so a script gives the same session every time.
         """,
     commandHelp: TodoCommands.help,
     demoScript: TodoCommands.demoScript,
