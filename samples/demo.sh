@@ -2,11 +2,12 @@
 # The live demo: starts the `login` and `todo` samples in demo mode in the background, streaming into the
 # `rewind` timeline that runs in the foreground. Quitting the timeline (q) stops the samples.
 #
-# Environment: REWIND_DEMO_PORT (default 7723), REWIND_DEMO_DATA (default ~/.rewind/sessions).
+# Environment: REWIND_DEMO_PORT (default 7723), REWIND_DEMO_DATA (default ~/.rewind/sessions), REWIND_DEMO_BIN
+# (the built executables; default: `swift build --show-bin-path`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bin=$(swift build --show-bin-path)
+bin=${REWIND_DEMO_BIN:-$(swift build --show-bin-path)}
 port=${REWIND_DEMO_PORT:-7723}
 data=${REWIND_DEMO_DATA:-$HOME/.rewind/sessions}
 work=$(mktemp -d "${TMPDIR:-/tmp}/rewind-demo.XXXXXX")
