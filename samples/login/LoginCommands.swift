@@ -48,36 +48,37 @@ struct LoginCommands {
         case "password":
             try expectScreen(LoginModule.self, for: word)
             return .login(.passwordChanged(password: rest))
-        case "submit", "profile", "logout", "back", "show":
-            guard rest.isEmpty else { throw SampleError("'\(word)' takes nothing after it") }
-            return try simple(word)
+        case "submit":
+            try expectNothing(after: word, rest)
+            try expectScreen(LoginModule.self, for: word)
+            return .login(.submitTapped)
+        case "profile":
+            try expectNothing(after: word, rest)
+            try expectScreen(HomeModule.self, for: word)
+            return .home(.profileTapped)
+        case "logout":
+            try expectNothing(after: word, rest)
+            try expectScreen(HomeModule.self, for: word)
+            return .home(.logOutTapped)
+        case "back":
+            try expectNothing(after: word, rest)
+            guard navigator.state.stack.count > 1 else {
+                throw SampleError("there is no screen to go back to")
+            }
+            navigator.pop()
+            return nil
+        case "show":
+            try expectNothing(after: word, rest)
+            let lines = (navigator.topContainer as? TextScreen)?.lines ?? ["(no screen)"]
+            display(lines.joined(separator: "\n") + "\n")
+            return nil
         default:
             throw SampleError("unknown command '\(line)' (type 'help' for the list)")
         }
     }
 
-    private func simple(_ word: String) throws(SampleError) -> LoginAppAction? {
-        switch word {
-        case "submit":
-            try expectScreen(LoginModule.self, for: word)
-            return .login(.submitTapped)
-        case "profile":
-            try expectScreen(HomeModule.self, for: word)
-            return .home(.profileTapped)
-        case "logout":
-            try expectScreen(HomeModule.self, for: word)
-            return .home(.logOutTapped)
-        case "back":
-            guard navigator.state.stack.count > 1 || navigator.state.isPresenting else {
-                throw SampleError("there is no screen to go back to")
-            }
-            navigator.pop()
-            return nil
-        default:
-            let lines = (navigator.topContainer as? TextScreen)?.lines ?? ["(no screen)"]
-            display(lines.joined(separator: "\n") + "\n")
-            return nil
-        }
+    private func expectNothing(after word: String, _ rest: String) throws(SampleError) {
+        guard rest.isEmpty else { throw SampleError("'\(word)' takes nothing after it") }
     }
 
     private func expectScreen<Module: ScreenModule>(_ module: Module.Type, for word: String) throws(SampleError) {

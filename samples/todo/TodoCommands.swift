@@ -59,19 +59,26 @@ struct TodoCommands {
                 store.dispatch(.search(query: String(rest.prefix(length))))
             }
             return .search(query: rest)
-        case "clear-search", "save", "load", "show":
-            guard rest.isEmpty else { throw SampleError("'\(word)' takes nothing after it") }
-            switch word {
-            case "clear-search": return .clearSearch
-            case "save": return .save
-            case "load": return .load
-            default:
-                show()
-                return nil
-            }
+        case "clear-search":
+            try expectNothing(after: word, rest)
+            return .clearSearch
+        case "save":
+            try expectNothing(after: word, rest)
+            return .save
+        case "load":
+            try expectNothing(after: word, rest)
+            return .load
+        case "show":
+            try expectNothing(after: word, rest)
+            show()
+            return nil
         default:
             throw SampleError("unknown command '\(line)' (type 'help' for the list)")
         }
+    }
+
+    private func expectNothing(after word: String, _ rest: String) throws(SampleError) {
+        guard rest.isEmpty else { throw SampleError("'\(word)' takes nothing after it") }
     }
 
     private func shownTodo(_ text: String, for word: String) throws(SampleError) -> Todo {
