@@ -118,4 +118,39 @@ struct CommandLineTests {
         #expect(run.status == 1)
         #expect(run.err.first?.contains("no rewind daemon is running") == true)
     }
+
+    @Test("tail --json streams live events; jump and dispatch drive the live app")
+    func tailJumpDispatch() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let port = "\(harness.port)"
+        let tail = try ChildProcess(Executables.path("rewind"), ["tail", "--json", "--port", port])
+        usleep(300_000)
+        let app = try ChildProcess(Executables.path("counter"), ["--script", try file("add 2\nadd 3\n"), "--stay"],
+                                   environment: ["REWIND_URL": harness.url])
+        defer { app.closeInput() }
+        let session = try #require(harness.waitForSession(events: 2, app: "counter"))
+
+        let second = try #require(tail.waitForLine(timeout: 5) { $0.contains(#""index":2"#) })
+        let line = try JSONValue(parsing: second)
+        #expect(line[try JSONPointer("/session")] == .string(session.id.rawValue))
+        #expect(line[try JSONPointer("/event/label")] == "add")
+        #expect(line[try JSONPointer("/event/patch/0/value")] == 5)
+
+        let jump = try rewind(["jump", session.id.rawValue, "1", "--port", port])
+        #expect(jump.status == 0)
+        #expect(app.waitForLine(timeout: 5) { $0 == #"{"count":2}"# } != nil)
+        #expect(tail.waitForLine(timeout: 5) { $0.contains(#""kind":"jump""#) } != nil)
+
+        let dispatch = try rewind(["dispatch", session.id.rawValue, #"{"add":{"_0":40}}"#, "--port", port])
+        #expect(dispatch.status == 0)
+        #expect(app.waitForLine(timeout: 5) { $0 == #"{"count":42}"# } != nil)
+
+        let refused = try rewind(["dispatch", session.id.rawValue, #"{"multiply":{}}"#, "--port", port])
+        #expect(refused.status == 1)
+        #expect(refused.err.first?.contains("command_failed") == true)
+        let notJSON = try rewind(["dispatch", session.id.rawValue, "{oops", "--port", port])
+        #expect(notJSON.status == 1)
+        #expect(notJSON.err.first?.contains("not valid JSON") == true)
+    }
 }

@@ -39,6 +39,8 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
                 close(code, String(error.message.prefix(100)))
             } else {
                 reply(ControlReply(id: requestID(in: frame) ?? "", error: error))
+                // Before the token was checked, nothing unreadable is tolerated.
+                if !authorized { close(1008, "the first request must be readable and carry the token") }
             }
             return
         }

@@ -100,7 +100,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         if let candidate = patch {
             if stateKnown {
                 do {
-                    state = try candidate.apply(to: state)
+                    try candidate.apply(to: &state)
                 } catch {
                     failure = WireError(code: .patchFailed,
                                         message: "the patch of event \(event.seq) does not apply: \(error)")

@@ -53,14 +53,16 @@ final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `co
         return errLines
     }
 
-    /// Waits until a line on standard output satisfies `predicate`; returns it, or nil after `timeout`.
+    /// Waits until a line on standard output (from line number `after` on) satisfies `predicate`; returns it, or
+    /// nil after `timeout`.
     @discardableResult
-    func waitForLine(timeout: Double = 10, stderr: Bool = false, _ predicate: (String) -> Bool) -> String? {
+    func waitForLine(timeout: Double = 10, stderr: Bool = false, after: Int = 0,
+                     _ predicate: (String) -> Bool) -> String? {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let line = (stderr ? errLines : outLines).first(where: predicate) { return line }
+            if let line = (stderr ? errLines : outLines).dropFirst(after).first(where: predicate) { return line }
             if !condition.wait(until: deadline) { return nil }
         }
     }
