@@ -5,7 +5,7 @@ SWIFT         ?= swift
 APT_PACKAGES  := libwebsockets-dev libncurses-dev libsqlite3-dev tmux pkg-config
 BREW_PACKAGES := libwebsockets ncurses sqlite tmux pkg-config
 
-.PHONY: setup build release test demo clean
+.PHONY: setup build release test demo bench clean
 
 ## setup: install the system libraries Rewind needs, only those missing (apt on Debian/Ubuntu; the brew line on macOS)
 setup:
@@ -33,15 +33,21 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
-## test: install what is missing, build, run the whole test suite
+## test: install what is missing, build, run the whole test suite (and the quick benchmarks once, so they cannot rot)
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(MAKE) bench QUICK=1
 
 ## demo: install what is missing, build, and start the live demo (quit the timeline with q)
 demo: setup
 	$(SWIFT) build
 	@samples/demo.sh
+
+## bench: release build of Benchmarks/ and every benchmark; rewrites BENCHMARKS.md (under 10 minutes).
+## QUICK=1: a smoke run (under a minute) that writes bench-results/BENCHMARKS-quick.md instead.
+bench: setup
+	cd Benchmarks && $(SWIFT) run -c release rewind-bench $(if $(QUICK),--quick --output ../bench-results/BENCHMARKS-quick.md,--output ../BENCHMARKS.md)
 
 clean:
 	rm -rf .build

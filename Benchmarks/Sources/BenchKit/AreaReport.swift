@@ -1,0 +1,27 @@
+/// The results of one area (app thread, encode, ingest…): how it was measured, its table, and notes.
+///
+/// Threading: a plain value; `Sendable`.
+public struct AreaReport: Sendable, Hashable {
+    /// The area's heading.
+    public var title: String
+    /// How the figures were measured (a paragraph of Markdown).
+    public var method: String
+    /// The table.
+    public var rows: [ReportRow]
+    /// Observations after the table (each a Markdown paragraph or bullet).
+    public var notes: [String]
+    /// Wall time the area took, seconds.
+    public var seconds: Double
+
+    /// An area's results.
+    public init(title: String, method: String, rows: [ReportRow] = [], notes: [String] = [], seconds: Double = 0) {
+        self.title = title
+        self.method = method
+        self.rows = rows
+        self.notes = notes
+        self.seconds = seconds
+    }
+
+    /// The rows whose target is missed.
+    public var misses: [ReportRow] { rows.filter { $0.met == false } }
+}

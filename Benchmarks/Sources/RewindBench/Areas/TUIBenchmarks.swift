@@ -1,0 +1,111 @@
+import BenchKit
+import Foundation
+import RewindTUI
+import RewindWire
+
+/// The terminal timeline: rendering a 200×60 frame into its screen model, and opening a long session to its
+/// first frame.
+enum TUIBenchmarks {
+    static func run(_ context: BenchContext, session: RecordedSession) throws -> AreaReport {
+        // An in-memory session: 10,000 events on a ≈ 10 kB state.
+        let eventCount = context.pick(full: 10_000, quick: 2_000)
+        context.progress("tui: building an in-memory session of \(eventCount) events")
+        let source = InMemoryTimelineDataSource(header: TimelineHeader())
+        var state = try JSONValueEncoder().encode(BenchState.sized(10_000))
+        let start = Date().timeIntervalSince1970
+        source.addSession(id: "bench-tui", appName: "bench", instance: "bench:1", startedAt: start,
+                          status: .live, initialState: state)
+        let items = BenchState.sized(10_000).itemCount
+        for index in 1...eventCount {
+            let item = index % items
+            let pointer = try JSONPointer("/sections/\(item / BenchState.sectionSize)/items/"
+                + "\(item % BenchState.sectionSize)/value")
+            let patch = JSONPatch([.replace(path: pointer, value: .int(Int64(index)))])
+            try patch.apply(to: &state)
+            try source.append(
+                session: "bench-tui", time: start + Double(index) * 0.01, kind: .action, label: "touch",
+                action: ["touch": ["item": .int(Int64(item)), "value": .int(Int64(index))]], patch: patch,
+                reducerMicros: 2, appSeq: index, stateAfter: state)
+        }
+        let app = TimelineApp(dataSource: source, actions: NoTimelineActions(), initialSession: "bench-tui",
+                              environment: ["TERM": "xterm-256color"])
+        let first = app.renderFrame(width: 200, height: 60)
+        guard first.text.contains("touch") else {
+            throw BenchFailure("the timeline frame shows no events:\n\(first.text)")
+        }
+        let plan = context.pick(full: SamplingPlan(minSamples: 2_000, minSeconds: 2, maxSeconds: 20),
+                                quick: SamplingPlan(minSamples: 200, minSeconds: 0.2, maxSeconds: 2))
+        context.progress("tui: rendering frames")
+        let steady = Sampler.time(plan) { _ = app.renderFrame(width: 200, height: 60) }
+        var upward = true
+        var moves = 0
+        let moving = Sampler.collect(plan) {
+            app.handle(upward ? .up : .down)
+            moves += 1
+            if moves % 5_000 == 0 { upward.toggle() }
+            let begin = MonotonicClock.nanoseconds()
+            _ = app.renderFrame(width: 200, height: 60)
+            return Double(MonotonicClock.nanoseconds() &- begin)
+        }
+
+        // Opening the long session (as `rewind open SESSION` does) to its first frame.
+        let events = Quantity.grouped(Double(session.events))
+        context.progress("tui: opening the \(events)-event session")
+        var frameText = ""
+        let open = Sampler.collect(context.pick(full: SamplingPlan(minSamples: 7, minSeconds: 1),
+                                                    quick: SamplingPlan(minSamples: 3, minSeconds: 0.1))) {
+            let begin = MonotonicClock.nanoseconds()
+            let fileSource = SessionTimelineSource(store: session.store, daemon: nil, only: session.id)
+            let fileApp = TimelineApp(dataSource: fileSource, actions: NoTimelineActions(),
+                                      initialSession: session.id.rawValue, environment: ["TERM": "xterm-256color"])
+            frameText = fileApp.renderFrame(width: 200, height: 60).text
+            return Double(MonotonicClock.nanoseconds() &- begin)
+        }
+        guard frameText.contains("touch") else {
+            throw BenchFailure("the opened session's first frame shows no events:\n\(frameText)")
+        }
+        // Baseline: reading every row of the session (a timeline that loads everything before showing it).
+        context.progress("tui: baseline, reading every row")
+        let reader = try session.store.openSession(session.id)
+        let loadStart = MonotonicClock.nanoseconds()
+        var loaded = 0
+        var next: Int64 = 1
+        while next <= Int64(session.events) {
+            let last = min(Int64(session.events), next + 49_999)
+            loaded += try reader.events(next...last).count
+            next = last + 1
+        }
+        let loadAll = Double(MonotonicClock.nanoseconds() &- loadStart)
+        guard loaded == session.events else { throw BenchFailure("read \(loaded) rows of \(session.events)") }
+
+        let twoMillis = Target.atMost(nanoseconds: 2_000_000)
+        let rows = [
+            ReportRow(
+                "render a 200×60 frame after moving the selection", .nanoseconds(moving.median),
+                detail: "p99 \(Quantity.duration(moving.p99)), n = \(Quantity.grouped(Double(moving.count)))",
+                target: twoMillis),
+            ReportRow(
+                "render a 200×60 frame, nothing changed", .nanoseconds(steady.median),
+                detail: "p99 \(Quantity.duration(steady.p99))", target: twoMillis),
+            ReportRow(
+                "open a \(events)-event session to its first 200×60 frame", .nanoseconds(open.median),
+                detail: "max \(Quantity.duration(open.maximum)) of \(open.count)",
+                target: .atMost(nanoseconds: 500_000_000),
+                baseline: "reading every row first: \(Quantity.duration(loadAll))",
+                ratio: "\(Quantity.multiple(loadAll / open.median)) faster"),
+        ]
+        return AreaReport(
+            title: "TUI",
+            method: """
+                `TimelineApp.renderFrame(width: 200, height: 60)` renders the whole screen (header, sessions, \
+                timeline rows, detail pane with the state tree and diff) into its in-memory screen model — what the \
+                ncurses painter then copies to the terminal. Frames: an `InMemoryTimelineDataSource` session of \
+                \(Quantity.grouped(Double(eventCount))) events on a ≈ 10 kB state; "after moving the selection" \
+                feeds ↑/↓ through `handle(_:)` before each timed frame, so the detail pane is rebuilt for another \
+                event. Open: a `SessionTimelineSource` over the seek benchmark's \(events)-event session file and \
+                a new `TimelineApp` rendering its first frame, timed together from scratch each time (page cache \
+                warm). Baseline: reading every row of that session through `SessionReader.events`.
+                """,
+            rows: rows)
+    }
+}

@@ -1,0 +1,82 @@
+import BenchKit
+import Foundation
+
+/// Runs the selected areas and writes the report.
+///
+/// Areas run in the order that keeps the figures clean — ingest first (the memory figure must not include the
+/// other areas' allocations), the session file built once for seek and TUI — and are reported in the issue's order.
+///
+/// Threading: main actor (the store benchmarks need it).
+@MainActor
+enum BenchRunner {
+    static func run(_ options: BenchOptions) async throws -> BenchmarkReport {
+        let context = BenchContext(quick: options.quick, startedAt: MonotonicClock.seconds())
+        let date = Date()
+        let machine = MachineInfo.current()
+        #if DEBUG
+        context.progress("warning: a debug build — the figures mean nothing; use `swift run -c release`")
+        #endif
+        let order: [BenchArea] = [.ingest, .encode, .wire, .appThread, .timeTravel, .seek, .tui]
+        var results: [BenchArea: AreaReport] = [:]
+        var session: RecordedSession?
+        defer { session?.remove() }
+        for area in order where options.runs(area) {
+            context.progress("— \(area.rawValue)")
+            let start = MonotonicClock.seconds()
+            var report: AreaReport
+            switch area {
+            case .ingest: report = try IngestBenchmarks.run(context)
+            case .encode: report = try EncodeBenchmarks.run(context)
+            case .wire: report = try WireBenchmarks.run(context)
+            case .appThread: report = try await AppThreadBenchmarks.run(context)
+            case .timeTravel: report = try await TimeTravelBenchmarks.run(context)
+            case .seek, .tui:
+                if session == nil {
+                    let events = context.pick(full: 1_000_000, quick: 100_000)
+                    context.progress("recording a \(events)-event session")
+                    session = try RecordedSession.build(events: events)
+                }
+                report = area == .seek ? try SeekBenchmarks.run(context, session: session!)
+                                       : try TUIBenchmarks.run(context, session: session!)
+            }
+            report.seconds = MonotonicClock.seconds() - start
+            results[area] = report
+            for row in report.rows where row.met == false {
+                context.progress("missed: \(row.figure): \(row.value) (target \(row.target?.text ?? ""))")
+            }
+        }
+        var command = options.command ?? (options.quick ? "make bench QUICK=1" : "make bench")
+        #if DEBUG
+        command += " (DEBUG BUILD: figures not meaningful)"
+        #endif
+        return BenchmarkReport(
+            command: command, quick: options.quick, date: date, machine: machine,
+            loadAverageAtEnd: MachineInfo.currentLoadAverage(), toolchain: toolchain(),
+            areas: BenchArea.allCases.compactMap { results[$0] },
+            seconds: MonotonicClock.seconds() - context.startedAt, areaNames: BenchArea.allCases.map(\.rawValue))
+    }
+
+    /// The first line of `swift --version`, plus the build configuration.
+    private static func toolchain() -> String {
+        #if DEBUG
+        let configuration = "debug build"
+        #else
+        let configuration = "release build (`-c release`)"
+        #endif
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "--version"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init)
+            return "\(line ?? "swift (version unknown)"), \(configuration)"
+        } catch {
+            return "swift (version unknown), \(configuration)"
+        }
+    }
+}

@@ -1,0 +1,12 @@
+/// The areas of the table, in the order the report presents them.
+///
+/// Threading: a plain value; `Sendable`.
+enum BenchArea: String, CaseIterable, Sendable, Hashable {
+    case appThread = "app-thread"
+    case encode
+    case wire
+    case ingest
+    case seek
+    case tui
+    case timeTravel = "time-travel"
+}

@@ -1,0 +1,23 @@
+import BenchKit
+import Foundation
+import RewindInspector
+
+/// Waiting for the inspectors of this process to hand everything dispatched so far to the daemon, at a finer grain
+/// than `Inspector.waitUntilDelivered(timeout:)` (which sleeps 2 ms between checks).
+///
+/// Threading: any thread; blocks the caller.
+enum InspectorDelivery {
+    /// Spins (sleeping `pause` seconds between checks) until every inspector has delivered everything; returns
+    /// the seconds it took. Throws after `timeout` seconds.
+    @discardableResult
+    static func wait(timeout: Double = 60, pause: Double = 0.000_02) throws -> Double {
+        let start = MonotonicClock.seconds()
+        while !Inspector.waitUntilDelivered(timeout: 0) {
+            if MonotonicClock.seconds() - start > timeout {
+                throw BenchFailure("the inspector did not deliver everything within \(Int(timeout)) s")
+            }
+            usleep(UInt32(pause * 1e6))
+        }
+        return MonotonicClock.seconds() - start
+    }
+}
