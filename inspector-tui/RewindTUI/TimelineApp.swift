@@ -59,23 +59,28 @@ public final class TimelineApp {
     ///   missing or unusable; print its description and exit non-zero.
     public func run() throws(TerminalError) {
         let terminal = try Terminal.open(environment: environment)
-        defer {
-            painter = nil
-            terminal.close()
-        }
+        defer { terminal.close() }
+        run(on: terminal)
+    }
+
+    /// Runs the loop on a terminal the caller opened (a pseudo-terminal in tests), until the user quits or a
+    /// termination signal arrives; leaves the terminal open (the caller closes it). Calls `actions.quit()`
+    /// once before returning.
+    public func run(on terminal: Terminal) {
         painter = terminal.painter
+        defer { painter = nil }
         let size = terminal.size
         controller.resize(width: size.width, height: size.height)
         var lastCounter = dataSource.changeCounter
-        var lastPaint = -Double.infinity
+        var lastPaint = clock() - 1
         var needsPaint = true
         while true {
             if terminal.terminationRequested {
                 actions.quit()
                 return
             }
-            let untilFrame = lastPaint + Self.frameInterval - clock()
-            let timeout = needsPaint ? max(0, Int((untilFrame * 1000).rounded(.up))) : 50
+            let untilFrame = min(max(0, lastPaint + Self.frameInterval - clock()), Self.frameInterval)
+            let timeout = needsPaint ? Int((untilFrame * 1000).rounded(.up)) : 50
             var key = terminal.readKey(timeoutMilliseconds: timeout)
             var handled = 0
             while let pressed = key {

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import RewindTUI
+
+/// `run(on:)` on a real pseudo-terminal: keys go through ncurses, frames come out of it.
+/// Serialized with the other ncurses tests, since ncurses has global state.
+extension TerminalTests {
+    @Test("the run loop paints the timeline, executes Enter as a jump and ends on q")
+    func runLoop() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let terminal = try Terminal(termName: "xterm-256color", inputDescriptor: pty.secondary,
+                                    outputDescriptor: pty.secondary, colorMode: .colors)
+        defer { terminal.close() }
+        let actions = RecordingActions()
+        let app = TimelineApp(dataSource: Fixtures.todoSource(connectedApps: 0), actions: actions)
+        pty.type("k\r")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { pty.type("q") }
+        app.run(on: terminal)
+        #expect(actions.calls == ["jump s-todo 29", "quit"])
+        let screen = terminal.screenLines()
+        #expect(screen.count == 24)
+        #expect(screen[0].hasPrefix(" rewind ws://127.0.0.1:7723"))
+        #expect(screen.contains { $0.hasPrefix("  29     +7.250s   todo/toggle") })
+        #expect(screen.contains { $0.hasPrefix(" done: jump s-todo 29") })
+        #expect(pty.written.contains("todo/toggle"), "the frame reached the terminal")
+    }
+
+    @Test("SIGTERM ends the run loop cleanly, through actions.quit")
+    func terminationSignal() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let terminal = try Terminal(termName: "xterm-256color", inputDescriptor: pty.secondary,
+                                    outputDescriptor: pty.secondary, colorMode: .colors)
+        defer { terminal.close() }
+        let actions = RecordingActions()
+        let app = TimelineApp(dataSource: Fixtures.todoSource(connectedApps: 3), actions: actions)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { kill(getpid(), SIGTERM) }
+        app.run(on: terminal)
+        #expect(actions.calls == ["quit"])
+    }
+}
