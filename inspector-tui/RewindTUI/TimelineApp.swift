@@ -79,9 +79,16 @@ public final class TimelineApp {
                 actions.quit()
                 return
             }
+            // Wait for a key until the next frame is due when something changed, else one frame interval
+            // (new data is picked up within a frame either way).
+            let counter = dataSource.changeCounter
+            if counter != lastCounter {
+                lastCounter = counter
+                needsPaint = true
+            }
             let untilFrame = min(max(0, lastPaint + Self.frameInterval - clock()), Self.frameInterval)
-            let timeout = needsPaint ? Int((untilFrame * 1000).rounded(.up)) : 50
-            var key = terminal.readKey(timeoutMilliseconds: timeout)
+            let wait = needsPaint ? untilFrame : Self.frameInterval
+            var key = terminal.readKey(timeoutMilliseconds: Int((wait * 1000).rounded(.up)))
             var handled = 0
             while let pressed = key {
                 if pressed == .resize {
@@ -94,11 +101,6 @@ public final class TimelineApp {
                 needsPaint = true
                 handled += 1
                 key = handled < 256 ? terminal.readKey(timeoutMilliseconds: 0) : nil
-            }
-            let counter = dataSource.changeCounter
-            if counter != lastCounter {
-                lastCounter = counter
-                needsPaint = true
             }
             let now = clock()
             if now - lastPaint >= 1 { needsPaint = true }

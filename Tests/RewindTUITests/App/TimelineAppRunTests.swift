@@ -15,7 +15,7 @@ extension TerminalTests {
         let actions = RecordingActions()
         let app = TimelineApp(dataSource: Fixtures.todoSource(connectedApps: 0), actions: actions)
         pty.type("k\r")
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { pty.type("q") }
+        PseudoTerminal.after(0.3) { pty.type("q") }
         app.run(on: terminal)
         #expect(actions.calls == ["jump s-todo 29", "quit"])
         let screen = terminal.screenLines()
@@ -35,7 +35,7 @@ extension TerminalTests {
         defer { terminal.close() }
         let actions = RecordingActions()
         let app = TimelineApp(dataSource: Fixtures.todoSource(connectedApps: 3), actions: actions)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { kill(getpid(), SIGTERM) }
+        PseudoTerminal.after(0.2) { kill(getpid(), SIGTERM) }
         app.run(on: terminal)
         #expect(actions.calls == ["quit"])
     }

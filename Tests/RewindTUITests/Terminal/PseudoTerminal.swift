@@ -46,6 +46,21 @@ final class PseudoTerminal: @unchecked Sendable {  // `output` is guarded by `lo
         thread.start()
     }
 
+    /// Runs `body` on a thread of its own after `seconds` (not on a dispatch queue: the run loop under test
+    /// blocks a thread of the shared pool, and queued work could wait behind it).
+    static func after(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
+        Thread {
+            usleep(UInt32(seconds * 1_000_000))
+            body()
+        }.start()
+    }
+
+    /// Sets the window size the terminal reports.
+    func resize(columns: UInt16, rows: UInt16) {
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(primary, UInt(TIOCSWINSZ), &size)
+    }
+
     /// Types `text` as if at the keyboard.
     func type(_ text: String) {
         let bytes = Array(text.utf8)
