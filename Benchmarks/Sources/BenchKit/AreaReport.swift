@@ -12,6 +12,10 @@ public struct AreaReport: Sendable, Hashable {
     public var notes: [String]
     /// Wall time the area took, seconds.
     public var seconds: Double
+    /// The share of the machine's processors other processes kept busy while the area ran (NaN: unknown).
+    public var othersShare: Double = .nan
+    /// The share of the machine's processors the benchmark itself used while the area ran (NaN: unknown).
+    public var ownShare: Double = .nan
 
     /// An area's results.
     public init(title: String, method: String, rows: [ReportRow] = [], notes: [String] = [], seconds: Double = 0) {

@@ -76,6 +76,14 @@ public struct BenchmarkReport: Sendable, Hashable {
             + "of the issue's target in this run.")
         out.append("")
 
+        let shares = areas.filter { $0.othersShare.isFinite }
+            .map { "\($0.title) \(String(format: "%.0f", $0.othersShare * 100)) %" }
+        if !shares.isEmpty {
+            out.append("Other processes' use of the machine while each area ran (the machine is shared; figures "
+                + "move with it): " + shares.joined(separator: ", ") + ".")
+            out.append("")
+        }
+
         let rows = targetRows
         let missed = rows.filter { $0.row.met == false }
         out.append("## Summary")
@@ -112,7 +120,13 @@ public struct BenchmarkReport: Sendable, Hashable {
                 out.append(note)
                 out.append("")
             }
-            out.append("_Area run time: \(Quantity.duration(area.seconds * 1e9))._")
+            var footer = "_Area run time: \(Quantity.duration(area.seconds * 1e9))"
+            if area.othersShare.isFinite && area.ownShare.isFinite {
+                footer += String(format: "; meanwhile the benchmark used %.0f %% and other processes %.0f %% of "
+                    + "the machine's %d processors", area.ownShare * 100, area.othersShare * 100,
+                    machine.processors)
+            }
+            out.append(footer + "._")
             out.append("")
         }
         return out.joined(separator: "\n")

@@ -23,6 +23,7 @@ enum BenchRunner {
         for area in order where options.runs(area) {
             context.progress("— \(area.rawValue)")
             let start = MonotonicClock.seconds()
+            let load = MachineLoad.snapshot()
             var report: AreaReport
             switch area {
             case .ingest: report = try IngestBenchmarks.run(context)
@@ -40,6 +41,12 @@ enum BenchRunner {
                                        : try TUIBenchmarks.run(context, session: session!)
             }
             report.seconds = MonotonicClock.seconds() - start
+            let loadAfter = MachineLoad.snapshot()
+            report.othersShare = loadAfter.othersShare(since: load)
+            report.ownShare = loadAfter.ownShare(since: load)
+            context.progress(area.rawValue + String(
+                format: ": the benchmark used %.0f %%, other processes %.0f %% of the machine",
+                report.ownShare * 100, report.othersShare * 100))
             results[area] = report
             for row in report.rows where row.met == false {
                 context.progress("missed: \(row.figure): \(row.value) (target \(row.target?.text ?? ""))")

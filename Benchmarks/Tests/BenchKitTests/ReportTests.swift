@@ -34,11 +34,13 @@ struct ReportTests {
 
     @Test("the Markdown names every missed target in the summary and in its area's table")
     func markdown() {
-        let area = AreaReport(title: "Seek", method: "How.", rows: [
+        var area = AreaReport(title: "Seek", method: "How.", rows: [
             ReportRow("seek p99", .nanoseconds(40_000_000), target: .atMost(nanoseconds: 20_000_000),
                       baseline: "replay: 2 s", ratio: "50× faster"),
             ReportRow("step", .nanoseconds(100_000)),
         ])
+        area.othersShare = 0.25
+        area.ownShare = 0.5
         let report = BenchmarkReport(
             command: "make bench", quick: false, date: Date(timeIntervalSince1970: 0),
             machine: MachineInfo(cpuModel: "Test CPU", processors: 2, memoryBytes: 1e9, kernel: "6.0",
@@ -49,5 +51,7 @@ struct ReportTests {
         #expect(text.contains("| seek p99 | 40.0 ms | ≤ 20 ms | replay: 2 s | 50× faster | **NO — missed** |"))
         #expect(text.contains("Test CPU, 2 processors"))
         #expect(!text.contains("Quick mode"))
+        #expect(text.contains("while each area ran (the machine is shared; figures move with it): Seek 25 %."))
+        #expect(text.contains("the benchmark used 50 % and other processes 25 % of the machine's 2 processors"))
     }
 }
