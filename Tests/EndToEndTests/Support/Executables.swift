@@ -11,10 +11,12 @@ enum Executables {
                 return candidate
             }
         }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug")
+        return packageRoot.appendingPathComponent(".build/debug")
     }()
+
+    /// The package's root folder (where Package.swift is).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
 
     /// The path of the executable named `name`.
     static func path(_ name: String) -> String {

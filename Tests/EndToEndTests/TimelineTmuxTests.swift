@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+/// The live timeline in a real terminal: `rewind` runs inside tmux, the test types keys with `send-keys` and reads
+/// the screen with `capture-pane`.
+@Suite("Timeline in a terminal (tmux)", .serialized, .enabled(if: Tmux.isAvailable, "tmux is not installed"))
+struct TimelineTmuxTests {
+    @Test("a sample streams into the timeline, and Enter on an event puts the app in that state")
+    func enterJumpsTheApp() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-tmux-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let port = FreePort.next()
+        let tmux = try Tmux(command: "\(Executables.path("rewind")) --port \(port) --data \(data.path)")
+        defer { tmux.kill() }
+        #expect(tmux.waitForScreen { $0.contains("ws://127.0.0.1:\(port)") } != nil, "the header shows the address")
+
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-tmux-\(UUID()).txt").path
+        try ["add 1", "add 2", "add 3", "add 4"].joined(separator: "\n").write(toFile: script, atomically: true,
+                                                                               encoding: .utf8)
+        let app = try ChildProcess(Executables.path("counter"), ["--script", script, "--stay"],
+                                   environment: ["REWIND_URL": "ws://127.0.0.1:\(port)"])
+        defer { app.closeInput() }
+        let screen = try #require(tmux.waitForScreen { $0.contains("4 events") && $0.contains("add") })
+        #expect(screen.contains("counter"))
+        #expect(screen.contains("● REC"))
+
+        // Go to the top of the timeline, down to event 2, and jump there.
+        tmux.send("g")
+        tmux.send("j", "j")
+        #expect(tmux.waitForScreen { $0.contains("#2 add") } != nil, "the detail pane shows event 2")
+        let linesBefore = app.stdoutLines.count
+        tmux.send("Enter")
+        #expect(app.waitForLine(timeout: 5, after: linesBefore) { $0 == #"{"count":3}"# } != nil,
+                "the app took the state of event 2")
+        #expect(tmux.waitForScreen { $0.contains("jumped the app to event 2") } != nil)
+
+        // q asks while an app is connected; y quits.
+        tmux.send("q")
+        #expect(tmux.waitForScreen { $0.contains("Quit rewind?") } != nil)
+        tmux.send("y")
+        #expect(tmux.waitForExit(), "rewind quit")
+    }
+
+    @Test("the demo starts, shows events from both samples, quits cleanly and leaves no process behind")
+    func demo() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let root = Executables.packageRoot.path
+        let tmux = try Tmux(command: "env REWIND_DEMO_BIN=\(Executables.directory.path) "
+            + "REWIND_DEMO_PORT=\(FreePort.next()) REWIND_DEMO_DATA=\(data.path) \(root)/samples/demo.sh")
+        defer { tmux.kill() }
+        let screen = try #require(tmux.waitForScreen(timeout: 30) {
+            $0.contains("2 apps") && $0.contains("login") && $0.contains("todo") && $0.contains("ev")
+        }, "both samples stream into the timeline")
+        #expect(screen.contains("● REC"))
+        tmux.send("q")
+        #expect(tmux.waitForScreen { $0.contains("Quit rewind?") } != nil)
+        tmux.send("y")
+        #expect(tmux.waitForExit(), "the demo ended")
+        usleep(500_000)
+        let left = Tmux.processes(matching: data.path) + Tmux.processes(matching: "--demo")
+            .filter { $0.hasPrefix(Executables.directory.path) }
+        #expect(left.isEmpty, "no process of the demo is left: \(left)")
+    }
+}
+
+/// A tmux session running one command in a 120×36 window, killed when released.
+final class Tmux {
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+
+    private let name = "rewind-test-\(UUID().uuidString.prefix(8))"
+
+    init(command: String, width: Int = 120, height: Int = 36) throws {
+        let status = Self.run(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
+                               "env TERM=tmux-256color \(command)"])
+        guard status == 0 else { throw TmuxError("tmux new-session failed with status \(status)") }
+    }
+
+    /// The screen as text, one line per row.
+    var screen: String {
+        Self.output(["capture-pane", "-p", "-t", name])
+    }
+
+    /// Waits until the screen satisfies `predicate`; returns that screen, or nil after `timeout`.
+    func waitForScreen(timeout: Double = 10, _ predicate: (String) -> Bool) -> String? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            let text = screen
+            if predicate(text) { return text }
+            usleep(100_000)
+        }
+        return nil
+    }
+
+    /// Types keys (tmux key names: `Enter`, `BTab`, `q`, …), pausing briefly after each.
+    func send(_ keys: String...) {
+        for key in keys {
+            _ = Self.run(["send-keys", "-t", name, key])
+            usleep(150_000)
+        }
+    }
+
+    /// Waits until the command ended and the session is gone.
+    func waitForExit(timeout: Double = 10) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            if Self.run(["has-session", "-t", name]) != 0 { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
+    func kill() {
+        _ = Self.run(["kill-session", "-t", name])
+    }
+
+    /// Command lines of running processes that mention `text`.
+    static func processes(matching text: String) -> [String] {
+        output(["-c", "ps -eo args"], executable: "/bin/sh").split(separator: "\n").map(String.init)
+            .filter { $0.contains(text) && !$0.contains("ps -eo") }
+    }
+
+    /// Runs `tmux ARGUMENTS` and returns its exit status. Uses popen/pclose rather than Foundation's `Process`,
+    /// whose exit monitoring can miss the tmux client's exit when the client starts the tmux server.
+    @discardableResult
+    private static func run(_ arguments: [String]) -> Int32 {
+        shell("/usr/bin/tmux " + arguments.map(quote).joined(separator: " ") + " >/dev/null 2>&1").status
+    }
+
+    private static func output(_ arguments: [String], executable: String = "/usr/bin/tmux") -> String {
+        let command = executable == "/bin/sh" ? arguments.dropFirst().joined(separator: " ")
+                                              : executable + " " + arguments.map(quote).joined(separator: " ")
+        return shell(command + " 2>/dev/null").output
+    }
+
+    private static func shell(_ command: String) -> (status: Int32, output: String) {
+        guard let pipe = popen(command, "r") else { return (-1, "") }
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, pipe)
+            if count <= 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        let status = pclose(pipe)
+        return (status == -1 ? -1 : (status >> 8) & 0xFF, String(decoding: data, as: UTF8.self))
+    }
+
+    private static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+struct TmuxError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
