@@ -12,12 +12,17 @@ struct TerminalTests {
         return try body(descriptor)
     }
 
-    @Test("an unknown TERM is a clear error, not an exit of the process")
+    @Test("an unknown or unusable TERM is a clear error, not an exit of the process")
     func badTerm() {
         withDevNull { null in
             #expect(throws: TerminalError.badTerm("no-such-terminal-xyz")) {
                 try Terminal(termName: "no-such-terminal-xyz", inputDescriptor: null, outputDescriptor: null,
                              colorMode: .colors)
+            }
+        }
+        withDevNull { null in
+            #expect(throws: TerminalError.badTerm("dumb"), "a terminal without cursor addressing") {
+                try Terminal(termName: "dumb", inputDescriptor: null, outputDescriptor: null, colorMode: .colors)
             }
         }
         let message = TerminalError.badTerm("no-such-terminal-xyz").description

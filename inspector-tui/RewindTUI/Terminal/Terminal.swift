@@ -1,5 +1,4 @@
 import CNCurses
-import Dispatch
 import Foundation
 
 /// The terminal, taken over through ncurses for the live timeline, and given back intact.
@@ -64,6 +63,17 @@ public final class Terminal {
         // shutdown in our hands.
         let signals = TerminationSignals()
         guard let screen = newterm(termName, output, input) else {
+            signals.cancel()
+            fclose(output)
+            fclose(input)
+            throw .badTerm(termName)
+        }
+        // A terminal that cannot move the cursor (TERM=dumb) gets a screen from newterm, but nothing drawn on
+        // it would land in place.
+        let cursorAddress = tigetstr("cup")
+        guard let cursorAddress, Int(bitPattern: cursorAddress) != -1 else {
+            endwin()
+            delscreen(screen)
             signals.cancel()
             fclose(output)
             fclose(input)
