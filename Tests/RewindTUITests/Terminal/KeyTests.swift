@@ -25,6 +25,8 @@ struct KeyTests {
         #expect(Key(keyCode: 0o523) == .pageUp)
         #expect(Key(keyCode: 0o406) == .home)
         #expect(Key(keyCode: 0o550) == .end)
+        #expect(Key(keyCode: 0o552) == .home)
+        #expect(Key(keyCode: 0o601) == .end)
         #expect(Key(keyCode: 0o541) == .backTab)
         #expect(Key(keyCode: 0o632) == .resize)
         #expect(Key(keyCode: 0o411) == .function(1))

@@ -77,6 +77,8 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
         case 0o527: self = .enter        // KEY_ENTER (keypad)
         case 0o541: self = .backTab
         case 0o550: self = .end
+        case 0o552: self = .home         // KEY_FIND: what vt220-style Home (\e[1~) decodes to in some entries
+        case 0o601: self = .end          // KEY_SELECT: likewise for End (\e[4~)
         case 0o632: self = .resize
         default: self = .unknown(keyCode)
         }

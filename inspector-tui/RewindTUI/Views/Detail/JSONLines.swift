@@ -1,7 +1,8 @@
 import RewindWire
 
 /// Pretty-printed JSON as styled detail lines (the Action tab): two-space indentation, keys cyan, strings green,
-/// numbers magenta, `true`/`false`/`null` yellow. Pure: safe from any thread.
+/// numbers magenta, `true`/`false`/`null` yellow. Containers list at most `StateTree.maxChildren` children,
+/// then how many more. Pure: safe from any thread.
 public enum JSONLines {
     /// The lines of `value`, indented by `indent` columns.
     public static func lines(_ value: JSONValue, indent: Int = 0) -> [DetailLine] {
@@ -20,14 +21,24 @@ public enum JSONLines {
         switch value {
         case .array(let elements) where !elements.isEmpty:
             output.append(DetailLine(indent: indent, prefix + [TextSpan("[")]))
-            for (offset, element) in elements.enumerated() {
+            for (offset, element) in elements.prefix(StateTree.maxChildren).enumerated() {
                 emit(element, key: nil, indent: indent + 2, comma: offset < elements.count - 1, into: &output)
+            }
+            if elements.count > StateTree.maxChildren {
+                output.append(DetailLine(indent: indent + 2, [
+                    TextSpan("… \(Formatting.grouped(elements.count - StateTree.maxChildren)) more", Theme.dim),
+                ]))
             }
             output.append(DetailLine(indent: indent, [TextSpan("]")] + trailer))
         case .object(let object) where !object.isEmpty:
             output.append(DetailLine(indent: indent, prefix + [TextSpan("{")]))
-            for (offset, member) in object.enumerated() {
+            for (offset, member) in object.prefix(StateTree.maxChildren).enumerated() {
                 emit(member.value, key: member.key, indent: indent + 2, comma: offset < object.count - 1, into: &output)
+            }
+            if object.count > StateTree.maxChildren {
+                output.append(DetailLine(indent: indent + 2, [
+                    TextSpan("… \(Formatting.grouped(object.count - StateTree.maxChildren)) more", Theme.dim),
+                ]))
             }
             output.append(DetailLine(indent: indent, [TextSpan("}")] + trailer))
         default:

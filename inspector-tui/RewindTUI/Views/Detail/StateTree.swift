@@ -18,6 +18,10 @@ public enum StateTree {
     /// Containers at this depth or shallower start expanded (depth 1 = the root's children).
     public static let expandedDepth = 2
 
+    /// At most this many children of one container are listed; a dim line says how many more there are
+    /// (so that an array of a million elements costs a few thousand lines, not a million).
+    public static let maxChildren = 2_000
+
     /// Whether the node at `path` and `depth` is expanded.
     public static func isExpanded(path: String, depth: Int, toggled: Set<String>) -> Bool {
         (depth <= expandedDepth) != toggled.contains(path)
@@ -41,16 +45,18 @@ public enum StateTree {
         switch state {
         case .object(let object):
             if object.isEmpty { output.append(DetailLine([TextSpan("{}", Theme.dim)])) }
-            for member in object {
+            for member in object.prefix(maxChildren) {
                 emit(member.value, name: member.key, path: "/" + escape(member.key), depth: 1,
                      context: context, underChanged: changed.contains(""), into: &output)
             }
+            appendMore(object.count, indent: 0, into: &output)
         case .array(let elements):
             if elements.isEmpty { output.append(DetailLine([TextSpan("[]", Theme.dim)])) }
-            for (offset, element) in elements.enumerated() {
+            for (offset, element) in elements.prefix(maxChildren).enumerated() {
                 emit(element, name: String(offset), path: "/\(offset)", depth: 1,
                      context: context, underChanged: changed.contains(""), into: &output)
             }
+            appendMore(elements.count, indent: 0, into: &output)
         default:
             output.append(DetailLine([TextSpan(state.serialized(), JSONPreview.style(of: state))], path: ""))
         }
@@ -97,15 +103,17 @@ public enum StateTree {
             output.append(DetailLine(indent: indent, spans, path: path, isContainer: true, isExpanded: expanded))
             guard expanded else { return }
             if case .object(let object) = value {
-                for member in object {
+                for member in object.prefix(maxChildren) {
                     emit(member.value, name: member.key, path: path + "/" + escape(member.key), depth: depth + 1,
                          context: context, underChanged: isChanged, into: &output)
                 }
+                appendMore(object.count, indent: indent + 2, into: &output)
             } else if case .array(let elements) = value {
-                for (offset, element) in elements.enumerated() {
+                for (offset, element) in elements.prefix(maxChildren).enumerated() {
                     emit(element, name: String(offset), path: path + "/\(offset)", depth: depth + 1,
                          context: context, underChanged: isChanged, into: &output)
                 }
+                appendMore(elements.count, indent: indent + 2, into: &output)
             }
         default:
             var spans = [TextSpan("  "), TextSpan(name, nameStyle), TextSpan(": ")]
@@ -113,6 +121,11 @@ public enum StateTree {
             if let mark { spans.append(mark) }
             output.append(DetailLine(indent: indent, spans, path: path))
         }
+    }
+
+    private static func appendMore(_ count: Int, indent: Int, into output: inout [DetailLine]) {
+        guard count > maxChildren else { return }
+        output.append(DetailLine(indent: indent, [TextSpan("  … \(Formatting.grouped(count - maxChildren)) more", Theme.dim)]))
     }
 
     private static func isEmptyContainer(_ value: JSONValue) -> Bool {
