@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "RewindTUITests", dependencies: ["RewindTUI", "RewindDaemon", "RewindWire"]),
         .testTarget(
             name: "SamplesTests",
-            dependencies: ["counter", "todo", "login", "Rewind", "RewindTesting", "RewindWire"]
+            dependencies: ["counter", "todo", "login", "SampleSupport", "Rewind", "RewindTesting", "RewindWire"]
         ),
         .testTarget(
             name: "EndToEndTests",

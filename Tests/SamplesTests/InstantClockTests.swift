@@ -1,8 +1,9 @@
 import Rewind
+import SampleSupport
 import Testing
 @testable import todo
 
-/// The clock of scripted runs (the `todo` copy; `login` has the same file).
+/// The clock of scripted runs, shared by the samples with time-based effects.
 @Suite("samples: the instant clock of scripted runs")
 @MainActor
 struct InstantClockTests {

@@ -1,4 +1,5 @@
 import Rewind
+import SampleSupport
 
 /// A stand-in server with the behaviour that makes a login screen interesting: every answer takes `latency` on the
 /// injected clock; the password `wrong` is refused; and a seeded share of requests fails as if the server were

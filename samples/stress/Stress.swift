@@ -1,4 +1,5 @@
 import Rewind
+import SampleSupport
 
 /// A state of configurable size: `items` hold the bulk, each with a payload string.
 struct StressState: Codable, Equatable, Sendable {
@@ -47,21 +48,8 @@ let stressReducer = Reducer<StressState, StressAction> { state, action in
     return .none
 }
 
-/// A small, fast, seeded generator (SplitMix64), so a run can be repeated exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The next action of a run: mostly one-field changes, some writes of `changeBytes`, a few appends and removals.
-func randomAction(in state: StressState, changeBytes: Int, mix: StressMix, using generator: inout SeededGenerator)
+func randomAction(in state: StressState, changeBytes: Int, mix: StressMix, using generator: inout SplitMix64)
     -> StressAction
 {
     let count = state.items.count

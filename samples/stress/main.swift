@@ -3,6 +3,7 @@
 import Foundation
 import Rewind
 import RewindInspector
+import SampleSupport
 
 let options: StressOptions
 do {
@@ -22,7 +23,7 @@ let store = Store(
     middleware: [Inspector.middleware(name: "stress")]
 )
 
-var generator = SeededGenerator(seed: options.seed)
+var generator = SplitMix64(seed: options.seed)
 var latencies: [UInt64] = []
 latencies.reserveCapacity(min(options.count, 10_000_000))
 let start = DispatchTime.now().uptimeNanoseconds

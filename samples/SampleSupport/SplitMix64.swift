@@ -2,14 +2,16 @@
 /// platform, which `SystemRandomNumberGenerator` does not.
 ///
 /// Threading: a value; each owner keeps its own.
-struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    /// A generator whose sequence is fixed by `seed`.
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    /// The next number of the sequence.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -18,7 +20,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// A number in 0..<1.
-    mutating func nextUnitDouble() -> Double {
+    public mutating func nextUnitDouble() -> Double {
         Double(next() >> 11) / Double(1 << 53)
     }
 }
