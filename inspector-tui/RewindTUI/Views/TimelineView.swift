@@ -160,8 +160,8 @@ public struct TimelineView {
             timeEnd = indexWidth + 1 + timeWidth
             markerColumn = timeEnd + 1
             labelStart = markerColumn + 2
-            showsReducer = width >= 56
-            showsPatch = width >= 48
+            showsReducer = width >= 50
+            showsPatch = width >= 42
             reducerEnd = width - 1
             patchEnd = showsReducer ? reducerEnd - 8 : width - 1
             let labelEnd = showsPatch ? patchEnd - 6 : width - 1
