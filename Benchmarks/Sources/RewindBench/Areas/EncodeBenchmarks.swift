@@ -6,11 +6,11 @@ import RewindWire
 /// Foundation's `JSONEncoder`, on the same states.
 enum EncodeBenchmarks {
     static func run(_ context: BenchContext) throws -> AreaReport {
-        // Rounds alternate the three encoders, so that a burst of load from elsewhere hits all of them alike.
-        let rounds = context.pick(full: 6, quick: 1)
+        // Each sample times the three encoders one after the other, so that load from elsewhere (the machine is
+        // shared) hits all of them alike.
         let plan = context.pick(
-            full: SamplingPlan(minSamples: 6, minSeconds: 0.3, maxSeconds: 5),
-            quick: SamplingPlan(minSamples: 5, minSeconds: 0.15, maxSeconds: 2))
+            full: SamplingPlan(minSamples: 40, minSeconds: 4, maxSeconds: 30),
+            quick: SamplingPlan(minSamples: 5, minSeconds: 0.3, maxSeconds: 3))
         let foundation = JSONEncoder()
         let rewind = JSONValueEncoder()
         var rows: [ReportRow] = []
@@ -18,11 +18,23 @@ enum EncodeBenchmarks {
         for size in StateSize.all() {
             context.progress("encode \(size.label)")
             let state = size.state
+            for _ in 0..<3 {
+                _ = try foundation.encode(state)
+                _ = try rewind.encode(state).serializedBytes()
+            }
             var baselineValues: [Double] = [], treeValues: [Double] = [], textValues: [Double] = []
-            for _ in 0..<rounds {
-                baselineValues += try Sampler.time(plan) { _ = try foundation.encode(state) }.sorted
-                treeValues += try Sampler.time(plan) { _ = try rewind.encode(state) }.sorted
-                textValues += try Sampler.time(plan) { _ = try rewind.encode(state).serializedBytes() }.sorted
+            _ = try Sampler.collect(plan) {
+                let start = MonotonicClock.nanoseconds()
+                _ = try foundation.encode(state)
+                let afterFoundation = MonotonicClock.nanoseconds()
+                _ = try rewind.encode(state)
+                let afterTree = MonotonicClock.nanoseconds()
+                _ = try rewind.encode(state).serializedBytes()
+                let afterText = MonotonicClock.nanoseconds()
+                baselineValues.append(Double(afterFoundation &- start))
+                treeValues.append(Double(afterTree &- afterFoundation))
+                textValues.append(Double(afterText &- afterTree))
+                return Double(afterText &- start)
             }
             let baseline = Samples(baselineValues), tree = Samples(treeValues), text = Samples(textValues)
             let speedup = baseline.median / tree.median
@@ -46,9 +58,9 @@ enum EncodeBenchmarks {
                 value tree, which it diffs — against `JSONEncoder().encode(state)` (Foundation, default options, one \
                 encoder reused) on the same `BenchState` (sections of to-do items, ≈ 100 B of JSON per item). \
                 The target applies to the tree, which is what the pipeline needs; the text rows add serialization \
-                for an output-for-output comparison. Each figure: the median of all timed runs of \(rounds) \
-                round(s) that alternate the encoders (each round: ≥ \(plan.minSamples) runs over ≥ \
-                \(plan.minSeconds) s per encoder, after warm-up), so that load from elsewhere hits all alike.
+                for an output-for-output comparison. Each sample runs the three one after the other (so that \
+                load from elsewhere on the shared machine hits all alike); figures are medians of ≥ \
+                \(plan.minSamples) samples over ≥ \(plan.minSeconds) s per size, after warm-up.
                 """,
             rows: rows + textRows)
     }

@@ -12,45 +12,38 @@ enum WireBenchmarks {
         var touches = TouchSequence(over: state)
         let encoder = JSONValueEncoder()
         let foundation = JSONEncoder()
-        let rounds = context.pick(full: 5, quick: 1)
         let slow = context.pick(
-            full: SamplingPlan(minSamples: 15, minSeconds: 0.6, maxSeconds: 10),
+            full: SamplingPlan(minSamples: 100, minSeconds: 6, maxSeconds: 40),
             quick: SamplingPlan(minSamples: 5, minSeconds: 0.3, maxSeconds: 3))
         let fast = context.pick(
             full: SamplingPlan(minSamples: 20_000, minSeconds: 1, maxSeconds: 10),
             quick: SamplingPlan(minSamples: 2_000, minSeconds: 0.1, maxSeconds: 1))
 
-        // Encode + diff after one change, as the pipeline does per action, alternating in rounds with the diff
-        // alone and the JSONEncoder baseline (so that load from elsewhere hits all alike).
+        // Encode + diff after one change, as the pipeline does per action, with the JSONEncoder baseline timed
+        // right after it in the same sample (so that load from elsewhere hits both alike).
+        context.progress("wire: encode + diff, 1 MB")
         var previous = try encoder.encode(state)
         var lastPatch = JSONPatch()
         var lastAction = touches.next()
         var encodeAndDiffValues: [Double] = [], diffValues: [Double] = [], naiveValues: [Double] = []
-        for round in 0..<rounds {
-            context.progress("wire: encode + diff, 1 MB (round \(round + 1) of \(rounds))")
-            encodeAndDiffValues += try Sampler.collect(slow) {
-                lastAction = touches.next()
-                state.apply(lastAction)
-                let start = MonotonicClock.nanoseconds()
-                let encoded = try encoder.encode(state)
-                lastPatch = JSONPatch.diff(from: previous, to: encoded)
-                let elapsed = MonotonicClock.nanoseconds() &- start
-                previous = encoded
-                return Double(elapsed)
-            }.sorted
-            guard lastPatch.operations.count == 1 else {
-                throw BenchFailure("a one-field change gave a patch of \(lastPatch.operations.count) operations")
-            }
-            diffValues += try Sampler.collect(slow) {
-                state.apply(touches.next())
-                let encoded = try encoder.encode(state)
-                let start = MonotonicClock.nanoseconds()
-                _ = JSONPatch.diff(from: previous, to: encoded)
-                let elapsed = MonotonicClock.nanoseconds() &- start
-                previous = encoded
-                return Double(elapsed)
-            }.sorted
-            naiveValues += try Sampler.time(slow) { _ = try foundation.encode(state) }.sorted
+        _ = try Sampler.collect(slow) {
+            lastAction = touches.next()
+            state.apply(lastAction)
+            let start = MonotonicClock.nanoseconds()
+            let encoded = try encoder.encode(state)
+            let encodedAt = MonotonicClock.nanoseconds()
+            lastPatch = JSONPatch.diff(from: previous, to: encoded)
+            let diffedAt = MonotonicClock.nanoseconds()
+            _ = try foundation.encode(state)
+            let naiveAt = MonotonicClock.nanoseconds()
+            previous = encoded
+            encodeAndDiffValues.append(Double(diffedAt &- start))
+            diffValues.append(Double(diffedAt &- encodedAt))
+            naiveValues.append(Double(naiveAt &- diffedAt))
+            return Double(naiveAt &- start)
+        }
+        guard lastPatch.operations.count == 1 else {
+            throw BenchFailure("a one-field change gave a patch of \(lastPatch.operations.count) operations")
         }
         let encodeAndDiff = Samples(encodeAndDiffValues)
         let diffOnly = Samples(diffValues)
@@ -126,8 +119,9 @@ enum WireBenchmarks {
                 the new state and `JSONPatch.diff` compares it with the previous encoding. The frame is built as \
                 the pipeline builds it (label, encoded action, patch, reducer time, source) and encoded with \
                 `WireCodec`. Apply: `JSONPatch.apply(to: &document)` of one `replace` on the 1 MB document, as the \
-                daemon does per event. Encode + diff, the diff alone and the `JSONEncoder` baseline alternate in \
-                \(rounds) round(s) (≥ \(slow.minSamples) samples over ≥ \(slow.minSeconds) s each per round). Baselines: what a full-state-per-action design pays instead — \
+                daemon does per event. Each encode + diff sample also times the `JSONEncoder` baseline right after \
+                it, on the same state (so that load from elsewhere hits both alike); ≥ \(slow.minSamples) samples \
+                over ≥ \(slow.minSeconds) s. Baselines: what a full-state-per-action design pays instead — \
                 `JSONEncoder` of the whole state, the whole state's bytes, and parsing the whole state.
                 """,
             rows: rows,
