@@ -3,7 +3,8 @@ import RewindWebSocket
 import RewindWire
 
 /// The daemon's side of one control client (subprotocol `rewind.control.v1`): the `rewind` CLI's `tail`, `jump`,
-/// `dispatch` and `replay`, or any script.
+/// `dispatch`, `replay` (with `recordedActions` and `replayActions` for a paced one), `skip` and `branch`, or any
+/// script.
 ///
 /// Each `request` gets exactly one `response` with the same id; `tail` also streams `event` messages until
 /// `untail` or the connection closes. When the daemon has a token, the first request must carry it (otherwise
@@ -102,20 +103,64 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
                                   to: toSeq.map { Int64(clamping: $0) }, into: targetID) { [self] in answer(id, $0) }
                 }
             }
+        case .skip(let session, let seq):
+            withSession(session, id) { sessionID in
+                daemon.skip(session: sessionID, index: Int64(clamping: seq)) { [self] result in
+                    switch result {
+                    case .success(let outcome):
+                        reply(ControlReply(id: id, result: [
+                            "ok": true, "skipped": .array(outcome.skipped.map { .int($0) }),
+                            "branch": .int(outcome.branch), "states": .int(Int64(outcome.states.count)),
+                        ]))
+                    case .failure(let error):
+                        reply(ControlReply(id: id, error: WireError(code: error.code, message: error.description)))
+                    }
+                }
+            }
+        case .branch(let session, let branch):
+            withSession(session, id) { sessionID in
+                daemon.showBranch(session: sessionID, branch: Int64(clamping: branch)) { [self] result in
+                    switch result {
+                    case .success:
+                        reply(ControlReply(id: id, result: ["ok": true, "branch": .int(Int64(clamping: branch))]))
+                    case .failure(let error):
+                        reply(ControlReply(id: id, error: WireError(code: error.code, message: error.description)))
+                    }
+                }
+            }
+        case .recordedActions(let session, let fromSeq, let toSeq):
+            withSession(session, id) { sessionID in
+                daemon.recordedActions(session: sessionID, from: fromSeq.map { Int64(clamping: $0) },
+                                       to: toSeq.map { Int64(clamping: $0) }) { [self] result in
+                    switch result {
+                    case .success(let recorded):
+                        reply(ControlReply(id: id, result: recorded.json))
+                    case .failure(let error):
+                        reply(ControlReply(id: id, error: WireError(code: error.code, message: error.description)))
+                    }
+                }
+            }
+        case .replayActions(let target, let state, let actions):
+            withSession(target, id, field: "args.target") { targetID in
+                daemon.replay(state: state ?? .null, actions: actions, reset: state != nil,
+                              into: targetID) { [self] in answer(id, $0) }
+            }
         case .other(let name, _):
             reply(ControlReply(id: id, error: WireError(
                 code: .unknownType,
-                message: "unknown command '\(name)' (known: sessions, tail, untail, jump, dispatch, replay)",
+                message: "unknown command '\(name)' (known: sessions, tail, untail, jump, dispatch, replay, skip, "
+                    + "branch, recordedActions, replayActions)",
                 field: "command")))
         }
     }
 
-    private func withSession(_ text: String, _ requestID: String, _ body: (SessionID) -> Void) {
+    private func withSession(_ text: String, _ requestID: String, field: String = "args.session",
+                             _ body: (SessionID) -> Void) {
         do {
             body(try SessionID(validating: text))
         } catch {
             reply(ControlReply(id: requestID, error: WireError(code: .unknownSession, message: "\(error)",
-                                                               field: "args.session")))
+                                                               field: field)))
         }
     }
 

@@ -65,11 +65,15 @@ extension Daemon {
     /// Resets the live app of session `target` to `state`, then runs `actions` (each the JSON encoding of one of the
     /// app's actions) through its reducers with effects muted. The result carries the app's state after each
     /// action. (`rewind verify` drives this with the segments of a recording.)
-    public func replay(state: JSONValue, actions: [JSONValue], into target: SessionID,
+    /// With `reset` false the app ignores `state` and continues from its current state (a paced replay sends one
+    /// action at a time this way).
+    public func replay(state: JSONValue, actions: [JSONValue], reset: Bool = true, into target: SessionID,
                        completion: @escaping CommandCompletion) {
         do {
             let (live, connection) = try liveApp(target)
-            send(to: live, connection, completion) { .replay(Replay(id: $0, state: state, actions: actions)) }
+            send(to: live, connection, completion) {
+                .replay(Replay(id: $0, state: state, actions: actions, reset: reset))
+            }
         } catch {
             completion(.failure(error))
         }
@@ -78,13 +82,20 @@ extension Daemon {
     /// Runs a command and waits up to `timeout` seconds for its completion (for the CLI and tests).
     public func waitFor(timeout: Double = 10,
                         _ command: (@escaping CommandCompletion) -> Void) -> Result<CommandResult, DaemonError> {
-        let box = ResultBox()
+        waitForOutcome(timeout: timeout, command)
+    }
+
+    /// ``waitFor(timeout:_:)`` for commands with a richer outcome (``skip(session:index:completion:)``).
+    public func waitForOutcome<Outcome: Sendable>(
+        timeout: Double = 10, _ command: (@escaping @Sendable (Result<Outcome, DaemonError>) -> Void) -> Void
+    ) -> Result<Outcome, DaemonError> {
+        let box = ResultBox<Outcome>()
         command { result in box.set(result) }
         return box.wait(timeout: timeout)
             ?? .failure(DaemonError("the app did not answer within \(Int(timeout)) s", code: .commandFailed))
     }
 
-    private func liveApp(_ id: SessionID) throws(DaemonError) -> (LiveSession, ConnectionID) {
+    func liveApp(_ id: SessionID) throws(DaemonError) -> (LiveSession, ConnectionID) {
         guard let live = registry.session(id) else {
             throw DaemonError("session \(id) is not live in this daemon", code: .sessionNotLive)
         }
@@ -94,7 +105,7 @@ extension Daemon {
         return (live, connection)
     }
 
-    private func storeCall<T>(_ body: () throws(SessionStoreError) -> T) throws(DaemonError) -> T {
+    func storeCall<T>(_ body: () throws(SessionStoreError) -> T) throws(DaemonError) -> T {
         do {
             return try body()
         } catch {
@@ -102,7 +113,7 @@ extension Daemon {
         }
     }
 
-    private func openReader(_ id: SessionID) throws(DaemonError) -> SessionReader {
+    func openReader(_ id: SessionID) throws(DaemonError) -> SessionReader {
         do {
             return try store.openSession(id)
         } catch {
@@ -110,7 +121,7 @@ extension Daemon {
         }
     }
 
-    private func send(to live: LiveSession, _ connection: ConnectionID, _ completion: @escaping CommandCompletion,
+    func send(to live: LiveSession, _ connection: ConnectionID, _ completion: @escaping CommandCompletion,
                       _ message: (String) -> DaemonMessage) {
         let commandID = live.registerCommand { result in
             completion(result.ok ? .success(result)
@@ -124,18 +135,18 @@ extension Daemon {
 }
 
 /// A one-shot hand-over of a command's result between threads.
-private final class ResultBox: @unchecked Sendable {  // guarded by `condition`
+final class ResultBox<Outcome: Sendable>: @unchecked Sendable {  // guarded by `condition`
     private let condition = NSCondition()
-    private var value: Result<CommandResult, DaemonError>?
+    private var value: Result<Outcome, DaemonError>?
 
-    func set(_ result: Result<CommandResult, DaemonError>) {
+    func set(_ result: Result<Outcome, DaemonError>) {
         condition.lock()
         if value == nil { value = result }
         condition.broadcast()
         condition.unlock()
     }
 
-    func wait(timeout: Double) -> Result<CommandResult, DaemonError>? {
+    func wait(timeout: Double) -> Result<Outcome, DaemonError>? {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }

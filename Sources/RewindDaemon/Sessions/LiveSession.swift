@@ -192,6 +192,20 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         lock.unlock()
     }
 
+    /// Records a recomputed timeline (a skip's): each event with the state after it, on the event's own branch
+    /// (not 0). The app's current state, as the daemon tracks it, does not change: the app reports the state it
+    /// ends in itself. Returns the indices given to the events.
+    @discardableResult
+    func recordBranch(_ events: [(event: NewEvent, stateAfter: JSONValue)]) -> [Int64] {
+        lock.lock()
+        defer { lock.unlock() }
+        return events.map { item in
+            let index = recording.append(item.event, stateAfter: item.stateAfter)
+            publish(item.event, index: index)
+            return index
+        }
+    }
+
     /// Must be called with the lock held.
     private func replaceState(with new: JSONValue, kind: EventKind, label: String, detail: String?, appSeq: Int64?) {
         let patch: JSONPatch? = stateKnown ? JSONPatch.diff(from: state, to: new) : nil
@@ -207,6 +221,11 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// Must be called with the lock held.
     private func append(_ event: NewEvent, forceKeyframe: Bool = false) {
         let index = recording.append(event, stateAfter: state, forceKeyframe: forceKeyframe)
+        publish(event, index: index)
+    }
+
+    /// Must be called with the lock held.
+    private func publish(_ event: NewEvent, index: Int64) {
         hub.publish(.recorded(id, RecordedEvent(
             index: index, appSeq: event.appSeq, time: event.time, kind: event.kind, label: event.label,
             action: event.action, patch: event.patch, reducerMicros: event.reducerMicros, detail: event.detail,

@@ -9,7 +9,8 @@ import RewindWire
 ///   (subscribers are notified, no reducer runs) and reports it as a `jump` snapshot.
 /// - `dispatch`: decodes the action and dispatches it through the whole middleware chain.
 /// - `replay`: decodes the state and the actions, then runs the actions through the reducer with effects muted,
-///   answering with the state after each one, and reports the final state as a `replay` snapshot.
+///   answering with the state after each one, and reports the final state as a `replay` snapshot. With
+///   `reset: false` the actions continue from the store's current state (a paced replay, one action at a time).
 /// - `resync`: reports the current state as a `resync` snapshot.
 ///
 /// A command that cannot be decoded is answered with `ok: false` and a message naming the field; the app keeps
@@ -51,7 +52,15 @@ final class CommandApplier<State: Codable & Sendable, Action: Codable & Sendable
             }
         case .replay(let replay):
             answer(replay.id) { () throws(CommandFailure) -> CommandResult in
-                let initial = try decodeState(replay.state)
+                let initial: State
+                if replay.reset {
+                    initial = try decodeState(replay.state)
+                } else {
+                    guard let current = context.state else {
+                        throw CommandFailure("the store is gone; replay not run")
+                    }
+                    initial = current
+                }
                 var actions: [Action] = []
                 actions.reserveCapacity(replay.actions.count)
                 for (index, json) in replay.actions.enumerated() {

@@ -20,6 +20,22 @@ public enum ControlCommand: Sendable, Hashable {
     /// (default: `session` itself), starting from the recorded state before `fromSeq`.
     /// Result: `{"ok": true, "states": n}`, how many states the app reported.
     case replay(session: String, target: String?, fromSeq: UInt64?, toSeq: UInt64?)
+    /// `skip {session, seq}`: toggle whether action event `seq` (on the main line) of live session `session` is
+    /// skipped; the app recomputes every later state without the skipped actions, recorded as a new branch.
+    /// Result: `{"ok": true, "skipped": [uint], "branch": uint, "states": n}` (`branch` 0 and no states when
+    /// nothing is skipped any more: the app is back on the main line).
+    case skip(session: String, seq: UInt64)
+    /// `branch {session, branch}`: put the live app into the last state of branch `branch` (0 = the main line,
+    /// as of its last action). Result: `{"ok": true, "branch": uint, "seq": uint}` (the event whose state it is).
+    case branch(session: String, branch: UInt64)
+    /// `recordedActions {session, fromSeq?, toSeq?}`: the recorded state before `fromSeq` (default 1) and the
+    /// main line's actions `fromSeq` … `toSeq` (default: the last), for a client that paces a replay itself.
+    /// Result: `{"state": JSON, "actions": [{"seq": uint, "time": number, "label"?: string, "action": JSON}]}`.
+    case recordedActions(session: String, fromSeq: UInt64?, toSeq: UInt64?)
+    /// `replayActions {target, state?, actions}`: send live session `target`'s app a `replay` of `actions`
+    /// (effects muted), reset to `state` first when it is given, continuing from its current state otherwise.
+    /// Result: `{"ok": true, "states": n}`.
+    case replayActions(target: String, state: JSONValue?, actions: [JSONValue])
     /// Any other command, for extensions: the daemon answers `unknown_type` if it does not know it.
     case other(name: String, args: JSONObject)
 
@@ -32,6 +48,10 @@ public enum ControlCommand: Sendable, Hashable {
         case .jump: return "jump"
         case .dispatch: return "dispatch"
         case .replay: return "replay"
+        case .skip: return "skip"
+        case .branch: return "branch"
+        case .recordedActions: return "recordedActions"
+        case .replayActions: return "replayActions"
         case .other(let name, _): return name
         }
     }
@@ -55,6 +75,20 @@ public enum ControlCommand: Sendable, Hashable {
             if let target { o["target"] = .string(target) }
             if let fromSeq { o["fromSeq"] = .int(Int64(clamping: fromSeq)) }
             if let toSeq { o["toSeq"] = .int(Int64(clamping: toSeq)) }
+        case .skip(let session, let seq):
+            o["session"] = .string(session)
+            o["seq"] = .int(Int64(clamping: seq))
+        case .branch(let session, let branch):
+            o["session"] = .string(session)
+            o["branch"] = .int(Int64(clamping: branch))
+        case .recordedActions(let session, let fromSeq, let toSeq):
+            o["session"] = .string(session)
+            if let fromSeq { o["fromSeq"] = .int(Int64(clamping: fromSeq)) }
+            if let toSeq { o["toSeq"] = .int(Int64(clamping: toSeq)) }
+        case .replayActions(let target, let state, let actions):
+            o["target"] = .string(target)
+            if let state { o["state"] = state }
+            o["actions"] = .array(actions)
         case .other(_, let args):
             o = args
         }
@@ -72,6 +106,15 @@ public enum ControlCommand: Sendable, Hashable {
         case "replay":
             self = .replay(session: try args.string("session"), target: try args.optionalString("target"),
                            fromSeq: try args.optionalUInt64("fromSeq"), toSeq: try args.optionalUInt64("toSeq"))
+        case "skip": self = .skip(session: try args.string("session"), seq: try args.uint64("seq"))
+        case "branch": self = .branch(session: try args.string("session"), branch: try args.uint64("branch"))
+        case "recordedActions":
+            self = .recordedActions(session: try args.string("session"), fromSeq: try args.optionalUInt64("fromSeq"),
+                                    toSeq: try args.optionalUInt64("toSeq"))
+        case "replayActions":
+            // A present `state` (even `null`, a valid state) resets the app; an absent one continues.
+            self = .replayActions(target: try args.string("target"), state: args.object["state"],
+                                  actions: try args.array("actions"))
         default: self = .other(name: name, args: args.object)
         }
     }

@@ -1,0 +1,75 @@
+import RewindWire
+
+/// The actions of a stretch of a recorded session's main line, with the state before them: what a client needs
+/// to replay them at its own pace (``Daemon/recordedActions(session:from:to:completion:)``).
+///
+/// Threading: a plain value; `Sendable`.
+public struct RecordedActions: Sendable, Hashable {
+    /// One recorded action.
+    public struct Action: Sendable, Hashable {
+        /// The event's index in the session.
+        public var index: Int64
+        /// When the app dispatched it, unix seconds.
+        public var time: Double
+        /// Its timeline label.
+        public var label: String?
+        /// Its `Codable` encoding.
+        public var action: JSONValue
+
+        /// An action with every field given.
+        public init(index: Int64, time: Double, label: String?, action: JSONValue) {
+            self.index = index
+            self.time = time
+            self.label = label
+            self.action = action
+        }
+
+        /// The wire form: `{"seq", "time", "label"?, "action"}`.
+        public var json: JSONValue {
+            var o = JSONObject()
+            o["seq"] = .int(index)
+            o["time"] = .double(time)
+            if let label { o["label"] = .string(label) }
+            o["action"] = action
+            return .object(o)
+        }
+
+        /// Reads the wire form; nil when a member is missing or has the wrong type.
+        public init?(json: JSONValue) {
+            guard case .object(let o) = json, let index = o["seq"]?.int64Value, let time = o["time"]?.doubleValue,
+                  let action = o["action"] else {
+                return nil
+            }
+            self.init(index: index, time: time, label: o["label"]?.stringValue, action: action)
+        }
+    }
+
+    /// The recorded state before the first action (the state a replay starts from).
+    public var state: JSONValue
+    /// The actions, in order.
+    public var actions: [Action]
+
+    /// Actions with the state before them.
+    public init(state: JSONValue, actions: [Action]) {
+        self.state = state
+        self.actions = actions
+    }
+
+    /// The wire form (the `recordedActions` control command's result): `{"state", "actions": [...]}`.
+    public var json: JSONValue {
+        ["state": state, "actions": .array(actions.map(\.json))]
+    }
+
+    /// Reads the wire form; nil when it is not one.
+    public init?(json: JSONValue) {
+        guard case .object(let o) = json, let state = o["state"], case .array(let items)? = o["actions"] else {
+            return nil
+        }
+        var actions: [Action] = []
+        for item in items {
+            guard let action = Action(json: item) else { return nil }
+            actions.append(action)
+        }
+        self.init(state: state, actions: actions)
+    }
+}
