@@ -2,8 +2,8 @@ import Foundation
 import RewindDaemon
 import RewindWire
 
-/// What the timeline's keys do, carried out by the daemon: jump (Enter), replay from here (r), dispatch (d),
-/// export (e). Each returns the sentence shown in the status line, or throws one.
+/// What the timeline's keys do, carried out by the daemon: jump (Enter), skip / un-skip (the recomputed states
+/// are recorded as a branch), replay from here (r), dispatch (d), export (e). Each returns the sentence shown in the status line, or throws one.
 ///
 /// Threading: called on the timeline's thread; each command waits for the app's answer (bounded).
 public final class DaemonTimelineActions: TimelineActions {
@@ -30,7 +30,11 @@ public final class DaemonTimelineActions: TimelineActions {
     }
 
     public func skip(session: String, index: Int) throws -> String {
-        throw DaemonError("skipping an action is not available in this version (see 'rewind replay')")
+        let (daemon, id) = try live(session)
+        let outcome = try daemon.waitForOutcome(timeout: 60) {
+            daemon.skip(session: id, index: Int64(index), completion: $0)
+        }.get()
+        return outcome.summary
     }
 
     public func replay(session: String, from index: Int) throws -> String {

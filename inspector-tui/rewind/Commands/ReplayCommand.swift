@@ -1,7 +1,11 @@
 import ArgumentParser
+import Dispatch
+import Foundation
+import RewindDaemon
 import RewindWire
 
-/// `rewind replay SESSION [--into LIVE-SESSION] [--from N] [--to M]`: a recorded run, replayed into a live app.
+/// `rewind replay SESSION [--into LIVE-SESSION] [--from N] [--to M] [--speed N | --step]`: a recorded run, replayed
+/// into a live app — at once, at the original pace times N, or one action per Enter.
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
@@ -9,7 +13,10 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             The app is reset to the recorded state before the first replayed event, then runs the recorded \
             actions through its reducers with effects muted (their results are already in the recording). \
-            SESSION may be saved or live; --into names the live session whose app receives it (default: SESSION).
+            SESSION may be saved or live; --into names the live session whose app receives it (default: SESSION). \
+            Without --speed (or with --speed 0) the actions go as fast as possible, in one command. With --speed N \
+            they are sent one at a time at the recorded pace times N (2 = twice as fast); with --step, one at a \
+            time each time Enter is pressed (end of input stops). Ctrl-C stops a paced replay between two actions.
             """
     )
 
@@ -25,15 +32,121 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: .long, help: "The last event to replay (default: the last).")
     var to: UInt64?
 
+    @Option(name: .long, help: "Replay at the recorded pace times N (0: as fast as possible).")
+    var speed: Double?
+
+    @Flag(name: .long, help: "Replay one action each time Enter is pressed.")
+    var step = false
+
     @OptionGroup var connection: ConnectionOptions
+
+    func validate() throws {
+        if let speed, !(speed >= 0 && speed.isFinite) {
+            throw ValidationError("--speed takes a number of times the recorded pace, 0 or more")
+        }
+        if step && (speed ?? 0) > 0 { throw ValidationError("give --speed or --step, not both") }
+    }
 
     func run() throws {
         let client = try ControlClient(host: connection.host, port: connection.port,
                                        token: connection.effectiveToken)
-        let result = try client.request(.replay(session: session, target: into, fromSeq: from, toSeq: to),
-                                        timeout: 120)
-        var count = ""
-        if case .object(let object) = result, case .int(let states)? = object["states"] { count = "\(states) " }
-        print("replayed \(count)actions of \(session) into \(into ?? session)")
+        let target = into ?? session
+        guard step || (speed ?? 0) > 0 else {
+            let result = try client.request(.replay(session: session, target: into, fromSeq: from, toSeq: to),
+                                            timeout: 120)
+            var count = ""
+            if case .object(let object) = result, case .int(let states)? = object["states"] { count = "\(states) " }
+            print("replayed \(count)actions of \(session) into \(target)")
+            return
+        }
+        let reply = try client.request(.recordedActions(session: session, fromSeq: from, toSeq: to), timeout: 60)
+        guard let recorded = RecordedActions(json: reply) else {
+            throw CommandError("the daemon's answer to recordedActions is not readable: \(reply.serialized().prefix(80))")
+        }
+        _ = try client.request(.replayActions(target: target, state: recorded.state, actions: []))
+        let progress = PacedReplayProgress(total: recorded.actions.count)
+        progress.stopOnInterrupt()
+        var previousTime = recorded.actions.first?.time
+        for action in recorded.actions {
+            if step {
+                print("event \(action.index) \(action.label ?? "action"): Enter replays it, Ctrl-C stops")
+                fflush(nil)  // every stream: naming `stdout` is not concurrency-safe
+                guard progress.waitForEnter() else { break }
+            } else if let speed, let previous = previousTime {
+                progress.sleep(seconds: max(0, action.time - previous) / speed)
+            }
+            previousTime = action.time
+            if progress.isStopped { break }
+            _ = try client.request(.replayActions(target: target, state: nil, actions: [action.action]))
+            progress.replayedOne()
+        }
+        let done = progress.replayed
+        if done < recorded.actions.count {
+            print("stopped after \(done) of \(recorded.actions.count) actions of \(session) replayed into \(target)")
+        } else {
+            print("replayed \(done) actions of \(session) into \(target)")
+        }
+    }
+}
+
+/// How far a paced replay got, and whether Ctrl-C asked it to stop. Ctrl-C while waiting for Enter ends the
+/// process at once, after saying how many actions were replayed.
+private final class PacedReplayProgress: @unchecked Sendable {  // mutable state guarded by `condition`
+    private let condition = NSCondition()
+    private let total: Int
+    private var count = 0
+    private var stopped = false
+    private var waitingForInput = false
+    private var source: (any DispatchSourceSignal)?
+
+    init(total: Int) { self.total = total }
+
+    var replayed: Int { locked { count } }
+    var isStopped: Bool { locked { stopped } }
+
+    func replayedOne() { locked { count += 1 } }
+
+    /// Turns SIGINT into a stop request.
+    func stopOnInterrupt() {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { [self] in
+            condition.lock()
+            stopped = true
+            let waiting = waitingForInput, done = count
+            condition.broadcast()
+            condition.unlock()
+            if waiting {
+                print("\nstopped after \(done) of \(total) actions")
+                fflush(nil)  // every stream: naming `stdout` is not concurrency-safe
+                exit(130)
+            }
+        }
+        source.resume()
+        self.source = source
+    }
+
+    /// Reads one line from standard input; false at end of input or after Ctrl-C.
+    func waitForEnter() -> Bool {
+        locked { waitingForInput = true }
+        let line = readLine()
+        return locked {
+            waitingForInput = false
+            return line != nil && !stopped
+        }
+    }
+
+    /// Sleeps up to `seconds`, waking early on Ctrl-C.
+    func sleep(seconds: Double) {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped, condition.wait(until: deadline) {}
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
     }
 }
