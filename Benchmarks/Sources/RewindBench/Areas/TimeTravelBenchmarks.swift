@@ -12,6 +12,18 @@ enum TimeTravelBenchmarks {
     @MainActor
     private final class JumpWaiter {
         var continuation: CheckedContinuation<UInt64, any Error>?
+        /// The number of the jump being waited for (so that a late timeout cannot end a later jump).
+        var current = 0
+
+        /// Fails jump `number` if it is still pending after `seconds`.
+        func expire(_ number: Int, after seconds: Double) {
+            Task { @MainActor in
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+                if current == number {
+                    failed(BenchFailure("jump \(number) reached no subscriber within \(Int(seconds)) s"))
+                }
+            }
+        }
 
         func delivered() {
             let now = MonotonicClock.nanoseconds()
@@ -52,12 +64,15 @@ enum TimeTravelBenchmarks {
             let start = MonotonicClock.nanoseconds()
             let delivered = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UInt64, any Error>) in
                 waiter.continuation = continuation
+                waiter.current = number
+                waiter.expire(number, after: 30)
                 daemon.daemon.jump(session: id, to: target) { result in
                     if case .failure(let error) = result {
                         Task { @MainActor in waiter.failed(error) }
                     }
                 }
             }
+            waiter.current = -1
             if number >= 5 { samples.append(Double(delivered &- start)) }
         }
         let jump = Samples(samples)
