@@ -3,23 +3,28 @@ import Foundation
 /// The live timeline: the public entry point the `rewind` executable calls.
 ///
 /// `run()` takes over the terminal and loops until the user quits: it polls keys with a short timeout, hands
-/// them to the `TimelineController`, executes the resulting commands through `TimelineActions` (showing each
-/// outcome in the status line), and repaints — only when a key arrived or the data source's `changeCounter`
+/// them to the `TimelineController`, hands the resulting commands to a background queue that executes them
+/// through `TimelineActions` one at a time, in order (the status line says "jumping to event N…" at once, and
+/// each outcome when it arrives; keys keep working meanwhile), and repaints — only when a key arrived or the data source's `changeCounter`
 /// moved (and once a second for the events/s sparkline), and at most 30 times a second, so 10,000 events/s
 /// arriving cost at most 30 cheap frames per second. Ingest never waits for the UI: the data source is only
 /// read, from this thread.
 ///
 /// `renderOnce(width:height:)` renders a frame as text without any terminal, for tests and end-to-end checks;
-/// `handle(_:)` feeds a key through the same path `run()` uses.
+/// `handle(_:)` feeds a key through the same path `run()` uses; `waitForCommands(timeout:)` waits for the
+/// commands it started.
 ///
 /// Threading: create, run and drive it on one thread (the UI thread; usually the main thread). The data source
-/// and the actions are called on that thread.
+/// is called on that thread; the actions' commands on the command queue's thread, and `quit()` on the UI thread.
 public final class TimelineApp {
     /// The longest wait between repaints while data keeps changing: 1/30 s.
     public static let frameInterval = 1.0 / 30.0
 
     private let dataSource: any TimelineDataSource
     private let actions: any TimelineActions
+    private let commands: CommandQueue
+    /// Commands submitted and not yet reported, oldest (the running one) first.
+    private var running: [TimelineCommand] = []
     private let environment: [String: String]
     private let clock: () -> Double
     private var controller: TimelineController
@@ -40,6 +45,7 @@ public final class TimelineApp {
     ) {
         self.dataSource = dataSource
         self.actions = actions
+        commands = CommandQueue(actions: actions)
         self.environment = environment
         self.clock = clock
         let detailContent = DetailContentCache(dataSource: dataSource)
@@ -82,6 +88,9 @@ public final class TimelineApp {
             // Wait for a key until the next frame is due when something changed, else one frame interval
             // (new data is picked up within a frame either way).
             let counter = dataSource.changeCounter
+            if collectOutcomes() {
+                needsPaint = true
+            }
             if counter != lastCounter {
                 lastCounter = counter
                 needsPaint = true
@@ -113,15 +122,26 @@ public final class TimelineApp {
         }
     }
 
-    /// Handles one key as `run()` does — fresh data, controller, then commands through the actions, outcomes to
-    /// the status line. Returns true when the key quit the timeline (after calling `actions.quit()`).
+    /// Handles one key as `run()` does — fresh data, controller, then commands to the background queue (their
+    /// outcomes reach the status line later: see `waitForCommands(timeout:)`). Returns true when the key quit
+    /// the timeline (after calling `actions.quit()`).
     @discardableResult
     public func handle(_ key: Key) -> Bool {
+        collectOutcomes()
         controller.refresh()
         for command in controller.handle(key) {
             if execute(command) { return true }
         }
         return false
+    }
+
+    /// Waits until the commands started so far have finished (at most `timeout` seconds) and shows their
+    /// outcomes; true when all finished. For tests and scripted callers: `run()` never waits.
+    @discardableResult
+    public func waitForCommands(timeout: Double = 10) -> Bool {
+        let finished = commands.waitUntilIdle(timeout: timeout)
+        collectOutcomes()
+        return finished
     }
 
     /// Renders one frame at the given size, as text (rows without trailing spaces, joined by newlines), without
@@ -132,39 +152,53 @@ public final class TimelineApp {
 
     /// Renders one frame at the given size, with styles, without a terminal.
     public func renderFrame(width: Int, height: Int) -> ScreenBuffer {
+        collectOutcomes()
         controller.resize(width: width, height: height)
         controller.refresh()
         return renderer.render(controller.model, now: clock())
     }
 
-    /// Executes a command; true when it is `.quit`.
+    /// Carries out a command: `quit` and `redraw` at once, the others on the command queue; true for `.quit`.
     private func execute(_ command: TimelineCommand) -> Bool {
         switch command {
         case .quit:
+            commands.cancelQueued()
             actions.quit()
             return true
         case .redraw:
             painter?.invalidate()
-        case .jump(let session, let index):
-            perform { try actions.jump(session: session, index: index) }
-        case .skip(let session, let index):
-            perform { try actions.skip(session: session, index: index) }
-            controller.detailContent.invalidate()
-        case .replay(let session, let index):
-            perform { try actions.replay(session: session, from: index) }
-        case .dispatch(let session, let action):
-            perform { try actions.dispatch(session: session, action: action) }
-        case .export(let session):
-            perform { try actions.export(session: session) }
+        case .jump, .skip, .replay, .dispatch, .export:
+            running.append(command)
+            commands.submit(command)
+            showActivity()
         }
         return false
     }
 
-    private func perform(_ action: () throws -> String) {
-        do {
-            controller.report(StatusMessage(try action()))
-        } catch {
-            controller.report(StatusMessage("\(error)", isError: true))
+    /// Shows the outcomes of finished commands in the status line; true when there were any.
+    @discardableResult
+    private func collectOutcomes() -> Bool {
+        guard commands.hasOutcomes else { return false }
+        for outcome in commands.takeOutcomes() {
+            if let position = running.firstIndex(of: outcome.command) {
+                running.remove(at: position)
+            }
+            if case .skip = outcome.command {
+                controller.detailContent.invalidate()
+            }
+            controller.report(outcome.message)
         }
+        showActivity()
+        return true
+    }
+
+    /// Says in the status line what the running command does, and how many wait behind it.
+    private func showActivity() {
+        guard let first = running.first, let description = first.progressDescription else {
+            controller.showActivity(nil)
+            return
+        }
+        let waiting = running.count - 1
+        controller.showActivity(StatusMessage(waiting > 0 ? "\(description) (\(waiting) more queued)" : description))
     }
 }

@@ -26,6 +26,30 @@ extension TerminalTests {
         #expect(pty.written.contains("todo/toggle"), "the frame reached the terminal")
     }
 
+    @Test("a key is handled while a command waits for the app: q quits during a blocked jump")
+    func keysDuringACommand() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let terminal = try Terminal(termName: "xterm-256color", inputDescriptor: pty.secondary,
+                                    outputDescriptor: pty.secondary, colorMode: .colors)
+        defer { terminal.close() }
+        let actions = BlockingActions()  // the jump returns only once quit() released it (or after 5 s)
+        defer { actions.release() }
+        let app = TimelineApp(dataSource: Fixtures.todoSource(connectedApps: 0), actions: actions)
+        pty.type("\r")
+        PseudoTerminal.after(0.3) {
+            _ = actions.waitUntilJumpStarted()
+            pty.type("q")
+        }
+        let started = Date()
+        app.run(on: terminal)
+        #expect(Date().timeIntervalSince(started) < 3, "q was not held up by the running jump")
+        #expect(terminal.screenLines().contains { $0.hasPrefix(" jumping to event 30…") },
+                "the last frame showed the jump in progress")
+        #expect(app.waitForCommands())
+        #expect(actions.calls == ["quit", "jump 30"])
+    }
+
     @Test("SIGTERM ends the run loop cleanly, through actions.quit")
     func terminationSignal() throws {
         let pty = try PseudoTerminal()

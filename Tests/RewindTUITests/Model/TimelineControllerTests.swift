@@ -118,6 +118,7 @@ struct TimelineControllerTests {
     @Test("d opens a JSON prompt; bad JSON is refused in place, good JSON is dispatched and remembered")
     func dispatch() {
         var (controller, _) = controller()
+        _ = controller.handle(.home)  // the initial state: no recorded action to prefill
         _ = controller.handle(.character("d"))
         for character in "{\"type\":" { _ = controller.handle(.character(character)) }
         #expect(controller.handle(.enter).isEmpty)

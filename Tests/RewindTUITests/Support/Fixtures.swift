@@ -1,3 +1,4 @@
+import Foundation
 import RewindTUI
 import RewindWire
 
@@ -61,17 +62,28 @@ enum Fixtures {
     }
 }
 
-/// Records what the app asked for and answers with canned messages.
-final class RecordingActions: TimelineActions {
-    var calls: [String] = []
-    var failure: (any Error)?
+/// Records what the app asked for and answers with canned messages. Commands arrive on the app's command
+/// thread while the test reads on its own: everything is guarded by `lock`.
+final class RecordingActions: TimelineActions, @unchecked Sendable {  // state guarded by `lock`
+    private let lock = NSLock()
+    private var callsStorage: [String] = []
+    private var failureStorage: (any Error)?
+
+    var calls: [String] { lock.withLock { callsStorage } }
+    var failure: (any Error)? {
+        get { lock.withLock { failureStorage } }
+        set { lock.withLock { failureStorage = newValue } }
+    }
 
     struct Refused: Error, CustomStringConvertible {
         let description: String
     }
 
     private func record(_ call: String) throws -> String {
-        calls.append(call)
+        let failure = lock.withLock { () -> (any Error)? in
+            callsStorage.append(call)
+            return failureStorage
+        }
         if let failure { throw failure }
         return "done: \(call)"
     }
@@ -83,5 +95,41 @@ final class RecordingActions: TimelineActions {
         try record("dispatch \(session) \(action.serialized())")
     }
     func export(session: String) throws -> String { try record("export \(session)") }
-    func quit() { calls.append("quit") }
+    func quit() { lock.withLock { callsStorage.append("quit") } }
+}
+
+/// Actions whose jump waits until `release()` (or `quit()`), so that tests can see what the timeline does while
+/// a command is still running. Guarded by `lock`; the waiting happens on the app's command thread.
+final class BlockingActions: TimelineActions, @unchecked Sendable {  // state guarded by `lock`
+    private let lock = NSLock()
+    private let gate = DispatchSemaphore(value: 0)
+    private let entered = DispatchSemaphore(value: 0)
+    private var callsStorage: [String] = []
+
+    var calls: [String] { lock.withLock { callsStorage } }
+
+    /// Lets every waiting jump (and every later one) return.
+    func release() {
+        for _ in 0..<16 { gate.signal() }
+    }
+
+    /// Waits until a jump has started waiting (at most 5 s); true when one did.
+    func waitUntilJumpStarted() -> Bool {
+        entered.wait(timeout: .now() + 5) == .success
+    }
+
+    func jump(session: String, index: Int) throws -> String {
+        entered.signal()
+        let released = gate.wait(timeout: .now() + 5) == .success
+        lock.withLock { callsStorage.append("jump \(index)\(released ? "" : " timed out")") }
+        return "jumped to \(index)"
+    }
+    func skip(session: String, index: Int) throws -> String { "" }
+    func replay(session: String, from index: Int) throws -> String { "" }
+    func dispatch(session: String, action: JSONValue) throws -> String { "" }
+    func export(session: String) throws -> String { "" }
+    func quit() {
+        lock.withLock { callsStorage.append("quit") }
+        release()
+    }
 }

@@ -136,6 +136,7 @@ struct TimelineRenderTests {
     func prompt() {
         let (app, _) = app()
         app.handle(.character("d"))
+        app.handle(.control("u"))  // clear the newest event's recorded action
         for character in "{oops" { app.handle(.character(character)) }
         app.handle(.enter)
         let frame = app.renderFrame(width: 80, height: 24)
@@ -150,10 +151,12 @@ struct TimelineRenderTests {
     func statusLine() {
         let (app, actions) = app()
         app.handle(.enter)
+        #expect(app.waitForCommands())
         #expect(actions.calls == ["jump s-todo 30"])
         #expect(app.renderFrame(width: 80, height: 24).lines[22].hasPrefix(" done: jump s-todo 30"))
         actions.failure = RecordingActions.Refused(description: "no app is connected to this session")
         app.handle(.character("r"))
+        #expect(app.waitForCommands())
         let frame = app.renderFrame(width: 80, height: 24)
         #expect(frame.lines[22].hasPrefix(" no app is connected to this session"))
         #expect(frame[22, 1].style == Theme.error)

@@ -5,8 +5,10 @@ import RewindWire
 /// Each method returns a short message for the status line ("jumped todo to #42") or throws an error whose
 /// description is shown instead, in red.
 ///
-/// Threading: called on the UI thread. Return quickly: hand the work to the network/recording threads and
-/// report "sent"; a slow action freezes the screen for its duration.
+/// Threading: `jump`, `skip`, `replay`, `dispatch` and `export` are called on the timeline's command thread (not
+/// the UI thread), one at a time, in the order the user asked for them; they may wait for the app's answer
+/// (bounded) while the screen stays live and shows "jumping to event N…". `quit()` is called on the UI thread,
+/// possibly while a command is still running; commands queued behind the running one are dropped then.
 public protocol TimelineActions: AnyObject {
     /// Enter on an event: put the live app into the state after event `index`.
     func jump(session: String, index: Int) throws -> String

@@ -17,4 +17,17 @@ public enum TimelineCommand: Sendable, Hashable {
     case redraw
     /// Leave the timeline (`q`, confirmed when apps are connected).
     case quit
+
+    /// What the status line says while the command runs ("jumping to event 12…"); nil for the commands the UI
+    /// carries out at once (`redraw`, `quit`).
+    public var progressDescription: String? {
+        switch self {
+        case .jump(_, let index): return "jumping to event \(index)…"
+        case .skip(_, let index): return "skipping (or un-skipping) event \(index)…"
+        case .replay(_, let index): return "replaying from event \(index)…"
+        case .dispatch(_, let action): return "dispatching \(action.serialized().prefix(60))…"
+        case .export: return "exporting the session…"
+        case .redraw, .quit: return nil
+        }
+    }
 }

@@ -43,7 +43,22 @@ public struct TimelineController {
     /// following, and keeps the cursor on screen. Call before each frame.
     public mutating func refresh() {
         model.header = dataSource.header()
-        model.sessions = dataSource.sessions()
+        let sessions = dataSource.sessions()
+        if model.paused {
+            // Hold the events recorded since the pause back: each session keeps the count it had then
+            // (sessions that started since show none yet); statuses stay current.
+            var held = 0
+            model.sessions = sessions.map { session in
+                var shown = session
+                shown.eventCount = min(session.eventCount, model.pausedCounts[session.id] ?? 0)
+                held += session.eventCount - shown.eventCount
+                return shown
+            }
+            model.heldEvents = held
+        } else {
+            model.sessions = sessions
+            model.heldEvents = 0
+        }
         if model.selectedSession == nil {
             if let preferred = model.sessions.first(where: { $0.id == preferredSessionID })
                 ?? model.sessions.first(where: { $0.status == .live })
@@ -71,6 +86,12 @@ public struct TimelineController {
     /// Shows `message` in the status line until the next key (the outcome of a command).
     public mutating func report(_ message: StatusMessage) {
         model.status = message
+    }
+
+    /// Shows what the command running in the background is doing (nil: none is running). Unlike `report(_:)`,
+    /// keys do not clear it.
+    public mutating func showActivity(_ message: StatusMessage?) {
+        model.activity = message
     }
 
     /// Makes `id` the selected session (as moving in the sessions pane does).
@@ -120,8 +141,14 @@ public struct TimelineController {
                 model.status = StatusMessage("filter cleared")
             }
         case .character("d"):
-            guard requireSession() != nil else { return [] }
-            model.dialog = .prompt(PromptState(kind: .dispatch, text: model.lastDispatch))
+            guard let session = requireSession() else { return [] }
+            model.dialog = .prompt(PromptState(kind: .dispatch, text: recordedAction(session) ?? model.lastDispatch))
+        case .character("p"):
+            togglePause()
+        case .character("<"), .character(","):
+            return step(by: -1)
+        case .character(">"), .character("."):
+            return step(by: 1)
         case .character("s"):
             guard let session = requireSession() else { return [] }
             guard model.cursor > 0 else {
@@ -326,6 +353,53 @@ public struct TimelineController {
             return []
         }
         return [.quit]
+    }
+
+    // MARK: - Time travel
+
+    /// The selected event's recorded action as compact JSON, when the cursor is on an action that has one.
+    private func recordedAction(_ session: TimelineSession) -> String? {
+        guard model.cursor > 0,
+              let detail = try? dataSource.eventDetail(session: session.id, index: model.cursor),
+              detail.event.kind == .action, let action = detail.action else { return nil }
+        return action.serialized()
+    }
+
+    /// `<` / `>`: moves the cursor one event and jumps the app there.
+    private mutating func step(by offset: Int) -> [TimelineCommand] {
+        guard let session = requireSession() else { return [] }
+        let target = model.cursor + offset
+        guard target >= 0 else {
+            model.status = StatusMessage("already at the initial state", isError: true)
+            return []
+        }
+        guard target <= model.eventCount else {
+            model.status = StatusMessage("already at the newest event", isError: true)
+            return []
+        }
+        moveCursor(to: target)
+        return [.jump(session: session.id, index: target)]
+    }
+
+    /// `p`: holds live events back, or lets the held ones in and says how many there were.
+    private mutating func togglePause() {
+        if model.paused {
+            let shown = model.pausedCounts
+            model.paused = false
+            model.pausedCounts = [:]
+            var arrived = 0
+            for session in dataSource.sessions() {
+                arrived += max(0, session.eventCount - (shown[session.id] ?? 0))
+            }
+            refresh()
+            model.status = StatusMessage(arrived == 1 ? "1 event arrived while paused"
+                                                      : "\(arrived) events arrived while paused")
+        } else {
+            model.paused = true
+            model.pausedCounts = Dictionary(model.sessions.map { ($0.id, $0.eventCount) }, uniquingKeysWith: { $1 })
+            model.heldEvents = 0
+            model.status = StatusMessage("paused: new events are held back (the app keeps running); p resumes")
+        }
     }
 
     // MARK: - Search

@@ -39,6 +39,16 @@ public struct TimelineModel: Sendable, Hashable {
     public var lastDispatch = ""
     /// The message shown above the footer until the next key.
     public var status: StatusMessage?
+    /// What the command running in the background is doing ("jumping to event 12…"), shown in the status line
+    /// while no `status` message is; nil when no command is running.
+    public var activity: StatusMessage?
+    /// Whether live events are held back (`p`): the timeline and the sessions' counts stay as they were when
+    /// paused, while the daemon keeps recording.
+    public var paused = false
+    /// Each session's event count when the timeline was paused (empty when not paused).
+    public var pausedCounts: [String: Int] = [:]
+    /// Events recorded since the pause that the timeline holds back (0 when not paused).
+    public var heldEvents = 0
     /// The terminal width the layout is computed for.
     public var screenWidth = 80
     /// The terminal height the layout is computed for.
@@ -66,7 +76,7 @@ public struct TimelineModel: Sendable, Hashable {
 
     /// The layout for the current screen size and content.
     public var layout: TimelineLayout {
-        var hasStatusLine = status != nil
+        var hasStatusLine = status != nil || activity != nil
         if case .prompt = dialog { hasStatusLine = true }
         return TimelineLayout(
             width: screenWidth, height: screenHeight, sessionCount: sessions.count, hasStatusLine: hasStatusLine)

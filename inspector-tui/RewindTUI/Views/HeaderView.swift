@@ -1,12 +1,18 @@
 /// The top row: name, listening address, connected apps, recording state, events/s and a sparkline of the last
-/// minute (or, for saved sessions, the caption). Pure rendering: safe on any thread with its own buffer.
+/// minute (or, for saved sessions, the caption), and `PAUSED` while live events are held back. Pure rendering: safe on any thread with its own buffer.
 public struct HeaderView {
     /// What to show.
     public var header: TimelineHeader
+    /// Whether the timeline holds live events back (`p`): the header then says `PAUSED` and how many are held.
+    public var paused: Bool
+    /// Events held back while paused.
+    public var heldEvents: Int
 
     /// Creates the view.
-    public init(header: TimelineHeader) {
+    public init(header: TimelineHeader, paused: Bool = false, heldEvents: Int = 0) {
         self.header = header
+        self.paused = paused
+        self.heldEvents = heldEvents
     }
 
     /// Draws into `rect` (its first row).
@@ -25,6 +31,10 @@ public struct HeaderView {
                 : TextSpan("○ not recording", Theme.dim))
         } else if let caption = header.caption {
             spans.append(TextSpan(caption, Theme.dim))
+        }
+        if paused {
+            if spans.count > 1 { spans.append(TextSpan(" · ", Theme.dim)) }
+            spans.append(TextSpan(heldEvents > 0 ? "‖ PAUSED (\(heldEvents) held)" : "‖ PAUSED", Theme.warning))
         }
         let used = buffer.put(spans, row: rect.row, column: rect.column, width: rect.width)
         guard header.listeningAddress != nil else { return }

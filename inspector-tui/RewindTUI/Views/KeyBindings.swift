@@ -34,6 +34,7 @@ public enum KeyBindings {
         ]),
         Section(title: "Events", bindings: [
             Binding("Enter", "jump app to this state"),
+            Binding("< >  , .", "step back/fwd + jump"),
             Binding("s", "skip / un-skip action"),
             Binding("r", "replay from here"),
             Binding("d", "dispatch action (JSON)"),
@@ -44,6 +45,7 @@ public enum KeyBindings {
             Binding("n N", "next / previous match"),
             Binding("Esc", "clear the filter"),
             Binding("f", "follow live events"),
+            Binding("p", "pause / resume live"),
             Binding("t", "relative / clock time"),
             Binding("[ ]  1 2 3", "Action Diff State tab"),
             Binding("Enter ← →", "fold the state tree"),
@@ -80,8 +82,8 @@ public enum KeyBindings {
             return [Binding("↑↓", "select"), Binding("Enter", "open"), Binding("e", "export"), Binding("Tab", "pane")]
         case .timeline:
             return [
-                Binding("↑↓", "move"), Binding("Enter", "jump"), Binding("s", "skip"), Binding("r", "replay"),
-                Binding("d", "dispatch"), Binding("/", "filter"), Binding("n/N", "match"), Binding("f", "follow"),
+                Binding("↑↓", "move"), Binding("Enter", "jump"), Binding("< >", "step"), Binding("p", "pause"),
+                Binding("s", "skip"), Binding("r", "replay"), Binding("d", "dispatch"), Binding("/", "filter"), Binding("n/N", "match"), Binding("f", "follow"),
                 Binding("t", "time"), Binding("e", "export"), Binding("Tab", "pane"),
             ]
         case .detail:

@@ -1,5 +1,6 @@
 /// The row above the footer: the open prompt (`/regex` or `dispatch JSON: …`, with a reverse-video cursor and
-/// the reason a submission was refused), or else the status message (errors red and bold). Long text scrolls
+/// the reason a submission was refused), or else the status message (errors red and bold), or else what the
+/// running command is doing ("jumping to event 12…", in the warning colour). Long text scrolls
 /// horizontally so that the cursor stays visible. Pure rendering.
 public struct PromptView {
     /// The model to draw.
@@ -19,6 +20,9 @@ public struct PromptView {
         } else if let status = model.status {
             buffer.put(" " + status.text, row: rect.row, column: rect.column,
                        style: status.isError ? Theme.error : Theme.plain, maxWidth: rect.width)
+        } else if let activity = model.activity {
+            buffer.put(" " + activity.text, row: rect.row, column: rect.column, style: Theme.warning,
+                       maxWidth: rect.width)
         }
     }
 

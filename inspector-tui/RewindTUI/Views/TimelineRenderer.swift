@@ -25,7 +25,7 @@ public struct TimelineRenderer {
             buffer.put(message, row: model.screenHeight / 2, column: 0, style: Theme.warning)
             return buffer
         }
-        HeaderView(header: model.header).render(into: &buffer, rect: layout.header)
+        HeaderView(header: model.header, paused: model.paused, heldEvents: model.heldEvents).render(into: &buffer, rect: layout.header)
         SessionsView(model: model).render(into: &buffer, rect: layout.sessions)
 
         var rows: [TimelineEvent] = []
