@@ -49,5 +49,31 @@ demo: setup
 bench: setup
 	cd Benchmarks && $(SWIFT) run -c release rewind-bench $(if $(QUICK),--quick --output ../bench-results/BENCHMARKS-quick.md,--output ../BENCHMARKS.md)
 
+## fuzz: a long fuzzing pass (FUZZ_SECONDS, default 300) over the JSON parser, the protocol decoders and patch apply.
+## Inputs that fail or hang are saved in Tests/FuzzTests/Corpus/; one that kills the process is saved as crash-*.bin.
+## (make test runs a short pass of the same fuzzer, under 10 s.)
+FUZZ_SECONDS ?= 300
+FUZZ_LAST_INPUT := $(CURDIR)/.build/fuzz-last-input.bin
+.PHONY: fuzz sanitize
+fuzz: setup
+	$(SWIFT) build --build-tests
+	@rm -f $(FUZZ_LAST_INPUT)
+	@REWIND_FUZZ_SECONDS=$(FUZZ_SECONDS) REWIND_FUZZ_LAST_INPUT=$(FUZZ_LAST_INPUT) \
+	    $(SWIFT) test --skip-build --filter FuzzTests || { \
+	    if [ -f $(FUZZ_LAST_INPUT) ]; then \
+	        saved=Tests/FuzzTests/Corpus/crash-$$(date +%Y%m%d-%H%M%S).bin; cp $(FUZZ_LAST_INPUT) $$saved; \
+	        echo "fuzz: the input that stopped the process is saved as $$saved" >&2; \
+	    fi; exit 1; }
+
+## sanitize: the whole test suite under ThreadSanitizer, then under AddressSanitizer (build folders .build-tsan and
+## .build-asan). Any report fails the run. Leak detection is off: the Swift runtime keeps global caches for good.
+sanitize: setup
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS=halt_on_error=1:abort_on_error=1 \
+	    $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
+	    $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+
 clean:
 	rm -rf .build

@@ -93,6 +93,7 @@ let package = Package(
             name: "SamplesTests",
             dependencies: ["counter", "todo", "login", "SampleSupport", "Rewind", "RewindTesting", "RewindWire"]
         ),
+        .testTarget(name: "FuzzTests", dependencies: ["RewindWire"], exclude: ["Corpus"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "Rewind", "RewindInspector"]
