@@ -5,6 +5,10 @@ import RewindWire
 /// The timeline's data, read lazily from the session files (only the rows on screen), with live status and the
 /// events-per-second figure from a running ``Daemon`` when there is one (`rewind`), or without (`rewind open`).
 ///
+/// Skipped actions are marked (`TimelineEvent.isSkipped`): the daemon records each skip toggle as a `skip` event
+/// of the main line labelled `skip` or `unskip` whose detail starts `event N`; the source replays those, reading
+/// only the labels it has not seen yet.
+///
 /// Threading: any thread; readers and caches are guarded by a lock. Reading never blocks the daemon's ingest:
 /// session files are read through their own read-only connections (WAL snapshots).
 public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendable {  // state guarded by `lock`
@@ -14,6 +18,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     private let only: SessionID?
     private let lock = NSLock()
     private var readers: [String: SessionReader] = [:]
+    private var skips: [String: (scannedThrough: Int64, skipped: Set<Int64>)] = [:]
     private var cachedSessions: [TimelineSession] = []
     private var sessionsReadAt = -Double.infinity
     private var rateSamples: [(time: Double, total: UInt64)] = []
@@ -69,13 +74,16 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     }
 
     public func events(session: String, range: ClosedRange<Int>) throws -> [TimelineEvent] {
-        try reader(session).events(Int64(range.lowerBound)...Int64(range.upperBound)).map(Self.row)
+        let reader = try reader(session)
+        let skipped = try skippedEvents(session, reader)
+        return try reader.events(Int64(range.lowerBound)...Int64(range.upperBound)).map { Self.row($0, skipped) }
     }
 
     public func eventDetail(session: String, index: Int) throws -> TimelineEventDetail {
-        let event = try reader(session).event(at: Int64(index))
-        return TimelineEventDetail(event: Self.row(event), appSeq: event.appSeq.map { Int($0) },
-                                   action: event.action, patch: event.patch)
+        let reader = try reader(session)
+        let event = try reader.event(at: Int64(index))
+        return TimelineEventDetail(event: Self.row(event, try skippedEvents(session, reader)),
+                                   appSeq: event.appSeq.map { Int($0) }, action: event.action, patch: event.patch)
     }
 
     public func state(session: String, index: Int) throws -> JSONValue {
@@ -120,11 +128,35 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
         return reader
     }
 
-    private static func row(_ event: RecordedEvent) -> TimelineEvent {
+    /// The session's skipped action events, brought up to date with the skip toggles recorded since the last
+    /// call (a scan of the new labels only).
+    private func skippedEvents(_ session: String, _ reader: SessionReader) throws -> Set<Int64> {
+        lock.lock()
+        defer { lock.unlock() }
+        var known = skips[session] ?? (scannedThrough: 0, skipped: [])
+        let count = reader.eventCount
+        guard count > known.scannedThrough else { return known.skipped }
+        for index in try reader.eventIndices(matchingLabel: "^(skip|unskip)$", in: (known.scannedThrough + 1)...count) {
+            let toggle = try reader.event(at: index)
+            guard toggle.kind == .skip, toggle.branch == 0, let detail = toggle.detail, detail.hasPrefix("event "),
+                  let target = Int64(detail.dropFirst("event ".count).prefix(while: \.isNumber)) else { continue }
+            if toggle.label == "skip" {
+                known.skipped.insert(target)
+            } else {
+                known.skipped.remove(target)
+            }
+        }
+        known.scannedThrough = count
+        skips[session] = known
+        return known.skipped
+    }
+
+    private static func row(_ event: RecordedEvent, _ skipped: Set<Int64>) -> TimelineEvent {
         TimelineEvent(
             index: Int(event.index), time: event.time,
             kind: TimelineEventKind(rawValue: event.kind.rawValue) ?? .note, label: event.label,
             patchSize: event.patch?.operations.count, reducerMicros: event.reducerMicros, detail: event.detail,
+            isSkipped: event.kind == .action && event.branch == 0 && skipped.contains(event.index),
             branch: Int(event.branch))
     }
 }
