@@ -41,6 +41,44 @@ struct TimelineTmuxTests {
         #expect(tmux.waitForExit(), "rewind quit")
     }
 
+    @Test("p holds the app's actions back and resume counts them; < steps back one event and jumps the app there")
+    func pauseAndStep() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-tmux-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let port = FreePort.next()
+        let tmux = try Tmux(command: "\(Executables.path("rewind")) --port \(port) --data \(data.path)")
+        defer { tmux.kill() }
+        #expect(tmux.waitForScreen { $0.contains("ws://127.0.0.1:\(port)") } != nil, "the header shows the address")
+
+        // The counter reads its commands from standard input.
+        let app = try ChildProcess(Executables.path("counter"), [], environment: ["REWIND_URL": "ws://127.0.0.1:\(port)"])
+        defer { app.closeInput() }
+        app.write("add 1\nadd 2\n")
+        try #require(tmux.waitForScreen { $0.contains("2 events") } != nil)
+
+        tmux.send("p")
+        #expect(tmux.waitForScreen { $0.contains("PAUSED") } != nil, "the header says paused")
+        app.write("add 3\nadd 4\nadd 5\n")
+        #expect(app.waitForLine { $0 == #"{"count":15}"# } != nil, "the app kept running")
+        let paused = tmux.waitForScreen { $0.contains("PAUSED (3 held)") }
+        #expect(paused != nil, "the held events are counted")
+        #expect(paused?.contains("2 events") == true, "the timeline stayed as it was")
+
+        tmux.send("p")
+        #expect(tmux.waitForScreen { $0.contains("3 events arrived while paused") && $0.contains("5 events") } != nil)
+
+        let linesBefore = app.stdoutLines.count
+        tmux.send("<")
+        #expect(app.waitForLine(timeout: 5, after: linesBefore) { $0 == #"{"count":10}"# } != nil,
+                "the app took the state of event 4")
+        #expect(tmux.waitForScreen { $0.contains("jumped the app to event 4") } != nil)
+
+        tmux.send("q")
+        #expect(tmux.waitForScreen { $0.contains("Quit rewind?") } != nil)
+        tmux.send("y")
+        #expect(tmux.waitForExit(), "rewind quit")
+    }
+
     @Test("the demo starts, shows events from both samples, quits cleanly and leaves no process behind")
     func demo() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-demo-\(UUID().uuidString)")
