@@ -46,15 +46,20 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         let reducerNanos: UInt64
         /// Actions dropped entirely just before this one (their numbers are `seq - lostBefore ..< seq`).
         let lostBefore: UInt64
+        /// What this entry is charged against the budget.
+        let charge: Int
     }
 
     /// What one ``drain(waitingUpTo:)`` hands to the pipeline.
     struct Drained: Sendable {
         /// Entries in dispatch order.
         var entries: [Entry] = []
+        /// True when these were the last queued entries (``lostAfter`` and ``latest`` are only given then).
+        var isFinal = true
         /// Actions dropped entirely after the last entry (their numbers end at `latest.seq`).
         var lostAfter: UInt64 = 0
-        /// The newest state the app committed and its action number; set whenever anything was coalesced.
+        /// The newest state the app committed and its action number; set, on a final drain, whenever anything was
+        /// coalesced since the previous final drain.
         var latest: (seq: UInt64, state: State)?
         /// What these entries are charged against the budget; hand it back with ``Outbox/release(_:)`` once
         /// the pipeline no longer holds them.
@@ -63,9 +68,8 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var entries: [Entry] = []
-    private var spare: [Entry] = []
+    private var head = 0
     private var chargedBytes = 0
-    private var queuedCharge = 0
     private var lostRun: UInt64 = 0
     private var latest: (seq: UInt64, state: State)?
     private var coalescedSinceDrain = false
@@ -84,7 +88,6 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         self.stateCost = MemoryLayout<State>.stride + 64
         self.actionCost = MemoryLayout<Entry>.stride + 64
         entries.reserveCapacity(1024)
-        spare.reserveCapacity(1024)
     }
 
     /// Queues one dispatched action. Store thread only; O(1); never blocks on the pipeline's work.
@@ -104,11 +107,11 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         condition.lock()
         let withState = chargedBytes + actionCost + stateCost <= budgetBytes
         if withState || chargedBytes + actionCost <= budgetBytes {
-            entries.append(Entry(seq: seq, time: time, action: action, source: source, reason: reason,
-                                 state: withState ? state : nil, reducerNanos: reducerNanos, lostBefore: lostRun))
             let charge = actionCost + (withState ? stateCost : 0)
+            entries.append(Entry(seq: seq, time: time, action: action, source: source, reason: reason,
+                                 state: withState ? state : nil, reducerNanos: reducerNanos, lostBefore: lostRun,
+                                 charge: charge))
             chargedBytes += charge
-            queuedCharge += charge
             lostRun = 0
         } else {
             lostRun += 1
@@ -125,29 +128,39 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         if wake { condition.signal() }
     }
 
-    /// Takes everything queued, waiting up to `timeout` seconds for the first entry. Pipeline thread only.
-    /// Returns an empty value on timeout or after ``close()``.
-    func drain(waitingUpTo timeout: Double) -> Drained {
+    /// Takes up to `limit` queued entries, oldest first, waiting up to `timeout` seconds for the first one.
+    /// Pipeline thread only. Returns an empty value on timeout or after ``close()``.
+    ///
+    /// Taking a bounded number at a time lets the pipeline check the transport's backlog between batches, so a
+    /// stalled daemon makes the outbox coalesce instead of the transport's queue growing past the budget.
+    func drain(waitingUpTo timeout: Double, limit: Int = .max) -> Drained {
         condition.lock()
         defer { condition.unlock() }
-        if entries.isEmpty && lostRun == 0 && !closed && !poked && timeout > 0 {
+        if head == entries.count && lostRun == 0 && !closed && !poked && timeout > 0 {
             consumerAsleep = true
             _ = condition.wait(until: Date(timeIntervalSinceNow: timeout))
             consumerAsleep = false
         }
         poked = false
         var drained = Drained()
-        swap(&entries, &spare)
-        drained.entries = spare
-        spare = []
-        spare.reserveCapacity(drained.entries.count)
+        let end = min(entries.count, head + max(1, limit))
+        drained.entries = Array(entries[head..<end])
+        drained.charge = drained.entries.reduce(0) { $0 + $1.charge }
+        head = end
+        if head == entries.count {
+            entries.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 4096 && head * 2 > entries.count {
+            entries.removeFirst(head)
+            head = 0
+        }
+        drained.isFinal = head == entries.count
+        guard drained.isFinal else { return drained }
         drained.lostAfter = lostRun
         lostRun = 0
         if coalescedSinceDrain { drained.latest = latest }
         latest = nil
         coalescedSinceDrain = false
-        drained.charge = queuedCharge
-        queuedCharge = 0
         return drained
     }
 
@@ -169,7 +182,7 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     /// True when nothing is queued and the pipeline holds nothing it drained (everything was handed on).
     var isEmpty: Bool {
         condition.lock(); defer { condition.unlock() }
-        return entries.isEmpty && lostRun == 0 && chargedBytes == 0
+        return head == entries.count && lostRun == 0 && chargedBytes == 0
     }
 
     /// Bytes currently charged (for tests and statistics).

@@ -54,6 +54,8 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private var measuredStateBytes = 0
     private var eventsSinceMeasure = 0
     private var actionBytesAverage = 128.0
+    /// True while a coalesced range is open: its states were not captured and a snapshot has not closed it yet.
+    private var rangeOpen = false
 
     /// The high-water mark of bytes queued in the transport above which the pipeline stops draining the outbox
     /// (so a slow daemon makes the outbox coalesce instead of memory growing in the transport).
@@ -147,7 +149,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
                     waitForLinkChange(until: monotonicSeconds() + 0.002)
                     continue
                 }
-                let drained = outbox.drain(waitingUpTo: 0.05)
+                let drained = outbox.drain(waitingUpTo: 0.05, limit: configuration.maxBatchEvents)
                 process(drained)
                 outbox.release(drained.charge)
             }
@@ -177,22 +179,28 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
 
     // MARK: - Turning entries into frames
 
+    /// Turns one drained chunk into frames. A coalesced range (entries without a state, or lost actions) may span
+    /// several chunks: each portion is announced with `dropped` before its events, and the range is closed with a
+    /// `snapshot` once a state is known again.
     private func process(_ drained: Outbox<State, Action>.Drained) {
         var pending: [ActionEvent] = []
-        var coalescedFrom: UInt64?
-        var coalesced: [ActionEvent] = []
+        var portionFrom: UInt64?
+        var portion: [ActionEvent] = []
+        var lastSeq: UInt64?
 
         for entry in drained.entries {
-            if coalescedFrom == nil && (entry.lostBefore > 0 || entry.state == nil) {
+            lastSeq = entry.seq
+            if !rangeOpen && (entry.lostBefore > 0 || entry.state == nil) {
                 flush(&pending)
-                coalescedFrom = entry.seq - entry.lostBefore
+                rangeOpen = true
             }
-            if let from = coalescedFrom {
-                if let action = entry.action { coalesced.append(event(for: entry, action: action, patch: JSONPatch())) }
-                if let state = entry.state {
-                    closeCoalescedRange(from: from, to: entry.seq, events: &coalesced, state: state,
-                                        time: entry.time, reason: entry.reason ?? "coalesced")
-                    coalescedFrom = nil
+            if rangeOpen {
+                if portionFrom == nil { portionFrom = entry.seq - entry.lostBefore }
+                if let action = entry.action { portion.append(event(for: entry, action: action, patch: JSONPatch())) }
+                if let state = entry.state, let from = portionFrom {
+                    closeCoalescedRange(from: from, to: entry.seq, events: &portion, state: state,
+                                        reason: entry.reason ?? "coalesced")
+                    portionFrom = nil
                 }
                 continue
             }
@@ -210,22 +218,29 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             baselineSeq = entry.seq
             measureOccasionally(encoded)
         }
-        if coalescedFrom != nil || drained.lostAfter > 0, let latest = drained.latest {
-            let from = coalescedFrom ?? (latest.seq - drained.lostAfter + 1)
-            closeCoalescedRange(from: from, to: latest.seq, events: &coalesced, state: latest.state,
-                                time: Date().timeIntervalSince1970, reason: "coalesced")
-        }
         flush(&pending)
+        if (rangeOpen || drained.lostAfter > 0), let latest = drained.latest {
+            rangeOpen = true
+            let from = portionFrom ?? (latest.seq - drained.lostAfter + 1)
+            closeCoalescedRange(from: from, to: latest.seq, events: &portion, state: latest.state, reason: "coalesced")
+        } else if rangeOpen, let from = portionFrom, let to = lastSeq {
+            // The range goes on in the next chunk: announce this portion now, so nothing waits in memory.
+            send(.dropped(Dropped(from: wireSeq(max(from, connectionBase + 1)), to: wireSeq(to))))
+            flush(&portion)
+        }
     }
 
     private func closeCoalescedRange(from: UInt64, to: UInt64, events: inout [ActionEvent], state: State,
-                                     time: Double, reason: String) {
-        send(.dropped(Dropped(from: wireSeq(max(from, connectionBase + 1)), to: wireSeq(to))))
+                                     reason: String) {
+        if from <= to {
+            send(.dropped(Dropped(from: wireSeq(max(from, connectionBase + 1)), to: wireSeq(to))))
+        }
         flush(&events)
         let encoded = encodeState(state)
         send(.snapshot(Snapshot(seq: wireSeq(to), state: encoded, reason: reason)))
         baseline = encoded
         baselineSeq = to
+        rangeOpen = false
         measuredStateBytes = encoded.serializedBytes().count
         updateOutboxCosts()
     }
