@@ -103,6 +103,32 @@ struct TimeTravelTests {
         #expect(try reader.branches() == [0, 1, 2, 3])
     }
 
+    @Test("a long recomputation goes to the app in segments that keep its answers under the message limit")
+    func skipRecomputesInSegments() throws {
+        // 8 KiB messages: segments of 32 actions for the counter's small state (a quarter of the limit, at least
+        // 64 bytes a state).
+        let harness = try DaemonHarness { $0.maxMessageBytes = 8192 }
+        defer { harness.tearDown() }
+        let commands = ["add 100"] + Array(repeating: "increment", count: 40)
+        let app = try ChildProcess(Executables.path("counter"), ["--script", try script(commands), "--stay"],
+                                   environment: ["REWIND_URL": harness.url])
+        defer { app.closeInput() }
+        let session = try #require(harness.waitForSession(events: 41, app: "counter"))
+        #expect(app.waitForLine(timeout: 5) { $0 == #"{"count":140}"# } != nil)
+
+        let before = app.stdoutLines.count
+        let daemon = harness.daemon
+        let outcome = try daemon.waitForOutcome(timeout: 30) { daemon.skip(session: session.id, index: 1, completion: $0) }.get()
+        #expect(outcome.states == counts(Array(commands.dropFirst()), from: 0))
+        #expect(app.waitForLine(timeout: 5, after: before) { $0 == #"{"count":40}"# } != nil)
+        #expect(harness.waitForSession(events: 41 + 1 + 41 + 2) != nil)
+        session.flush()
+        let reader = try daemon.store.openSession(session.id)
+        #expect(try reader.state(at: reader.eventCount, branch: 1) == ["count": 40])
+        // One `replay` snapshot per segment: 32 + 8.
+        #expect(try reader.events(1...reader.eventCount).filter { $0.kind == .replay }.count == 2)
+    }
+
     @Test("only actions of the main line can be skipped, and a missing branch is refused")
     func skipRefusesWhatIsNotAnAction() throws {
         let harness = try DaemonHarness()
@@ -240,6 +266,24 @@ struct TimeTravelTests {
         for state in states {
             #expect(app.waitForLine(timeout: 5) { $0 == self.line(state) } != nil)
         }
+    }
+
+    @Test("Ctrl-C stops a paced replay between two actions and says how many were replayed")
+    func interruptedReplay() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let (saved, states) = try savedSession(["add 1", "add 20", "add 300"], gap: 30, in: harness)
+        let (app, fresh) = try freshCounter(in: harness, besides: [saved])
+        defer { app.closeInput() }
+
+        let run = try ChildProcess(Executables.path("rewind"), ["replay", saved.rawValue, "--into", fresh.rawValue,
+                                                                "--speed", "1", "--port", "\(harness.port)"])
+        #expect(app.waitForLine(timeout: 10) { $0 == self.line(states[0]) } != nil)
+        usleep(200_000)  // into the 30 s wait before the second action
+        run.signal(SIGINT)
+        #expect(run.waitForExit(timeout: 10) == 130)
+        #expect(run.stdoutLines.last == "stopped after 1 of 3 actions of \(saved.rawValue) replayed into \(fresh.rawValue)")
+        #expect(!app.stdoutLines.contains(line(states[1])))
     }
 
     @Test("--step replays one action per line on standard input and stops at its end")

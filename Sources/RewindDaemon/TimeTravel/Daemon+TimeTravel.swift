@@ -119,13 +119,7 @@ extension Daemon {
         let replayed = try storeCall { () throws(SessionStoreError) in try reader.events(earliest...reader.eventCount) }
             .filter { $0.kind == .action && $0.action != nil && !skipped.contains($0.index) }
         let branch = (try storeCall { () throws(SessionStoreError) in try reader.branches() }.max() ?? 0) + 1
-        let result = try waitForOutcome(timeout: 30) { (done: @escaping CommandCompletion) in
-            replay(state: base, actions: replayed.compactMap(\.action), into: id, completion: done)
-        }.get()
-        guard let states = result.states, states.count == replayed.count else {
-            throw DaemonError("the app answered \(result.states?.count ?? 0) states for \(replayed.count) actions",
-                              code: .commandFailed)
-        }
+        let states = try recompute(replayed.compactMap(\.action), from: base, in: id)
 
         let list = skipped.sorted().map(String.init).joined(separator: ", ")
         live.recordNote(kind: .skip, label: skipping ? "skip" : "unskip",
@@ -147,6 +141,31 @@ extension Daemon {
         live.recordBranch(records)
         live.flush()
         return SkipOutcome(skipped: skipped.sorted(), branch: branch, states: states, finalState: previous)
+    }
+
+    /// Has the app of session `id` run `actions` from `base` (effects muted) and returns the state after each.
+    /// Sent in segments small enough for the app's answer, carrying a state per action, to stay well under the
+    /// message limit: the first resets to `base`, the others continue from where the previous one ended.
+    private func recompute(_ actions: [JSONValue], from base: JSONValue, in id: SessionID) throws(DaemonError)
+        -> [JSONValue] {
+        let stateBytes = max(64, base.serialized().utf8.count)
+        let segment = max(1, min(1_000, configuration.maxMessageBytes / 4 / stateBytes))
+        var states: [JSONValue] = []
+        states.reserveCapacity(actions.count)
+        var start = 0
+        repeat {
+            let part = Array(actions[start..<min(actions.count, start + segment)])
+            let result = try waitForOutcome(timeout: 30) { (done: @escaping CommandCompletion) in
+                replay(state: start == 0 ? base : .null, actions: part, reset: start == 0, into: id, completion: done)
+            }.get()
+            guard let answered = result.states, answered.count == part.count else {
+                throw DaemonError("the app answered \(result.states?.count ?? 0) states for \(part.count) actions",
+                                  code: .commandFailed)
+            }
+            states += answered
+            start += part.count
+        } while start < actions.count
+        return states
     }
 
     /// The session's skipped events: its main line's `skip` events replayed in order.

@@ -16,7 +16,8 @@ struct ReplayCommand: ParsableCommand {
             SESSION may be saved or live; --into names the live session whose app receives it (default: SESSION). \
             Without --speed (or with --speed 0) the actions go as fast as possible, in one command. With --speed N \
             they are sent one at a time at the recorded pace times N (2 = twice as fast); with --step, one at a \
-            time each time Enter is pressed (end of input stops). Ctrl-C stops a paced replay between two actions.
+            time each time Enter is pressed (end of input stops, exit status 0). Ctrl-C stops a paced replay between two \
+            actions (exit status 130); either way it says how many actions were replayed.
             """
     )
 
@@ -83,6 +84,7 @@ struct ReplayCommand: ParsableCommand {
         let done = progress.replayed
         if done < recorded.actions.count {
             print("stopped after \(done) of \(recorded.actions.count) actions of \(session) replayed into \(target)")
+            if progress.isStopped { throw ExitCode(130) }  // Ctrl-C, as a shell expects; end of input is not an error
         } else {
             print("replayed \(done) actions of \(session) into \(target)")
         }
