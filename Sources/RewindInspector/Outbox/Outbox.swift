@@ -5,8 +5,9 @@ import Rewind
 ///
 /// The app's thread calls ``push(seq:time:action:source:state:reducerNanos:)`` once per dispatched action. That call only
 /// copies values into an array under a lock held for a few instructions: no encoding, no allocation beyond the
-/// array's amortised growth, and no system call except one condition signal when the pipeline thread is asleep
-/// (at the start of a burst, never in the middle of one).
+/// array's amortised growth, and no system call — it never wakes the pipeline thread, which instead polls the
+/// outbox every ``Outbox/pollInterval`` while idle (a few hundred cheap wake-ups a second, and at most that much
+/// added latency on the timeline).
 ///
 /// The outbox has a byte budget. Every queued entry is charged an *estimate* of what it holds: the size of the
 /// action's encoding and, when the entry keeps its state, the size of the state's encoding, both as last measured
@@ -73,11 +74,13 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     private var lostRun: UInt64 = 0
     private var latest: (seq: UInt64, state: State)?
     private var coalescedSinceDrain = false
-    private var consumerAsleep = false
     private var stateCost: Int
     private var actionCost: Int
     private var closed = false
     private var poked = false
+
+    /// How long the pipeline waits for entries before looking again, in seconds.
+    static var pollInterval: Double { 0.004 }
 
     /// The most the queued entries may be charged, in bytes.
     let budgetBytes: Int
@@ -122,10 +125,7 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
             coalescedSinceDrain = true
             latest = (seq, state)
         }
-        let wake = consumerAsleep
-        if wake { consumerAsleep = false }
         condition.unlock()
-        if wake { condition.signal() }
     }
 
     /// Takes up to `limit` queued entries, oldest first, waiting up to `timeout` seconds for the first one.
@@ -137,9 +137,7 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if head == entries.count && lostRun == 0 && !closed && !poked && timeout > 0 {
-            consumerAsleep = true
             _ = condition.wait(until: Date(timeIntervalSinceNow: timeout))
-            consumerAsleep = false
         }
         poked = false
         var drained = Drained()

@@ -149,7 +149,8 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
                     waitForLinkChange(until: monotonicSeconds() + 0.002)
                     continue
                 }
-                let drained = outbox.drain(waitingUpTo: 0.05, limit: configuration.maxBatchEvents)
+                let drained = outbox.drain(waitingUpTo: Outbox<State, Action>.pollInterval,
+                                           limit: configuration.maxBatchEvents)
                 process(drained)
                 outbox.release(drained.charge)
             }
