@@ -313,4 +313,24 @@ struct TimeTravelTests {
         #expect(app.waitForLine(timeout: 5) { $0 == self.line(states[1]) } != nil)
         #expect(!app.stdoutLines.contains(line(states[2])))
     }
+
+    @Test("Ctrl-C while --step waits for Enter stops at once and says how many actions were replayed")
+    func interruptedStep() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let (saved, states) = try savedSession(["add 1", "add 20"], gap: nil, in: harness)
+        let (app, fresh) = try freshCounter(in: harness, besides: [saved])
+        defer { app.closeInput() }
+
+        let run = try ChildProcess(Executables.path("rewind"), ["replay", saved.rawValue, "--into", fresh.rawValue,
+                                                                "--step", "--port", "\(harness.port)"])
+        #expect(run.waitForLine(timeout: 10) { $0.hasPrefix("event 1 add:") } != nil)
+        run.write("\n")
+        #expect(run.waitForLine(timeout: 10) { $0.hasPrefix("event 2 add:") } != nil)
+        run.signal(SIGINT)
+        #expect(run.waitForExit(timeout: 10) == 130)
+        #expect(run.stdoutLines.last == "stopped after 1 of 2 actions")
+        #expect(app.waitForLine(timeout: 5) { $0 == self.line(states[0]) } != nil)
+        #expect(!app.stdoutLines.contains(line(states[1])))
+    }
 }

@@ -119,9 +119,10 @@ private final class PacedReplayProgress: @unchecked Sendable {  // mutable state
             condition.broadcast()
             condition.unlock()
             if waiting {
-                print("\nstopped after \(done) of \(total) actions")
-                fflush(nil)  // every stream: naming `stdout` is not concurrency-safe
-                exit(130)
+                // The main thread is blocked in `readLine` holding standard input's stdio lock, which `exit` and
+                // `fflush(nil)` would wait for: write directly (everything printed before was flushed) and leave.
+                FileHandle.standardOutput.write(Data("\nstopped after \(done) of \(total) actions\n".utf8))
+                _exit(130)
             }
         }
         source.resume()
