@@ -57,6 +57,9 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
     /// Marks sessions a crashed daemon left open as interrupted, then starts listening. Returns the port.
     @discardableResult
     public func start() throws(DaemonError) -> Int {
+        // A file-size limit (`ulimit -f`) must fail the write (EFBIG, reported as an unwritable session file)
+        // rather than kill the daemon with SIGXFSZ: it keeps serving and keeps what it had committed.
+        signal(SIGXFSZ, SIG_IGN)
         if let interrupted = try? store.recoverInterrupted(), !interrupted.isEmpty {
             configuration.log("marked \(interrupted.count) session(s) interrupted (a previous daemon stopped "
                 + "without closing them)")

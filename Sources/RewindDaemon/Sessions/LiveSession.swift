@@ -33,9 +33,13 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     private var pending: [String: @Sendable (CommandResult) -> Void] = [:]
     private var nextCommand: UInt64 = 1
     private var ended = false
+    private let log: @Sendable (String) -> Void
+    private var reportedStorageError: String?
 
     init(id: SessionID, identity: AppIdentity, stateType: String?, initialState: JSONValue, appActions: UInt64,
-         recording: SessionRecording, hub: DaemonEventHub, startedAt: Date) {
+         recording: SessionRecording, hub: DaemonEventHub, startedAt: Date,
+         log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.log = log
         self.id = id
         self.identity = identity
         self.stateType = stateType
@@ -222,6 +226,21 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     private func append(_ event: NewEvent, forceKeyframe: Bool = false) {
         let index = recording.append(event, stateAfter: state, forceKeyframe: forceKeyframe)
         publish(event, index: index)
+        reportStorageChange()
+    }
+
+    /// Logs the writer's error when it appears or changes (disk full, unwritable file), and its recovery, once
+    /// each: the daemon keeps serving meanwhile, so the log is where a person learns events are not reaching
+    /// the disk. Must be called with the lock held.
+    private func reportStorageChange() {
+        let error = recording.lastError.map { "\($0)" }
+        guard error != reportedStorageError else { return }
+        if let error {
+            log("session \(id): \(error)")
+        } else {
+            log("session \(id): writing to disk again")
+        }
+        reportedStorageError = error
     }
 
     /// Must be called with the lock held.

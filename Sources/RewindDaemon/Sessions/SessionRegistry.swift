@@ -42,7 +42,7 @@ final class SessionRegistry: @unchecked Sendable {  // all mutable state guarded
                 let session = LiveSession(
                     id: previous.id, identity: hello.app, stateType: hello.stateType ?? previous.stateType,
                     initialState: lastState, appActions: UInt64(clamping: max(0, lastAppSeq ?? 0)),
-                    recording: recording, hub: hub, startedAt: previous.startedAt)
+                    recording: recording, hub: hub, startedAt: previous.startedAt, log: log)
                 register(session)
                 session.recordReconnect(hello, connection: connection, resumed: nil)
                 log("session \(session.id) resumed after a daemon restart: \(hello.app.name)")
@@ -54,7 +54,8 @@ final class SessionRegistry: @unchecked Sendable {  // all mutable state guarded
                 stateType: hello.stateType, initialState: hello.state, startedAt: now)
             let session = LiveSession(
                 id: recording.id, identity: hello.app, stateType: hello.stateType, initialState: hello.state,
-                appActions: hello.seq ?? 0, recording: recording, hub: hub, startedAt: now)
+                appActions: hello.seq ?? 0, recording: recording, hub: hub, startedAt: now,
+                log: log)
             register(session)
             session.attach(connection)
             hub.publish(.sessionStarted(session.id, hello.app))
