@@ -19,12 +19,20 @@ enum FuzzTarget {
 
     /// Every property of `input` that does not hold, described for people; empty when all hold.
     static func problems(_ input: [UInt8]) -> [String] {
+        var coverage = FuzzCoverage()
+        return problems(input, coverage: &coverage)
+    }
+
+    /// Every property of `input` that does not hold, counting in `coverage` which readers accepted it.
+    static func problems(_ input: [UInt8], coverage: inout FuzzCoverage) -> [String] {
         var problems: [String] = []
         for limits in limits {
             checkParse(input, limits, &problems)
-            checkDecoders(input, limits, &problems)
+            var counted = FuzzCoverage()
+            checkDecoders(input, limits, &problems, &counted)
+            if limits == .default { coverage.add(decodersOf: counted) }
         }
-        checkPatches(input, &problems)
+        checkPatches(input, &problems, &coverage)
         return problems
     }
 
@@ -50,23 +58,28 @@ enum FuzzTarget {
         }
     }
 
-    private static func checkDecoders(_ input: [UInt8], _ limits: JSONLimits, _ problems: inout [String]) {
+    private static func checkDecoders(_ input: [UInt8], _ limits: JSONLimits, _ problems: inout [String],
+                                      _ coverage: inout FuzzCoverage) {
         if let message = try? WireCodec.decodeAppMessage(input, limits: limits) {
+            coverage.appMessages += 1
             roundTrip("app message", message, WireCodec.encode(message), &problems) {
                 (frame: [UInt8]) throws(WireError) in try WireCodec.decodeAppMessage(frame)
             }
         }
         if let message = try? WireCodec.decodeDaemonMessage(input, limits: limits) {
+            coverage.daemonMessages += 1
             roundTrip("daemon message", message, WireCodec.encode(message), &problems) {
                 (frame: [UInt8]) throws(WireError) in try WireCodec.decodeDaemonMessage(frame)
             }
         }
         if let request = try? WireCodec.decodeControlRequest(input, limits: limits) {
+            coverage.controlRequests += 1
             roundTrip("control request", request, WireCodec.encode(request), &problems) {
                 (frame: [UInt8]) throws(WireError) in try WireCodec.decodeControlRequest(frame)
             }
         }
         if let response = try? WireCodec.decodeControlResponse(input, limits: limits) {
+            coverage.controlResponses += 1
             roundTrip("control response", response, WireCodec.encode(response), &problems) {
                 (frame: [UInt8]) throws(WireError) in try WireCodec.decodeControlResponse(frame)
             }
@@ -86,13 +99,14 @@ enum FuzzTarget {
         }
     }
 
-    private static func checkPatches(_ input: [UInt8], _ problems: inout [String]) {
+    private static func checkPatches(_ input: [UInt8], _ problems: inout [String], _ coverage: inout FuzzCoverage) {
         guard let value = try? JSONValue(parsing: input) else { return }
+        coverage.parsed += 1
         // A document and a patch: {"doc": …, "patch": […]}, as the patch seeds are written.
         if let doc = value["doc"], let patchValue = value["patch"] {
-            checkPatch(patchValue, on: [doc], &problems)
+            checkPatch(patchValue, on: [doc], &problems, &coverage)
         }
-        checkPatch(value, on: documents, &problems)
+        checkPatch(value, on: documents, &problems, &coverage)
         for document in documents.prefix(3) + [value["doc"] ?? .null] {
             let patch = JSONPatch.diff(from: document, to: value)
             do {
@@ -106,8 +120,12 @@ enum FuzzTarget {
         }
     }
 
-    private static func checkPatch(_ value: JSONValue, on documents: [JSONValue], _ problems: inout [String]) {
+    private static func checkPatch(_ value: JSONValue, on documents: [JSONValue], _ problems: inout [String],
+                                   _ coverage: inout FuzzCoverage) {
         guard let patch = try? JSONPatch(json: value) else { return }
+        coverage.patches += 1
+        var appliedOnce = false
+        defer { if appliedOnce { coverage.appliedPatches += 1 } }
         do {
             let again = try JSONPatch(json: patch.json)
             if again != patch {
@@ -122,6 +140,7 @@ enum FuzzTarget {
             let applied = Result { () throws(JSONPatchError) in try patch.apply(to: &inPlace) }
             switch (copied, applied) {
             case (.success(let result), .success):
+                appliedOnce = true
                 if result != inPlace {
                     problems.append("patch applied in place and to a copy differ: \(patch)")
                 }

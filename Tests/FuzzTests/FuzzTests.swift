@@ -23,6 +23,7 @@ struct FuzzTests {
         let start = clock.now
         var runs = 0
         var findings = 0
+        var coverage = FuzzCoverage()
         while runs < settings.iterations, (clock.now - start) < .seconds(settings.seconds) {
             let input = mutator.next()
             runs += 1
@@ -30,7 +31,7 @@ struct FuzzTests {
                 try Data(input).write(to: URL(fileURLWithPath: path))
             }
             let inputStart = clock.now
-            let problems = FuzzTarget.problems(input)
+            let problems = FuzzTarget.problems(input, coverage: &coverage)
             let elapsed = clock.now - inputStart
             var complaints = problems
             if elapsed > .seconds(FuzzSettings.hangThreshold) {
@@ -50,8 +51,16 @@ struct FuzzTests {
         if let path = settings.lastInputPath {  // no input stopped the process: nothing for `make fuzz` to save
             try? FileManager.default.removeItem(atPath: path)
         }
-        print("fuzz: \(runs) inputs in \(clock.now - start) (seed \(settings.seed)), \(findings) findings")
+        print("fuzz: \(runs) inputs in \(clock.now - start) (seed \(settings.seed)), \(findings) findings; \(coverage)")
         #expect(runs >= min(settings.iterations, 200), "the pass ran too few inputs to mean anything")
+        // Mutations that break everything would test only the first byte checks: each reader must accept some.
+        for (reader, count) in [("the parser", coverage.parsed), ("decodeAppMessage", coverage.appMessages),
+                                ("decodeDaemonMessage", coverage.daemonMessages),
+                                ("decodeControlRequest", coverage.controlRequests),
+                                ("decodeControlResponse", coverage.controlResponses),
+                                ("JSONPatch(json:)", coverage.patches), ("JSONPatch.apply", coverage.appliedPatches)] {
+            #expect(count * 1_000 >= runs, "\(reader) accepted only \(count) of \(runs) inputs")
+        }
         #expect(findings == 0)
     }
 
