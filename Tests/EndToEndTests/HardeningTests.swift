@@ -226,7 +226,6 @@ struct HardeningTests {
         // 1,024 blocks (512 KiB under dash, 1 MiB under bash): room for the first events, not for the big ones.
         let daemon = try ChildProcess("/bin/sh", ["-c", #"ulimit -f 1024; exec "$0" serve --headless --port "$1" --data "$2""#,
                                                   Executables.path("rewind"), String(port), directory.path])
-        defer { daemon.signal(SIGKILL) }
         try #require(daemon.waitForLine(timeout: 20, stderr: true) { $0.contains("listening on") } != nil)
         let app = try DaemonPeer(port: port)
         let session = try SessionID(validating: try #require(try app.hello(AppFrames.hello(name: "filler"))))
