@@ -1,4 +1,4 @@
-// todo: a list app whose side effects are values performed by an interpreter — saving and loading a JSON file,
+// The todo sample: a list app whose side effects are values performed by an interpreter — saving and loading a JSON file,
 // ids from a generator — with a debounced search; every dependency (file system, clock, ids) injected here, at launch.
 import Foundation
 import Rewind
