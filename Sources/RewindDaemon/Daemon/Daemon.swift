@@ -34,6 +34,8 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
     private var appConnections: [ConnectionID: AppConnection] = [:]
     private var controlConnections: [ConnectionID: ControlConnection] = [:]
     let controlQueue = DispatchQueue(label: "rewind.daemon.control")
+    /// Work handed from the service thread to the app connections' queues, waited for by ``stop()``.
+    private let ingest = DispatchGroup()
 
     /// Opens the data directory. Refuses a non-loopback address without a token.
     public init(configuration: DaemonConfiguration) throws(DaemonError) {
@@ -93,8 +95,17 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
         self.server = nil
         lock.unlock()
         server?.stop()
+        _ = ingest.wait(timeout: .now() + 10)
         controlQueue.sync {}
         for session in registry.all { session.finish(endState: .clean) }
+    }
+
+    /// Waits until every message received so far has been handled (decoded, checked and appended to its session),
+    /// or `timeout` seconds pass; true when it was. Apps' messages are handled on their connections' own queues, so
+    /// tools and tests that just saw a frame arrive call this before reading what it recorded.
+    @discardableResult
+    public func waitUntilIdle(timeout: Double = 10) -> Bool {
+        ingest.wait(timeout: .now() + timeout) == .success
     }
 
     /// Every session seen since the daemon started (live or disconnected), oldest first.
@@ -168,7 +179,11 @@ extension Daemon: WebSocketServerDelegate {
         let control = app == nil ? controlConnections[id] : nil
         lock.unlock()
         if let app {
-            app.receive(message)
+            ingest.enter()
+            app.queue.async { [ingest] in
+                app.receive(message)
+                ingest.leave()
+            }
         } else {
             control?.receive(message)
         }
@@ -180,7 +195,13 @@ extension Daemon: WebSocketServerDelegate {
         let app = appConnections.removeValue(forKey: id)
         let control = controlConnections.removeValue(forKey: id)
         lock.unlock()
-        app?.closed()
+        if let app {
+            ingest.enter()
+            app.queue.async { [ingest] in
+                app.closed()
+                ingest.leave()
+            }
+        }
         control?.closed()
     }
 }

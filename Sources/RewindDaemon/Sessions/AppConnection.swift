@@ -10,8 +10,10 @@ import RewindWire
 /// the protocol cannot go on (see `WireErrorCode.closeCode`) the connection is closed with the matching WebSocket
 /// close code. Nothing already accepted is lost: events are recorded before any complaint about what follows.
 ///
-/// Threading: confined to the server's service thread (every call comes from a server delegate callback).
-final class AppConnection {
+/// Threading: confined to ``queue``, its own serial queue. The server's service thread only hands each complete
+/// message (and finally the close) to it, so decoding, applying patches and opening or finishing session files
+/// never hold up other connections, and one connection's messages are handled in order.
+final class AppConnection: @unchecked Sendable {  // all state confined to `queue`
     /// What the connection needs from the daemon.
     struct Environment {
         let limits: JSONLimits
@@ -23,6 +25,8 @@ final class AppConnection {
     }
 
     let id: ConnectionID
+    /// Where every call to this connection runs, in order.
+    let queue: DispatchQueue
     private let environment: Environment
     private(set) var session: LiveSession?
     private var connectionBase: UInt64 = 0
@@ -32,6 +36,7 @@ final class AppConnection {
 
     init(id: ConnectionID, environment: Environment) {
         self.id = id
+        self.queue = DispatchQueue(label: "rewind.daemon.app.\(id.rawValue)")
         self.environment = environment
     }
 

@@ -52,6 +52,7 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// The state at the last event of `session`, read back from its file.
     func lastRecordedState(_ session: LiveSession) throws -> JSONValue {
+        daemon.waitUntilIdle()
         session.flush()
         let reader = try daemon.store.openSession(session.id)
         return try reader.state(at: reader.eventCount)
