@@ -341,10 +341,7 @@ final class ClientServiceLoop: @unchecked Sendable {
     private func received(_ wsi: OpaquePointer, _ current: ClientConnectionAttempt, _ input: UnsafeMutableRawPointer?,
                           _ length: Int) -> Int32 {
         if current.outgoing.isClosing { return 0 }
-        let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
-        let outcome = current.assembler.append(
-            chunk, isFinal: lws_is_final_fragment(wsi) != 0,
-            remainingInFrame: Int(lws_remaining_packet_payload(wsi)))
+        let outcome = current.assembler.appendReceived(input, length: length, from: wsi)
         switch outcome {
         case .partial:
             return 0

@@ -355,10 +355,7 @@ public final class WebSocketServer: @unchecked Sendable {
                           _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         guard let connection = connection(user) else { return -1 }
         if connection.outgoing.isClosing { return 0 }
-        let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
-        let outcome = connection.assembler.append(
-            chunk, isFinal: lws_is_final_fragment(wsi) != 0,
-            remainingInFrame: Int(lws_remaining_packet_payload(wsi)))
+        let outcome = connection.assembler.appendReceived(input, length: length, from: wsi)
         switch outcome {
         case .partial:
             return 0

@@ -1,3 +1,4 @@
+import CLibWebSockets
 /// Reassembles one connection's incoming WebSocket message from the chunks libwebsockets delivers
 /// (a message may span several frames, and a frame several RECEIVE callbacks), refusing to buffer more
 /// than a limit.
@@ -56,5 +57,15 @@ struct IncomingMessageAssembler {
     mutating func reset() {
         buffer = []
         inMessage = false
+    }
+}
+
+extension IncomingMessageAssembler {
+    /// Appends what libwebsockets handed to a `RECEIVE` callback (`input`, `length`), reading whether it ends the
+    /// message and how much of the frame is still to come from `wsi`. Service thread only.
+    mutating func appendReceived(_ input: UnsafeMutableRawPointer?, length: Int, from wsi: OpaquePointer) -> Outcome {
+        append(UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length),
+               isFinal: lws_is_final_fragment(wsi) != 0,
+               remainingInFrame: Int(lws_remaining_packet_payload(wsi)))
     }
 }
