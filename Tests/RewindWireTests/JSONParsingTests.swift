@@ -58,6 +58,23 @@ struct JSONParsingTests {
         #expect(v[6] == ["a": 1, "b": 2, "c": 3])
     }
 
+    @Test("objects of several shapes alternating at one depth each keep their own keys and values")
+    func alternatingShapes() throws {
+        let text = #"""
+        [{"x":{"a":1,"b":2}},{"x":{"op":"replace","path":"/n"}},{"x":{"a":3,"b":4}},{"x":{"op":"add"}},
+         {"x":{"a":5,"c":6}},{"x":{"k1":1}},{"x":{"k2":2}},{"x":{"k3":3}},{"x":{"k4":4}},{"x":{"a":7,"b":8}},
+         {"x":{"op":"remove","path":"/m","from":"/z"}},{"x":{"b":9,"a":10}},{"x":{"a":1,"a":2}}]
+        """#
+        let v = try JSONValue(parsing: text)
+        let keys = try #require(v.arrayValue).map { $0["x"]?.objectValue?.keys ?? [] }
+        #expect(keys == [["a", "b"], ["op", "path"], ["a", "b"], ["op"], ["a", "c"], ["k1"], ["k2"], ["k3"], ["k4"],
+                         ["a", "b"], ["op", "path", "from"], ["b", "a"], ["a"]])
+        #expect(v[2]?["x"] == ["a": 3, "b": 4])
+        #expect(v[10]?["x"] == ["op": "remove", "path": "/m", "from": "/z"])
+        #expect(v[11]?["x"] == ["b": 9, "a": 10])
+        #expect(v[12]?["x"] == ["a": 2])
+    }
+
     @Test("string escapes decode, including surrogate pairs")
     func escapes() throws {
         let v = try JSONValue(parsing: #""a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00""#)

@@ -16,15 +16,20 @@ struct JSONParser {
         /// Keys read so far — only once the object stopped following its depth's template.
         var keys: [String] = []
         var values: [JSONValue] = []
-        /// While true, the keys read so far are `templates[depth][0..<cursor]`.
+        /// While true, the keys read so far are `templates[depth][template][0..<cursor]`.
         var following = true
+        var template = 0
         var cursor = 0
     }
 
-    /// Per nesting depth: the keys of the last object closed there. Objects at one depth usually have the same
-    /// keys (elements of an array of structs); while they follow the template, their keys reuse its strings and
-    /// its array (no string creation, no allocation, no duplicate search).
-    private var templates: [[String]] = []
+    /// How many key lists each depth remembers.
+    private static let templatesPerDepth = 4
+
+    /// Per nesting depth: the keys of the last few objects of different shapes closed there, the most recently
+    /// used first. Objects at one depth usually have one of a few shapes (elements of an array of structs; in a
+    /// protocol message, an action's payload beside a patch operation); while an object follows one of them, its
+    /// keys reuse the template's strings and array (no string creation, no allocation, no duplicate search).
+    private var templates: [[[String]]] = []
     /// Per nesting depth: the element count of the last container closed there (to size the next one).
     private var lastCounts: [Int] = []
 
@@ -126,8 +131,9 @@ struct JSONParser {
 
     /// The key the object on top of the stack would read next if it follows its template.
     private func candidate(for frame: Frame, depth: Int) -> String? {
-        guard frame.following, depth < templates.count, frame.cursor < templates[depth].count else { return nil }
-        return templates[depth][frame.cursor]
+        guard frame.following, depth < templates.count, frame.template < templates[depth].count else { return nil }
+        let template = templates[depth][frame.template]
+        return frame.cursor < template.count ? template[frame.cursor] : nil
     }
 
     /// Opens a container at `depth`, sized like the last one closed there.
@@ -147,8 +153,21 @@ struct JSONParser {
                 frame.cursor += 1
                 return
             }
+            if frame.cursor == 0, depth < templates.count {
+                // The first key did not match the most recent template: another shape seen at this depth?
+                let known = templates[depth]
+                var index = 1
+                while index < known.count {
+                    if known[index][0] == key {
+                        frame.template = index
+                        frame.cursor = 1
+                        return
+                    }
+                    index += 1
+                }
+            }
             frame.following = false
-            frame.keys = Array(templates[depth][0..<frame.cursor])
+            frame.keys = frame.cursor == 0 ? [] : Array(templates[depth][frame.template][0..<frame.cursor])
         }
         frame.keys.append(key)
     }
@@ -158,12 +177,17 @@ struct JSONParser {
         lastCounts[depth] = frame.values.count
         guard frame.isObject else { return .array(frame.values) }
         if frame.following {
-            let template = templates[depth]
+            let template = templates[depth][frame.template]
+            if frame.template != 0 {
+                templates[depth].remove(at: frame.template)
+                templates[depth].insert(template, at: 0)
+            }
             let keys = frame.cursor == template.count ? template : Array(template[0..<frame.cursor])
             return .object(JSONObject(uniqueKeys: keys, values: frame.values))
         }
         let object = JSONObject(keys: frame.keys, values: frame.values)
-        templates[depth] = object.keys
+        templates[depth].insert(object.keys, at: 0)
+        if templates[depth].count > JSONParser.templatesPerDepth { templates[depth].removeLast() }
         return .object(object)
     }
 
