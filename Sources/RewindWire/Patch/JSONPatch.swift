@@ -3,11 +3,29 @@
 /// Threading: a value type; safe to share.
 public struct JSONPatch: Hashable, Sendable {
     /// The operations, applied in order.
-    public var operations: [JSONPatchOperation]
+    public var operations: [JSONPatchOperation] {
+        didSet { source = nil }
+    }
+
+    /// The JSON this patch was read from (``init(json:)``), kept so that ``json`` need not rebuild it: a
+    /// daemon that stores every patch it receives as text then serializes the parsed array as it came. Cleared
+    /// whenever ``operations`` changes; never part of equality.
+    private var source: JSONValue?
 
     /// A patch with these operations.
     public init(_ operations: [JSONPatchOperation] = []) {
         self.operations = operations
+        source = nil
+    }
+
+    /// Patches are equal when their operations are (however each was made).
+    public static func == (lhs: JSONPatch, rhs: JSONPatch) -> Bool {
+        lhs.operations == rhs.operations
+    }
+
+    /// Hashes the operations, consistently with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(operations)
     }
 
     /// True when the patch has no operations (it changes nothing).
@@ -27,6 +45,7 @@ public struct JSONPatch: Hashable, Sendable {
             operations.append(try JSONPatch.operation(from: element, index: index))
         }
         self.operations = operations
+        source = json
     }
 
     private static func operation(from element: JSONValue, index: Int) throws(JSONPatchError) -> JSONPatchOperation {
@@ -65,8 +84,10 @@ public struct JSONPatch: Hashable, Sendable {
     }
 
     /// The JSON form: an array of operation objects (`op`, `path`, then `from`/`value` as the operation has).
+    /// For a patch read by ``init(json:)`` and not changed since, the JSON it was read from (members RFC 6902
+    /// tells readers to ignore included).
     public var json: JSONValue {
-        .array(operations.map(\.json))
+        source ?? .array(operations.map(\.json))
     }
 
     /// Applies the operations in order to a copy of `document` and returns the result. If any operation
