@@ -179,11 +179,7 @@ extension Daemon: WebSocketServerDelegate {
         let control = app == nil ? controlConnections[id] : nil
         lock.unlock()
         if let app {
-            ingest.enter()
-            app.queue.async { [ingest] in
-                app.receive(message)
-                ingest.leave()
-            }
+            app.deliver(message, tracking: ingest)
         } else {
             control?.receive(message)
         }
@@ -195,13 +191,7 @@ extension Daemon: WebSocketServerDelegate {
         let app = appConnections.removeValue(forKey: id)
         let control = controlConnections.removeValue(forKey: id)
         lock.unlock()
-        if let app {
-            ingest.enter()
-            app.queue.async { [ingest] in
-                app.closed()
-                ingest.leave()
-            }
-        }
+        if let app { app.deliverClose(tracking: ingest) }
         control?.closed()
     }
 }

@@ -10,10 +10,14 @@ import RewindWire
 /// the protocol cannot go on (see `WireErrorCode.closeCode`) the connection is closed with the matching WebSocket
 /// close code. Nothing already accepted is lost: events are recorded before any complaint about what follows.
 ///
-/// Threading: confined to ``queue``, its own serial queue. The server's service thread only hands each complete
-/// message (and finally the close) to it, so decoding, applying patches and opening or finishing session files
-/// never hold up other connections, and one connection's messages are handled in order.
-final class AppConnection: @unchecked Sendable {  // all state confined to `queue`
+/// Threading: two stages. The server's service thread only hands each complete message (and finally the close) to
+/// ``deliver(_:tracking:)`` / ``deliverClose(tracking:)``. Parsing and decoding, the most expensive step of ingest,
+/// run concurrently on a global queue (one message's parse does not depend on another's); an ``OrderedHandoff``
+/// then hands the decoded messages, in the order they arrived, to ``queue``, where everything else runs (the state
+/// machine, applying patches, appending to the recording, opening or finishing session files). Under a stream of
+/// events both processors share the work, and nothing ever holds up other connections. All mutable state is
+/// confined to ``queue``.
+final class AppConnection: @unchecked Sendable {  // all mutable state confined to `queue`
     /// What the connection needs from the daemon.
     struct Environment {
         let limits: JSONLimits
@@ -25,8 +29,10 @@ final class AppConnection: @unchecked Sendable {  // all state confined to `queu
     }
 
     let id: ConnectionID
-    /// Where every call to this connection runs, in order.
+    /// The second stage: where the connection's state lives and every decoded message is handled, in order.
     let queue: DispatchQueue
+    /// The first stage: decodes messages concurrently and hands them to ``queue`` in arrival order.
+    private var handoff: OrderedHandoff<Inbound>!
     private let environment: Environment
     private(set) var session: LiveSession?
     private var connectionBase: UInt64 = 0
@@ -38,15 +44,53 @@ final class AppConnection: @unchecked Sendable {  // all state confined to `queu
         self.id = id
         self.queue = DispatchQueue(label: "rewind.daemon.app.\(id.rawValue)")
         self.environment = environment
+        // Each value holds its connection, so messages in flight keep it alive (and the handoff holds no cycle).
+        self.handoff = OrderedHandoff(work: .global(qos: .userInitiated), target: queue) { inbound in
+            switch inbound.event {
+            case .message(let decoded): inbound.connection.receive(decoded)
+            case .close: inbound.connection.closed()
+            }
+            inbound.group.leave()
+        }
     }
 
-    /// Handles one complete message from the app.
-    func receive(_ frame: [UInt8]) {
+    /// What the first stage hands to the second: a decoded message or the end of the connection, for which
+    /// connection, and the group to leave once it has been handled.
+    private struct Inbound: Sendable {
+        enum Event: Sendable {
+            case message(Result<AppMessage, WireError>)
+            case close
+        }
+        let event: Event
+        let connection: AppConnection
+        let group: DispatchGroup
+    }
+
+    /// Any thread (the service thread): queues one complete message from the app through both stages. `group` is
+    /// entered now and left once the message has been handled.
+    func deliver(_ frame: [UInt8], tracking group: DispatchGroup) {
+        group.enter()
+        let limits = environment.limits
+        handoff.submit { [self] in
+            let decoded = Result { () throws(WireError) in try WireCodec.decodeAppMessage(frame, limits: limits) }
+            return Inbound(event: .message(decoded), connection: self, group: group)
+        }
+    }
+
+    /// Any thread (the service thread): queues the end of the connection behind every message delivered before.
+    func deliverClose(tracking group: DispatchGroup) {
+        group.enter()
+        handoff.submitComputed(Inbound(event: .close, connection: self, group: group))
+    }
+
+    /// Handles one complete message from the app, decoded (or not) by the first stage.
+    private func receive(_ decoded: Result<AppMessage, WireError>) {
         guard !closing else { return }
         let message: AppMessage
-        do {
-            message = try WireCodec.decodeAppMessage(frame, limits: environment.limits)
-        } catch {
+        switch decoded {
+        case .success(let decodedMessage):
+            message = decodedMessage
+        case .failure(let error):
             reject(error)
             return
         }
@@ -79,7 +123,7 @@ final class AppConnection: @unchecked Sendable {  // all state confined to `queu
     }
 
     /// The app went away: its session's pending commands fail and its file is completed.
-    func closed() {
+    private func closed() {
         session?.detach(id)
     }
 
