@@ -30,6 +30,13 @@ public enum MonotonicClock {
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 
+    /// CPU time used by all the process's threads so far, in nanoseconds.
+    public static func processCPUNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+
     /// The median cost of one `nanoseconds()` reading, measured now (subtract it from very short timings).
     public static func readingCost(samples: Int = 100_000) -> Double {
         var values: [Double] = []

@@ -18,6 +18,8 @@ enum IngestBenchmarks {
         var drops: Int
         var problem: String?
         var producerCPUPerEvent: Double?
+        /// CPU time of the whole process (daemon, client, the polling main thread) per event, in nanoseconds.
+        var processCPUPerEvent: Double?
         var rate: Double { Double(events) / seconds }
     }
 
@@ -55,6 +57,10 @@ enum IngestBenchmarks {
             if let problem = run.problem { text += "; **\(problem)**" }
             if let cpu = run.producerCPUPerEvent {
                 text += "; the client's thread used \(Quantity.duration(cpu)) of CPU per event"
+            }
+            if let cpu = run.processCPUPerEvent {
+                text += "; the whole process (daemon and client) used \(Quantity.duration(cpu)) of CPU per event, "
+                    + "which bounds 2 processors at \(Quantity.grouped(2e9 / cpu)) events/s"
             }
             return text
         }
@@ -153,6 +159,7 @@ enum IngestBenchmarks {
         try client.sendText(writer.hello())
         let session = try daemon.liveSession(app: app)
         let outcome = SenderOutcome()
+        let cpuStart = MonotonicClock.processCPUNanoseconds()
         let start = MonotonicClock.seconds()
         let sender = Thread {
             var frame: [UInt8] = []
@@ -174,10 +181,12 @@ enum IngestBenchmarks {
         sender.start()
         let run = try follow(session, expected: Int64(events), start: start, window: context.pick(full: 1, quick: 0.25),
                              producerDone: { outcome.state.finished })
+        let cpuUsed = MonotonicClock.processCPUNanoseconds() - cpuStart
         if let error = outcome.state.error { throw BenchFailure("the ingest client failed: \(error)") }
         client.close()
         var result = try verified(run, session: session, daemon: daemon, label: "tick")
         result.producerCPUPerEvent = Double(outcome.state.cpuNanoseconds) / Double(events)
+        result.processCPUPerEvent = Double(cpuUsed) / Double(events)
         return result
     }
 
