@@ -223,7 +223,7 @@ struct TimeTravelTests {
         -> (ChildProcess, SessionID) {
         let app = try ChildProcess(Executables.path("counter"), ["--script", try script([]), "--stay"],
                                    environment: ["REWIND_URL": harness.url])
-        let deadline = Date(timeIntervalSinceNow: 15)
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(15))
         while Date() < deadline {
             if let live = harness.daemon.sessions.first(where: { $0.isLive && !others.contains($0.id) }) {
                 return (app, live.id)

@@ -121,7 +121,7 @@ final class Tmux {
 
     /// Waits until the screen satisfies `predicate`; returns that screen, or nil after `timeout`.
     func waitForScreen(timeout: Double = 10, _ predicate: (String) -> Bool) -> String? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while Date() < deadline {
             let text = screen
             if predicate(text) { return text }
@@ -140,7 +140,7 @@ final class Tmux {
 
     /// Waits until the command ended and the session is gone.
     func waitForExit(timeout: Double = 10) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while Date() < deadline {
             if Self.run(["has-session", "-t", name]) != 0 { return true }
             usleep(100_000)

@@ -54,11 +54,11 @@ final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `co
     }
 
     /// Waits until a line on standard output (from line number `after` on) satisfies `predicate`; returns it, or
-    /// nil after `timeout`.
+    /// nil after `timeout` (stretched by `TestTime.scale`).
     @discardableResult
     func waitForLine(timeout: Double = 10, stderr: Bool = false, after: Int = 0,
                      _ predicate: (String) -> Bool) -> String? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -82,10 +82,11 @@ final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `co
         kill(process.processIdentifier, number)
     }
 
-    /// Waits for the process to exit (up to `timeout`); returns its status, or nil if it is still running.
+    /// Waits for the process to exit (up to `timeout`, stretched by `TestTime.scale`); returns its status, or nil if
+    /// it is still running.
     @discardableResult
     func waitForExit(timeout: Double = 20) -> Int32? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while process.isRunning && Date() < deadline { usleep(10_000) }
         guard !process.isRunning else { return nil }
         usleep(20_000)  // let the last output arrive

@@ -42,7 +42,7 @@ final class ClientEventRecorder: WebSocketClientDelegate, InspectorTransportDele
     /// Waits until `predicate` holds (checked after every event) or `timeout` passes; returns whether it held.
     @discardableResult
     func wait(timeout: Double = 10, until predicate: (ClientEventRecorder) -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while true {
             if predicate(self) { return true }
             condition.lock()

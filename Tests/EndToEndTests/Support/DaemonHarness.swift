@@ -36,9 +36,10 @@ final class DaemonHarness: @unchecked Sendable {
         try? FileManager.default.removeItem(at: dataDirectory)
     }
 
-    /// Waits until some session has recorded at least `events` events (committed); returns it.
+    /// Waits until some session has recorded at least `events` events (committed), up to `timeout` (stretched by
+    /// `TestTime.scale`); returns it.
     func waitForSession(events: Int64 = 0, app: String? = nil, timeout: Double = 15) -> LiveSession? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while Date() < deadline {
             if let session = daemon.sessions.last(where: { app == nil || $0.identity.name == app }),
                session.lastIndex >= events {

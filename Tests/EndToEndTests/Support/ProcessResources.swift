@@ -22,10 +22,10 @@ enum ProcessResources {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    /// Waits until `predicate` holds or `timeout` passes, polling every few milliseconds (for counts the
-    /// kernel updates asynchronously, such as threads that are exiting).
+    /// Waits until `predicate` holds or `timeout` (stretched by `TestTime.scale`) passes, polling every few
+    /// milliseconds (for counts the kernel updates asynchronously, such as threads that are exiting).
     static func settle(timeout: Double = 5, _ predicate: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while !predicate() {
             if Date() >= deadline { return false }
             usleep(2_000)

@@ -97,7 +97,7 @@ final class ServerEventRecorder: WebSocketServerDelegate, @unchecked Sendable {
     /// returns whether it held.
     @discardableResult
     func wait(timeout: Double = 10, until predicate: (ServerEventRecorder) -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while true {
             if predicate(self) { return true }
             condition.lock()
