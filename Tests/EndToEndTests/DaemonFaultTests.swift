@@ -65,7 +65,8 @@ struct DaemonFaultTests {
         let daemon = try DaemonProcess()
         defer { daemon.tearDown() }
         let app = try ChildProcess(Executables.path("stress"),
-                                   ["--duration", "5", "--rate", "200", "--mix", "touch", "--print-state"],
+                                   ["--duration", "5", "--rate", "200", "--mix", "touch", "--print-state"]
+                                       + TestTime.stressDeliveryArguments,
                                    environment: ["REWIND_URL": daemon.url])
         usleep(1_500_000)
         daemon.process.signal(SIGKILL)
@@ -89,13 +90,14 @@ struct DaemonFaultTests {
         #expect(try reader.state(at: reader.eventCount) == final)
     }
 
-    @Test("daemon stopped while the app dispatches a million actions: latency stays flat, memory within budget, then dropped and snapshot arrive")
+    @Test("daemon stopped for 10 s while the app dispatches a million actions: latency stays flat, memory within budget, then dropped and snapshot arrive")
     func stoppedDaemon() throws {
         let budget = 8 << 20
         let environment = ["REWIND_OUTBOX_BYTES": "\(budget)"]
         let daemon = try DaemonProcess()
         defer { daemon.tearDown() }
         let arguments = ["--count", "1000000", "--mix", "touch", "--state-bytes", "500", "--print-state"]
+            + TestTime.stressDeliveryArguments
 
         let undisturbed = try ChildProcess(Executables.path("stress"), arguments,
                                            environment: environment.merging(["REWIND_URL": daemon.url]) { $1 })
@@ -106,7 +108,7 @@ struct DaemonFaultTests {
                                    environment: environment.merging(["REWIND_URL": daemon.url]) { $1 })
         usleep(200_000)
         daemon.process.signal(SIGSTOP)
-        usleep(4_000_000)
+        usleep(10_000_000)
         daemon.process.signal(SIGCONT)
         #expect(app.waitForExit(timeout: 120) == 0)
         let stressed = try report(app)

@@ -40,7 +40,8 @@ struct InspectorEndToEndTests {
         let harness = try DaemonHarness()
         defer { harness.tearDown() }
         let app = try ChildProcess(Executables.path("stress"),
-                                   ["--count", "10000", "--seed", "7", "--state-bytes", "5000", "--print-state"],
+                                   ["--count", "10000", "--seed", "7", "--state-bytes", "5000", "--print-state"]
+                                       + TestTime.stressDeliveryArguments,
                                    environment: ["REWIND_URL": harness.url])
         #expect(app.waitForExit(timeout: 60) == 0)
         let report = try JSONValue(parsing: try #require(app.stderrLines.last))
@@ -58,7 +59,8 @@ struct InspectorEndToEndTests {
     func daemonStartedLate() throws {
         let port = FreePort.next()
         let app = try ChildProcess(Executables.path("stress"),
-                                   ["--duration", "3", "--rate", "500", "--mix", "touch", "--print-state"],
+                                   ["--duration", "3", "--rate", "500", "--mix", "touch", "--print-state"]
+                                       + TestTime.stressDeliveryArguments,
                                    environment: ["REWIND_URL": "ws://127.0.0.1:\(port)"])
         usleep(1_000_000)
         let harness = try DaemonHarness(port: port)

@@ -11,6 +11,7 @@ struct StressOptions {
     var mix = StressMix.mixed
     var printState = false
     var stay = false
+    var deliverTimeout = 30.0
 
     static let usage = """
         stress — a load generator for Rewind: dispatches actions into a store with the inspector attached, and \
@@ -25,6 +26,8 @@ struct StressOptions {
           --mix touch|mixed  only one-field changes, or changes, writes, appends and removals (default mixed)
           --seed S           random seed (default 1): the same seed repeats the same run
           --print-state      print the final state as one line of JSON on standard output
+          --deliver-timeout S  after the last dispatch, wait up to S seconds for everything to reach the daemon
+                             (default 30)
           --stay             keep running (serving the daemon's commands) until standard input closes
           --help
 
@@ -60,6 +63,7 @@ struct StressOptions {
                 mix = parsed
             case "--print-state": printState = true
             case "--stay": stay = true
+            case "--deliver-timeout": deliverTimeout = try number(argument)
             case "-h", "--help": throw StressUsageError(nil)
             default: throw StressUsageError("unknown option '\(argument)'")
             }

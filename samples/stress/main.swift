@@ -47,7 +47,7 @@ while deadline.map({ DispatchTime.now().uptimeNanoseconds < $0 }) ?? (sent < opt
     }
 }
 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-let delivered = await Task.detached { Inspector.waitUntilDelivered(timeout: 30) }.value
+let delivered = await Task.detached { Inspector.waitUntilDelivered(timeout: options.deliverTimeout) }.value
 
 latencies.sort()
 @MainActor func percentile(_ p: Double) -> Double {

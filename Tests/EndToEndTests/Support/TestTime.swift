@@ -36,4 +36,10 @@ enum TestTime {
     static func microseconds(_ microseconds: UInt32) -> UInt32 {
         UInt32(min(Double(UInt32.max), Double(microseconds) * scale))
     }
+
+    /// The `stress` sample's options for how long it waits, after its last dispatch, for everything to reach the
+    /// daemon: its default of 30 s, stretched by ``scale``.
+    static var stressDeliveryArguments: [String] {
+        ["--deliver-timeout", String(seconds(30))]
+    }
 }
