@@ -260,6 +260,52 @@ struct HardeningTests {
         #expect(actions == (1...Int64(actions.count)).map { $0 }, "the events read back have a gap")
         #expect(try reader.state(at: reader.eventCount)["count"] == 20)
     }
+
+    @Test("a data directory that becomes unwritable: new sessions get a clear error, the daemon keeps serving, recorded sessions lose nothing")
+    func unwritableDataDirectory() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-gone-\(UUID().uuidString)")
+        let directory = base.appendingPathComponent("sessions"), moved = base.appendingPathComponent("moved")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        let port = FreePort.next()
+        let daemon = try ChildProcess(Executables.path("rewind"),
+                                      ["serve", "--headless", "--port", String(port), "--data", directory.path])
+        defer { daemon.signal(SIGKILL) }
+        try #require(daemon.waitForLine(timeout: 20, stderr: true) { $0.contains("listening on") } != nil)
+        let first = try DaemonPeer(port: port)
+        let session = try SessionID(validating: try #require(try first.hello(AppFrames.hello(name: "before"))))
+        try first.send(AppFrames.batch(1...20))
+        #expect(ProcessResources.settle(timeout: 10) {
+            ((try? SessionStore(directory: directory).openSession(session))?.eventCount ?? 0) >= 20
+        })
+
+        // The data directory goes away and a regular file takes its name: nothing can be created under it, not
+        // even by root (ENOTDIR). The open session's file moved with its directory and stays open.
+        try FileManager.default.moveItem(at: directory, to: moved)
+        try Data("not a directory".utf8).write(to: directory)
+
+        let second = try DaemonPeer(port: port)
+        try second.send(AppFrames.hello(name: "after"))
+        let message = try second.expectError(.internal)
+        #expect(message.contains("cannot record"), "\(message)")
+        let report = daemon.waitForLine(timeout: 10, stderr: true) { $0.contains("cannot record after") }
+        #expect(report?.contains(directory.path) == true, "stderr: \(daemon.stderrLines)")
+
+        // Still serving: the first app goes on recording, control clients are answered.
+        try first.send(AppFrames.batch(21...40))
+        first.expectOpen()
+        let control = try DaemonPeer(port: port, subprotocol: WireProtocol.controlSubprotocol)
+        try control.request("1", "sessions")
+        _ = try control.expectSuccess("1")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "stderr: \(daemon.stderrLines)")
+
+        // Nothing was lost: the first session holds all 40 actions, in its directory's new place.
+        let reader = try SessionStore(directory: moved).openSession(session)
+        let actions = try reader.events(1...reader.eventCount).filter { $0.kind == .action }.map(\.appSeq)
+        #expect(actions == (1...40).map { Int64($0) })
+        #expect(try reader.state(at: reader.eventCount) == ["count": 40])
+    }
 }
 
 /// Failures collected from several threads.
