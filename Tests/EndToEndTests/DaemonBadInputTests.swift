@@ -215,6 +215,14 @@ struct DaemonAppBadInputTests {
             (#"{"type":"batch","events":[]}"#, .badField, "batch.events"),
             (#"{"type":"snapshot","state":{"count":1}}"#, .missingField, "snapshot.seq"),
             (#"{"type":"dropped","from":"4","to":9}"#, .badField, "dropped.from"),
+            (#"{"type":"action","seq":1,"time":1.5,"action":{"type":"a"},"patch":[],"source":-1}"#, .badField,
+             "action.source"),
+            (#"{"type":"action","seq":1,"time":1.5,"action":{"type":"a"},"patch":[],"source":0}"#, .badField,
+             "action.source"),
+            (#"{"type":"batch","events":[{"seq":1,"time":1.5,"action":{"type":"a"},"patch":[],"source":"A.swift:1"},{"seq":2,"time":1.5,"action":{"type":"a"},"patch":[],"source":1}]}"#,
+             .badField, "batch.events[1].source"),
+            (#"{"type":"action","seq":1,"time":1.5,"action":{"payload":{"a":1,"b":2}},"patch":[]}"#, .missingField,
+             "action.action.type"),
           ])
     func badEventField(frame: String, code: WireErrorCode, field: String) throws {
         let harness = try harness()
@@ -230,6 +238,28 @@ struct DaemonAppBadInputTests {
         #expect(events.map(\.kind) == [.error, .action])
         #expect(events.first?.label == code.rawValue)
         #expect(try recordedFinalState(harness, session) == ["count": 1])
+    }
+
+    @Test("source numbers and implied labels are recorded as the locations and labels they stand for")
+    func sourceNumbersAndImpliedLabels() throws {
+        let harness = try harness()
+        defer { harness.tearDown() }
+        let app = try DaemonPeer(port: harness.port)
+        let session = try app.hello()
+        func event(_ seq: Int, source: String) -> String {
+            #"{"seq":\#(seq),"time":1.5,"action":{"payload":{"set":{"_0":\#(seq)}}},"#
+                + #""patch":[{"op":"replace","path":"/count","value":\#(seq)}],"source":\#(source)}"#
+        }
+        try app.send(#"{"type":"batch","events":["# + [event(1, source: #""A.swift:1""#), event(2, source: "0"),
+                                                        event(3, source: #""B.swift:2""#)].joined(separator: ",") + "]}")
+        try app.send(#"{"type":"action","# + event(4, source: "1").dropFirst())
+        try app.send(#"{"type":"action","# + event(5, source: "0").dropFirst())
+        app.expectOpen()
+        let events = try recordedEvents(harness, session, atLeast: 5)
+        #expect(events.map(\.kind) == Array(repeating: .action, count: 5))
+        #expect(events.map(\.detail) == ["A.swift:1", "A.swift:1", "B.swift:2", "B.swift:2", "A.swift:1"])
+        #expect(events.map(\.label) == Array(repeating: "set", count: 5))
+        #expect(try recordedFinalState(harness, session) == ["count": 5])
     }
 
     @Test("a second hello gets bad_field naming type, and the session goes on unchanged")

@@ -55,6 +55,22 @@ struct WireCodecTests {
             == #"{"type":"action","seq":1,"time":1700000000.25,"action":{"type":"counter/increment","payload":{"increment":{}}},"patch":[{"op":"replace","path":"/count","value":2}],"reducerMicros":3.5}"#)
     }
 
+    @Test("an action's label is left out when the payload says it, and read back from the payload",
+          arguments: [
+            (ActionPayload(type: "touch", payload: ["touch": ["item": 4]]), #"{"payload":{"touch":{"item":4}}}"#),
+            (ActionPayload(type: "reset", payload: "reset"), #"{"payload":"reset"}"#),
+            (ActionPayload(type: "todo/add", payload: ["add": ["title": "milk"]]),
+             #"{"type":"todo/add","payload":{"add":{"title":"milk"}}}"#),
+            (ActionPayload(type: "pair", payload: ["a": 1, "b": 2]), #"{"type":"pair","payload":{"a":1,"b":2}}"#),
+            (ActionPayload(type: "tick", payload: .null), #"{"type":"tick","payload":null}"#),
+          ])
+    func impliedLabel(action: ActionPayload, json: String) throws {
+        let message = AppMessage.action(ActionEvent(seq: 1, time: 2, action: action, patch: JSONPatch()))
+        let frame = String(decoding: WireCodec.encode(message), as: UTF8.self)
+        #expect(frame.contains(#""action":\#(json)"#), "\(frame)")
+        #expect(try WireCodec.decodeAppMessage(Array(frame.utf8)) == message)
+    }
+
     private func decodeError(_ text: String) -> WireError? {
         do {
             _ = try WireCodec.decodeAppMessage(Array(text.utf8))

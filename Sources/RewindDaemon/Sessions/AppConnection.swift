@@ -39,6 +39,8 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
     private var expectedSeq: UInt64 = 1
     private var droppedThrough: UInt64 = 0
     private var closing = false
+    /// The source locations the app numbered on this connection.
+    private var sources = SourceTable()
 
     init(id: ConnectionID, environment: Environment) {
         self.id = id
@@ -108,9 +110,11 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
             reject(WireError(code: .badField, message: "'hello' was already received on this connection",
                              field: "type"))
         case .action(let event):
-            record(event, in: session)
+            guard let resolved = resolveSources([event], field: { _ in "action.source" }) else { return }
+            record(resolved[0], in: session)
         case .batch(let events):
-            for event in events { record(event, in: session) }
+            guard let resolved = resolveSources(events, field: { "batch.events[\($0)].source" }) else { return }
+            for event in resolved { record(event, in: session) }
         case .snapshot(let snapshot):
             session.recordSnapshot(snapshot, connectionBase: connectionBase)
             expectedSeq = max(expectedSeq, snapshot.seq &+ 1)
@@ -166,6 +170,24 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
             environment.send(.resync(Resync(reason: failure.code.rawValue)))
         }
         if event.seq >= expectedSeq { expectedSeq = event.seq &+ 1 }
+    }
+
+    /// The events with every `source` number replaced by its text, numbering new texts (all or nothing: a message
+    /// with an unknown number is rejected and numbers nothing).
+    private func resolveSources(_ events: [ActionEvent], field: (Int) -> String) -> [ActionEvent]? {
+        var table = sources
+        var resolved = events
+        for index in resolved.indices {
+            guard let source = resolved[index].source else { continue }
+            do {
+                resolved[index].source = .location(try table.resolve(source, field: field(index)))
+            } catch {
+                reject(error)
+                return nil
+            }
+        }
+        sources = table
+        return resolved
     }
 
     private func reject(_ error: WireError) {

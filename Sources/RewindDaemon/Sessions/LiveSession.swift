@@ -118,7 +118,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         appActions = connectionBase &+ event.seq
         let new = NewEvent(appSeq: Int64(clamping: appActions), time: event.time, kind: .action,
                            label: event.action.type, action: event.action.payload, patch: patch,
-                           reducerMicros: event.reducerMicros, detail: event.source)
+                           reducerMicros: event.reducerMicros, detail: event.source?.location)
         append(new)
         if let failure {
             append(NewEvent(time: event.time, kind: .error, label: failure.code.rawValue, detail: failure.message))

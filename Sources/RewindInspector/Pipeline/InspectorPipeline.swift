@@ -50,6 +50,8 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private var baseline: JSONValue = .null
     private var baselineSeq: UInt64 = 0
     private var connectionBase: UInt64 = 0
+    /// The source locations numbered on the current connection (started afresh with each `hello`).
+    private var sources = SourceTable()
     private var backoff = ReconnectBackoff()
     private var measuredStateBytes = 0
     private var eventsSinceMeasure = 0
@@ -172,6 +174,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         let hello = Hello(app: identity, state: baseline, stateType: stateType, token: configuration.token,
                           capabilities: ["jump", "dispatch", "replay", "batch"], seq: baselineSeq)
         connectionBase = baselineSeq
+        sources = SourceTable()
         linkLock.lock()
         if case .connected = link { link = .connected(helloSent: true) }
         linkLock.unlock()
@@ -252,7 +255,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             seq: wireSeq(entry.seq), time: entry.time,
             action: ActionPayload(type: ActionLabel.of(action), payload: payload),
             patch: patch, reducerMicros: Double(entry.reducerNanos) / 1000,
-            source: entry.source.map { "\($0.file):\($0.line)" })
+            source: entry.source.map { sources.encode("\($0.file):\($0.line)") })
     }
 
     private func flush(_ events: inout [ActionEvent]) {

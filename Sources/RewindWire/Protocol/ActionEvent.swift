@@ -14,12 +14,13 @@ public struct ActionEvent: Sendable, Hashable {
     public var patch: JSONPatch
     /// How long the reducers took, in microseconds (optional).
     public var reducerMicros: Double?
-    /// Where the action was dispatched, as `File.swift:42` (optional).
-    public var source: String?
+    /// Where the action was dispatched (optional): the text `File.swift:42`, or the number a ``SourceTable`` gave
+    /// it earlier on the same connection.
+    public var source: EventSource?
 
     /// An action event.
     public init(seq: UInt64, time: Double, action: ActionPayload, patch: JSONPatch, reducerMicros: Double? = nil,
-                source: String? = nil) {
+                source: EventSource? = nil) {
         self.seq = seq
         self.time = time
         self.action = action
@@ -34,7 +35,11 @@ public struct ActionEvent: Sendable, Hashable {
         o["action"] = action.json
         o["patch"] = patch.json
         if let reducerMicros { o["reducerMicros"] = .double(reducerMicros) }
-        if let source { o["source"] = .string(source) }
+        switch source {
+        case .location(let text): o["source"] = .string(text)
+        case .reference(let number): o["source"] = .int(Int64(number))
+        case nil: break
+        }
     }
 
     var json: JSONValue {
@@ -50,6 +55,6 @@ public struct ActionEvent: Sendable, Hashable {
             action: try ActionPayload(reading: try fields.fields("action")),
             patch: try fields.patch("patch"),
             reducerMicros: try fields.optionalDouble("reducerMicros"),
-            source: try fields.optionalString("source"))
+            source: try fields.optionalSource("source"))
     }
 }

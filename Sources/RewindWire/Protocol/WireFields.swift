@@ -111,6 +111,17 @@ struct WireFields {
         return UInt64(i)
     }
 
+    /// An event's `source`: a location's text, or the number of one sent earlier (see ``SourceTable``).
+    func optionalSource(_ name: String) throws(WireError) -> EventSource? {
+        guard let v = optional(name) else { return nil }
+        if case .string(let text) = v { return .location(text) }
+        guard let number = v.int64Value, number >= 0, number < Int64(SourceTable.capacity) else {
+            throw WireFields.badField(fieldPath(name), "expected a location (string) or a source number below "
+                                          + "\(SourceTable.capacity), found \(describe(v))")
+        }
+        return .reference(Int(number))
+    }
+
     func double(_ name: String) throws(WireError) -> Double {
         try asDouble(try required(name), name)
     }
