@@ -50,16 +50,24 @@ enum WireBenchmarks {
         let naive = Samples(naiveValues)
         let naiveBytes = try foundation.encode(state).count
 
-        // Bytes of the frame the pipeline sends for that action.
+        // Bytes of the frame the pipeline sends for that action: an action dispatched from a place the connection
+        // has seen before, so its source location travels as the number the pipeline's SourceTable gave it.
         let payload = try encoder.encode(lastAction)
-        let event = ActionEvent(
+        let location = "RewindBench/AppThreadBenchmarks.swift:123"
+        var sources = SourceTable()
+        let firstSource = sources.encode(location)
+        var event = ActionEvent(
             seq: 123_456, time: Date().timeIntervalSince1970,
             action: ActionPayload(type: ActionLabel.of(lastAction), payload: payload), patch: lastPatch,
-            reducerMicros: 1.25, source: "Benchmarks/AppThread.swift:123")
+            reducerMicros: 1.25, source: sources.encode(location))
         let actionFrame = WireCodec.encode(.action(event)).count
+        event.source = firstSource
+        let firstFrame = WireCodec.encode(.action(event)).count
+        var batchSources = SourceTable()
         let batch = (0..<512).map { offset -> ActionEvent in
             var copy = event
             copy.seq += UInt64(offset)
+            copy.source = batchSources.encode(location)
             return copy
         }
         let batchPerEvent = Double(WireCodec.encode(.batch(batch)).count) / 512
@@ -106,6 +114,7 @@ enum WireBenchmarks {
                 baseline: "parsing the whole 1 MB state: \(Quantity.duration(parse.median))",
                 ratio: "\(Quantity.multiple(parse.median / apply.median)) faster"),
         ]
+        event.source = sources.encode(location)
         let sample = String(decoding: WireCodec.encode(.action(event)), as: UTF8.self)
         var bare = event
         bare.source = nil
@@ -118,14 +127,17 @@ enum WireBenchmarks {
                 reducer's `touch`), then times what the inspector's thread does for that action: `JSONValueEncoder` encodes \
                 the new state and `JSONPatch.diff` compares it with the previous encoding. The frame is built as \
                 the pipeline builds it (label, encoded action, patch, reducer time, source) and encoded with \
-                `WireCodec`. Apply: `JSONPatch.apply(to: &document)` of one `replace` on the 1 MB document, as the \
+                `WireCodec`; its source is a place the connection has sent before, so it travels as a number (the \
+                first action from a place carries the location's text), and in the batch the first event carries the \
+                text and the other 511 the number. Apply: `JSONPatch.apply(to: &document)` of one `replace` on the 1 MB document, as the \
                 daemon does per event. Each encode + diff sample also times the `JSONEncoder` baseline right after \
                 it, on the same state (so that load from elsewhere hits both alike); ≥ \(slow.minSamples) samples \
                 over ≥ \(slow.minSeconds) s. Baselines: what a full-state-per-action design pays instead — \
                 `JSONEncoder` of the whole state, the whole state's bytes, and parsing the whole state.
                 """,
             rows: rows,
-            notes: ["The measured `action` frame (\(actionFrame) B); without its optional `source` and "
-                + "`reducerMicros` members it would be \(bareFrame) B:\n\n```json\n\(sample)\n```"])
+            notes: ["The measured `action` frame (\(actionFrame) B; the first action from that place, with the location's "
+                + "text, \(firstFrame) B); without its optional `source` and `reducerMicros` members it would be "
+                + "\(bareFrame) B:\n\n```json\n\(sample)\n```"])
     }
 }
