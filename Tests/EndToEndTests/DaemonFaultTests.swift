@@ -137,9 +137,15 @@ struct DaemonFaultTests {
         let daemon = try DaemonProcess()
         defer { daemon.tearDown() }
         let app = try ChildProcess(Executables.path("stress"),
-                                   ["--duration", "4", "--mix", "mixed", "--state-bytes", "2000"],
+                                   ["--duration", String(TestTime.seconds(4)), "--mix", "mixed", "--state-bytes", "2000"],
                                    environment: ["REWIND_URL": daemon.url])
-        usleep(1_500_000)
+        // Killed once more than a thousand events are committed (about 1.5 s into the run on a plain build).
+        let store = try SessionStore(directory: daemon.data)
+        #expect(ProcessResources.settle(timeout: 10) {
+            guard let id = try? daemon.sessions(app: "stress").first?.id else { return false }
+            return ((try? store.openSession(id))?.eventCount ?? 0) > 1_000
+        })
+        usleep(100_000)
         daemon.process.signal(SIGKILL)
         daemon.process.waitForExit(timeout: 5)
         app.signal(SIGKILL)
