@@ -241,6 +241,32 @@ struct TransportServerMessageTests {
         ])
     }
 
+    @Test("a connection whose reading is stopped delivers nothing until it is resumed, then everything in order")
+    func receiveFlowControl() throws {
+        let recorder = ServerEventRecorder()
+        let (server, port) = try startServer(recorder)
+        defer { server.stop() }
+        let client = try RawWebSocketClient(port: port)
+        try client.handshake()
+        try client.sendFrame(opcode: RawWebSocketClient.Opcode.text, payload: Array("first".utf8))
+        #expect(recorder.wait { $0.receivedCount == 1 })
+        let id = try #require(recorder.openedConnections.first)
+
+        server.setReceiving(false, for: id)
+        usleep(100_000)  // applied on the service thread
+        for number in 1...20 {
+            try client.sendFrame(opcode: RawWebSocketClient.Opcode.text, payload: Array("held \(number)".utf8))
+        }
+        #expect(!recorder.wait(timeout: 0.5) { $0.receivedCount > 1 }, "delivered while reading was stopped")
+        #expect(server.send(Array("sending still works".utf8), to: id))
+        #expect(try client.readFrame().payload == Array("sending still works".utf8))
+
+        server.setReceiving(true, for: id)
+        #expect(recorder.wait { $0.receivedCount == 21 })
+        #expect(recorder.messages(from: id) == [Array("first".utf8)] + (1...20).map { Array("held \($0)".utf8) })
+        server.setReceiving(true, for: ConnectionID(rawValue: 9_999))  // unknown: no effect
+    }
+
     @Test("a 4 MiB message goes out in fragments and arrives whole")
     func largeOutgoing() throws {
         let recorder = ServerEventRecorder()

@@ -51,6 +51,8 @@ public final class WebSocketServer: @unchecked Sendable {
         var wakeupPending = false
         var stopRequested = false
         var writeRequests: [ServerConnection] = []
+        /// Requested changes to connections' reading (``setReceiving(_:for:)``); the latest per connection wins.
+        var receiveChanges: [ConnectionID: (connection: ServerConnection, receiving: Bool)] = [:]
         var connections: [ConnectionID: ServerConnection] = [:]
     }
 
@@ -185,6 +187,22 @@ public final class WebSocketServer: @unchecked Sendable {
         }
     }
 
+    /// Stops (`false`) or resumes (`true`) reading from a connection's socket, for a receiver that cannot keep up:
+    /// while reading is stopped nothing more is delivered from the connection, and what the peer sends waits in
+    /// the kernel's buffers and then in the peer's own (TCP backpressure) instead of in this process. Sending to
+    /// the connection is unaffected. Any thread; applied on the service thread shortly after, the latest call for a
+    /// connection winning. No effect on a connection that is unknown or gone.
+    public func setReceiving(_ receiving: Bool, for id: ConnectionID) {
+        shared.withLock { state in
+            guard let context = state.context, let connection = state.connections[id] else { return }
+            state.receiveChanges[id] = (connection, receiving)
+            if !state.wakeupPending {
+                state.wakeupPending = true
+                lws_cancel_service(context)
+            }
+        }
+    }
+
     // MARK: - Any thread → service thread
 
     private func requestWrite(_ connection: ServerConnection) {
@@ -229,6 +247,7 @@ public final class WebSocketServer: @unchecked Sendable {
         lws_context_destroy(context)  // reports CLOSED for whatever did not finish closing
         shared.withLock { state in
             state.writeRequests = []
+            state.receiveChanges = [:]
             state.connections = [:]
             state.port = 0
         }
@@ -409,10 +428,19 @@ public final class WebSocketServer: @unchecked Sendable {
     }
 
     private func wokenUp() {
+        var receiveChanges: [ConnectionID: (connection: ServerConnection, receiving: Bool)] = [:]
         let stopRequested = shared.withLock { state -> Bool in
             state.wakeupPending = false
             swap(&state.writeRequests, &spareWriteRequests)
+            if !state.receiveChanges.isEmpty { swap(&state.receiveChanges, &receiveChanges) }
             return state.stopRequested
+        }
+        for (connection, receiving) in receiveChanges.values {
+            guard let wsi = connection.wsi else { continue }
+            // Applied now (we are not in a callback of that connection), through the user reason bit only.
+            let change = (receiving ? LWS_RXFLOW_REASON_APPLIES_ENABLE : LWS_RXFLOW_REASON_APPLIES_DISABLE)
+                | LWS_RXFLOW_REASON_USER_BOOL | LWS_RXFLOW_REASON_FLAG_PROCESS_NOW
+            _ = lws_rx_flow_control(wsi, Int32(change))
         }
         for connection in spareWriteRequests {
             if let wsi = connection.wsi { lws_callback_on_writable(wsi) }
