@@ -165,6 +165,7 @@ extension Daemon: WebSocketServerDelegate {
             },
             send: { [weak self] message in _ = self?.send(message, to: id) },
             close: { [weak self] code, reason in self?.close(id, code: code, reason: reason) },
+            setReceiving: { [weak server] receiving in server?.setReceiving(receiving, for: id) },
             log: configuration.log)
         lock.lock()
         appConnections[id] = AppConnection(id: id, environment: environment)

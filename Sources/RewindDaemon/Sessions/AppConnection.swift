@@ -25,6 +25,8 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
         let attach: (Hello, ConnectionID) throws(WireError) -> (LiveSession, resumed: Bool)
         let send: (DaemonMessage) -> Void
         let close: (UInt16, String) -> Void
+        /// Stops (false) or resumes (true) reading from the app's socket. Any thread.
+        let setReceiving: (Bool) -> Void
         let log: (String) -> Void
     }
 
@@ -39,6 +41,17 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
     private var expectedSeq: UInt64 = 1
     private var droppedThrough: UInt64 = 0
     private var closing = false
+    /// Bytes of messages received but not yet handled, and whether reading from the app is stopped because of
+    /// them; guarded by `backlogLock` (updated by the service thread and by ``queue``).
+    private let backlogLock = NSLock()
+    private var backlogBytes = 0
+    private var readingPaused = false
+    /// Above this many bytes of unhandled messages the connection stops reading from the app's socket, so a
+    /// fast app waits in TCP's buffers instead of growing the daemon's memory (the per-session bound on
+    /// outstanding events); reading resumes when the backlog is down to ``resumeBacklogBytes``.
+    static let pauseBacklogBytes = 8 << 20
+    /// See ``pauseBacklogBytes``.
+    static let resumeBacklogBytes = 2 << 20
     /// The source locations the app numbered on this connection.
     private var sources = SourceTable()
 
@@ -52,6 +65,7 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
             case .message(let decoded): inbound.connection.receive(decoded)
             case .close: inbound.connection.closed()
             }
+            inbound.connection.handled(bytes: inbound.bytes)
             inbound.group.leave()
         }
     }
@@ -64,6 +78,8 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
             case close
         }
         let event: Event
+        /// The size of the message, counted in the connection's backlog until it has been handled.
+        let bytes: Int
         let connection: AppConnection
         let group: DispatchGroup
     }
@@ -72,17 +88,36 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
     /// entered now and left once the message has been handled.
     func deliver(_ frame: [UInt8], tracking group: DispatchGroup) {
         group.enter()
+        backlogLock.withLock {
+            backlogBytes += frame.count
+            if !readingPaused && backlogBytes > Self.pauseBacklogBytes {
+                readingPaused = true
+                environment.setReceiving(false)  // under the lock, so a resume cannot overtake it
+            }
+        }
         let limits = environment.limits
         handoff.submit { [self] in
             let decoded = Result { () throws(WireError) in try WireCodec.decodeAppMessage(frame, limits: limits) }
-            return Inbound(event: .message(decoded), connection: self, group: group)
+            return Inbound(event: .message(decoded), bytes: frame.count, connection: self, group: group)
         }
     }
 
     /// Any thread (the service thread): queues the end of the connection behind every message delivered before.
     func deliverClose(tracking group: DispatchGroup) {
         group.enter()
-        handoff.submitComputed(Inbound(event: .close, connection: self, group: group))
+        handoff.submitComputed(Inbound(event: .close, bytes: 0, connection: self, group: group))
+    }
+
+    /// A message of `bytes` bytes has been handled: resumes reading once the backlog is small again.
+    private func handled(bytes: Int) {
+        guard bytes > 0 else { return }
+        backlogLock.withLock {
+            backlogBytes -= bytes
+            if readingPaused && backlogBytes <= Self.resumeBacklogBytes {
+                readingPaused = false
+                environment.setReceiving(true)
+            }
+        }
     }
 
     /// Handles one complete message from the app, decoded (or not) by the first stage.
