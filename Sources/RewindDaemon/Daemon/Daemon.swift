@@ -159,7 +159,7 @@ extension Daemon: WebSocketServerDelegate {
             return true
         }
         let environment = AppConnection.Environment(
-            limits: limits, token: configuration.token,
+            limits: limits, token: configuration.token, maxBacklogBytes: max(1, configuration.maxBacklogBytesPerApp),
             attach: { [registry] hello, connection throws(WireError) in
                 try registry.attach(hello, connection: connection)
             },

@@ -17,6 +17,10 @@ public struct DaemonConfiguration: Sendable {
     public var maxMessageBytes = 64 << 20
     /// The deepest JSON nesting accepted in a message.
     public var maxNestingDepth = 512
+    /// How many bytes of an app's messages may wait to be recorded (the outstanding events of its session) before
+    /// the daemon stops reading the app's socket; reading resumes when a quarter of that is left. A fast app is
+    /// thereby slowed through TCP (its inspector's outbox coalesces) instead of growing the daemon's memory.
+    public var maxBacklogBytesPerApp = 8 << 20
     /// Keyframe spacing and batching of the session files.
     public var recording = RecordingOptions()
     /// Where one-line notices go (session started/ended, refusals); standard error by default.

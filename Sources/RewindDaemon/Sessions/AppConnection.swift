@@ -22,6 +22,10 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
     struct Environment {
         let limits: JSONLimits
         let token: String?
+        /// Above this many bytes of unhandled messages the connection stops reading from the app's socket, so a
+        /// fast app waits in TCP's buffers instead of growing the daemon's memory (the bound on a session's
+        /// outstanding events); reading resumes when the backlog is down to a quarter of it.
+        let maxBacklogBytes: Int
         let attach: (Hello, ConnectionID) throws(WireError) -> (LiveSession, resumed: Bool)
         let send: (DaemonMessage) -> Void
         let close: (UInt16, String) -> Void
@@ -46,12 +50,7 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
     private let backlogLock = NSLock()
     private var backlogBytes = 0
     private var readingPaused = false
-    /// Above this many bytes of unhandled messages the connection stops reading from the app's socket, so a
-    /// fast app waits in TCP's buffers instead of growing the daemon's memory (the per-session bound on
-    /// outstanding events); reading resumes when the backlog is down to ``resumeBacklogBytes``.
-    static let pauseBacklogBytes = 8 << 20
-    /// See ``pauseBacklogBytes``.
-    static let resumeBacklogBytes = 2 << 20
+    private var everPaused = false
     /// The source locations the app numbered on this connection.
     private var sources = SourceTable()
 
@@ -90,9 +89,14 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
         group.enter()
         backlogLock.withLock {
             backlogBytes += frame.count
-            if !readingPaused && backlogBytes > Self.pauseBacklogBytes {
+            if !readingPaused && backlogBytes > environment.maxBacklogBytes {
                 readingPaused = true
                 environment.setReceiving(false)  // under the lock, so a resume cannot overtake it
+                if !everPaused {
+                    everPaused = true
+                    environment.log("connection \(id) sends faster than it can be recorded: reading it only as "
+                                    + "fast as it is recorded")
+                }
             }
         }
         let limits = environment.limits
@@ -113,7 +117,7 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
         guard bytes > 0 else { return }
         backlogLock.withLock {
             backlogBytes -= bytes
-            if readingPaused && backlogBytes <= Self.resumeBacklogBytes {
+            if readingPaused && backlogBytes <= environment.maxBacklogBytes / 4 {
                 readingPaused = false
                 environment.setReceiving(true)
             }
