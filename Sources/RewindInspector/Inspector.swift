@@ -26,6 +26,10 @@ public enum Inspector {
     ///   - redacting: Dotted key paths replaced by a placeholder in states and actions before anything leaves the
     ///     process (see ``Redactor``); added to `configuration.redactedPaths`.
     ///   - configuration: Where to connect, the outbox budget, and the rest.
+    ///
+    /// Inlinable, like the per-dispatch path it creates, so that it is specialized for the app's `State` and
+    /// `Action`: generic code run unspecialized looks up type metadata at run time on every dispatch.
+    @inlinable
     public static func middleware<State: Codable & Sendable, Action: Codable & Sendable>(
         name: String,
         redacting: [String] = [],
@@ -36,10 +40,17 @@ public enum Inspector {
         guard !configuration.disabled else {
             return Middleware { _ in { next in next } }
         }
-        return middleware(name: name, configuration: configuration, transport: LibWebSocketsTransport())
+        return middleware(name: name, configuration: configuration, transport: defaultTransport())
+    }
+
+    /// The libwebsockets transport ``middleware(name:redacting:configuration:)`` uses.
+    @usableFromInline
+    static func defaultTransport() -> any InspectorTransport {
+        LibWebSocketsTransport()
     }
 
     /// The same middleware over a transport of the caller's choosing (the seam for other WebSocket clients).
+    @inlinable
     public static func middleware<State: Codable & Sendable, Action: Codable & Sendable>(
         name: String,
         configuration: InspectorConfiguration,

@@ -9,15 +9,20 @@ import RewindWire
 ///
 /// Threading: everything but `deinit` runs on the main actor (inside `dispatch`, or applying a daemon command);
 /// the pipeline runs on its own thread and meets this type only through the outbox.
+@usableFromInline
 final class InspectorSession<State: Codable & Sendable, Action: Codable & Sendable> {
-    private let context: MiddlewareContext<State, Action>
-    private let outbox: Outbox<State, Action>
+    @usableFromInline
+    let context: MiddlewareContext<State, Action>
+    @usableFromInline
+    let outbox: Outbox<State, Action>
     private let pipeline: InspectorPipeline<State, Action>
     private let commands: CommandApplier<State, Action>
     /// The number of the last action dispatched through this inspector.
-    private var seq: UInt64 = 0
+    @usableFromInline
+    var seq: UInt64 = 0
 
     @MainActor
+    @usableFromInline
     init(name: String, configuration: InspectorConfiguration, transport: any InspectorTransport,
          context: MiddlewareContext<State, Action>, initialState: State) {
         let outbox = Outbox<State, Action>(budgetBytes: configuration.outboxBudgetBytes)
@@ -44,7 +49,9 @@ final class InspectorSession<State: Codable & Sendable, Action: Codable & Sendab
     }
 
     /// Passes the action on, then copies the action and the resulting state into the outbox. Main actor; O(1).
+    /// Inlinable so that it is specialized for the app's types (see ``Inspector``).
     @MainActor
+    @inlinable
     func record(_ dispatched: DispatchedAction<Action>, next: @MainActor (DispatchedAction<Action>) -> Void) {
         let start = DispatchTime.now().uptimeNanoseconds
         next(dispatched)

@@ -6,6 +6,7 @@
 /// Threading: main actor, like the store.
 @MainActor
 public struct MiddlewareContext<State, Action> {
+    @usableFromInline
     weak var store: Store<State, Action>?
 
     @usableFromInline
@@ -14,6 +15,7 @@ public struct MiddlewareContext<State, Action> {
     }
 
     /// The store's current (committed) state; nil once the store is gone. This is `getState`.
+    @inlinable
     public var state: State? { store?.state }
 
     /// Dispatches `action` through the full middleware chain. While the store is processing an action (always, when

@@ -27,8 +27,14 @@ import Rewind
 /// Threading: the `push` methods from the store's thread; ``drain(waitingUpTo:)`` and
 /// ``updateCosts(stateBytes:actionBytes:)`` from the pipeline thread. Safe for exactly that pairing (one producer,
 /// one consumer); all state is guarded by `condition`'s lock.
+///
+/// The producer's side (``push(seq:time:action:source:state:reducerNanos:)``) is inlinable so that it is
+/// specialized for the app's types: run unspecialized, generic code looks up type metadata at run time on every
+/// call, which costs the app's thread more than the copy itself.
+@usableFromInline
 final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     /// One dispatched action as the app's thread saw it, or a state replaced by a command (a *snapshot* entry).
+    @usableFromInline
     struct Entry: Sendable {
         /// The action's number: 1 for the first action dispatched after the inspector was attached. A snapshot
         /// entry carries the number of the last action before it.
@@ -49,6 +55,20 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         let lostBefore: UInt64
         /// What this entry is charged against the budget.
         let charge: Int
+
+        @usableFromInline
+        init(seq: UInt64, time: Double, action: Action?, source: SourceLocation?, reason: String?, state: State?,
+             reducerNanos: UInt64, lostBefore: UInt64, charge: Int) {
+            self.seq = seq
+            self.time = time
+            self.action = action
+            self.source = source
+            self.reason = reason
+            self.state = state
+            self.reducerNanos = reducerNanos
+            self.lostBefore = lostBefore
+            self.charge = charge
+        }
     }
 
     /// What one ``drain(waitingUpTo:)`` hands to the pipeline.
@@ -67,15 +87,15 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         var charge = 0
     }
 
-    private let condition = NSCondition()
-    private var entries: [Entry] = []
+    @usableFromInline let condition = NSCondition()
+    @usableFromInline var entries: [Entry] = []
     private var head = 0
-    private var chargedBytes = 0
-    private var lostRun: UInt64 = 0
-    private var latest: (seq: UInt64, state: State)?
-    private var coalescedSinceDrain = false
-    private var stateCost: Int
-    private var actionCost: Int
+    @usableFromInline var chargedBytes = 0
+    @usableFromInline var lostRun: UInt64 = 0
+    @usableFromInline var latest: (seq: UInt64, state: State)?
+    @usableFromInline var coalescedSinceDrain = false
+    @usableFromInline var stateCost: Int
+    @usableFromInline var actionCost: Int
     private var closed = false
     private var poked = false
 
@@ -83,7 +103,7 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     static var pollInterval: Double { 0.004 }
 
     /// The most the queued entries may be charged, in bytes.
-    let budgetBytes: Int
+    @usableFromInline let budgetBytes: Int
 
     /// Creates an empty outbox charging entries against `budgetBytes`.
     init(budgetBytes: Int) {
@@ -94,6 +114,7 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     }
 
     /// Queues one dispatched action. Store thread only; O(1); never blocks on the pipeline's work.
+    @inlinable
     func push(seq: UInt64, time: Double, action: Action, source: SourceLocation, state: State, reducerNanos: UInt64) {
         enqueue(seq: seq, time: time, action: action, source: source, reason: nil, state: state,
                 reducerNanos: reducerNanos)
@@ -105,7 +126,8 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         enqueue(seq: seq, time: time, action: nil, source: nil, reason: reason, state: state, reducerNanos: 0)
     }
 
-    private func enqueue(seq: UInt64, time: Double, action: Action?, source: SourceLocation?, reason: String?,
+    @inlinable
+    func enqueue(seq: UInt64, time: Double, action: Action?, source: SourceLocation?, reason: String?,
                          state: State, reducerNanos: UInt64) {
         condition.lock()
         let withState = chargedBytes + actionCost + stateCost <= budgetBytes
