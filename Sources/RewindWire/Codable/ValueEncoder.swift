@@ -50,6 +50,9 @@ final class ValueEncoder: Encoder {
         /// Nested containers and super encoders, resolved when this one finishes.
         var pending: [(index: Int, node: ValueEncoder)] = []
         var lastArrayCount: Int = 0
+        /// The type of the last value `box` encoded through a child encoder (not a primitive or special type): the
+        /// next value of that type skips the fast-path type checks (array elements are all of one type).
+        var slowType: ObjectIdentifier? = nil
         /// A child kept for reuse.
         var spareChild: ValueEncoder? = nil
         /// Nodes of finished nested containers, kept for reuse.
@@ -390,7 +393,11 @@ final class ValueEncoder: Encoder {
     /// `index` ≥ 0 says the value is an array element at that position (then `key` is only evaluated for
     /// error messages).
     func box<T: Encodable>(_ value: T, key: @autoclosure () -> (any CodingKey)?, index: Int = -1) throws -> JSONValue {
-        if let boxed = try boxFast(value, key: key()) { return boxed }
+        let type = ObjectIdentifier(T.self)
+        if state.pointee.slowType != type {
+            if let boxed = try boxFast(value, key: key()) { return boxed }
+            state.pointee.slowType = type
+        }
         var child: ValueEncoder
         if let spare = spareChild {
             spareChild = nil
