@@ -16,7 +16,9 @@ import RewindWire
 /// behaves exactly as without the middleware.
 ///
 /// Commands from the daemon (`jump`, `dispatch`, `replay`) are applied on the main actor, the store's executor:
-/// the app's main thread must be serving the main actor (an `async` `main`, `dispatchMain()`, or a run loop).
+/// the app's main thread must be serving the main actor (an `async` `main`, `dispatchMain()`, or a run loop). The
+/// state that closes a coalesced range (after the app outran the daemon) is read there too, when no later dispatch
+/// brings one first.
 public enum Inspector {
     /// A middleware that streams the store to the daemon named by `configuration` (by default read from the
     /// environment: `REWIND_URL`, `REWIND_TOKEN`, `REWIND_DISABLED`).

@@ -37,6 +37,9 @@ final class InspectorSession<State: Codable & Sendable, Action: Codable & Sendab
             stateType: String(reflecting: State.self), initialState: initialState,
             onCommand: { message in
                 Task { @MainActor in commands.apply(message) }
+            },
+            onSnapshotWanted: {
+                Task { @MainActor in commands.reportCurrentState(reason: Outbox<State, Action>.closingReason) }
             })
         commands.onStateReplaced = { [weak self] state, reason in
             self?.recordReplacement(state, reason: reason)

@@ -98,6 +98,54 @@ struct InProcessInspectorTests {
         #expect(Set(harness.daemon.sessions.map(\.id)).count == 4)
     }
 
+    @Test("an app that outruns a small outbox: each coalesced range is marked dropped and closed by a snapshot, and the recording ends at the app's state")
+    func outrunOutbox() async throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        var configuration = InspectorConfiguration()
+        configuration.url = harness.url
+        configuration.outboxBudgetBytes = 32 << 10
+        let store = Store(initialState: AppState(), reducer: Self.reducer,
+                          middleware: [Inspector.middleware(name: "outrun", configuration: configuration)])
+        #expect(await delivered())
+        for _ in 0..<20_000 { store.dispatch(.increment) }  // faster than the pipeline, without yielding
+        #expect(await delivered())
+        let session = try #require(harness.waitForSession(app: "outrun"))
+        #expect(try harness.lastRecordedState(session)[try JSONPointer("/count")] == 20_000)
+
+        let reader = try harness.daemon.store.openSession(session.id)
+        let events = try reader.events(1...reader.eventCount)
+        let lastDropped = try #require(events.lastIndex { $0.kind == .dropped }, "the outbox coalesced")
+        #expect(events[lastDropped...].contains { $0.kind == .snapshot && $0.label == "coalesced" })
+        let numbers = events.filter { $0.kind == .action }.compactMap(\.appSeq)
+        #expect(numbers == numbers.sorted() && Set(numbers).count == numbers.count, "actions in order, none twice")
+    }
+
+    @Test("an outbox that holds nothing: the lost range is announced, and the closing snapshot waits for the main actor")
+    func closingSnapshotComesFromTheMainActor() async throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        var configuration = InspectorConfiguration()
+        configuration.url = harness.url
+        configuration.outboxBudgetBytes = 1
+        let store = Store(initialState: AppState(), reducer: Self.reducer,
+                          middleware: [Inspector.middleware(name: "nothing-fits", configuration: configuration)])
+        #expect(await delivered())
+        for _ in 0..<100 { store.dispatch(.increment) }
+        // The main actor is busy here, so the state that closes the range cannot be read yet.
+        #expect(!Inspector.waitUntilDelivered(timeout: TestTime.seconds(0.3)))
+        #expect(await delivered())
+
+        let session = try #require(harness.waitForSession(app: "nothing-fits"))
+        #expect(try harness.lastRecordedState(session)[try JSONPointer("/count")] == 100)
+        let reader = try harness.daemon.store.openSession(session.id)
+        let events = try reader.events(1...reader.eventCount)
+        #expect(!events.contains { $0.kind == .action }, "no action fitted in the budget")
+        let dropped = try #require(events.firstIndex { $0.kind == .dropped })
+        #expect(events[dropped].detail?.contains("actions 1–100 ") == true, "\(events[dropped].detail ?? "")")
+        #expect(events.last?.kind == .snapshot && events.last?.label == "coalesced")
+    }
+
     @Test("with REWIND_DISABLED=1 the middleware passes actions straight through and starts nothing")
     func disabled() throws {
         let configuration = InspectorConfiguration.fromEnvironment(["REWIND_DISABLED": "1"])

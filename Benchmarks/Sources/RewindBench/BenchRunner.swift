@@ -26,7 +26,7 @@ enum BenchRunner {
             let load = MachineLoad.snapshot()
             var report: AreaReport
             switch area {
-            case .ingest: report = try IngestBenchmarks.run(context)
+            case .ingest: report = try await IngestBenchmarks.run(context)
             case .encode: report = try EncodeBenchmarks.run(context)
             case .wire: report = try WireBenchmarks.run(context)
             case .appThread: report = try await AppThreadBenchmarks.run(context)

@@ -25,7 +25,8 @@ final class CommandApplier<State: Codable & Sendable, Action: Codable & Sendable
     private let encoder = JSONValueEncoder()
     private let decoder = JSONValueDecoder()
 
-    /// Called with every state a command put in place, and why (`jump`, `replay`, `resync`).
+    /// Called with every state a command put in place or the pipeline asked for, and why (`jump`, `replay`,
+    /// `resync`, `coalesced`).
     var onStateReplaced: (State, String) -> Void = { _, _ in }
 
     init(context: MiddlewareContext<State, Action>, transport: any InspectorTransport, redactor: Redactor) {
@@ -76,10 +77,16 @@ final class CommandApplier<State: Codable & Sendable, Action: Codable & Sendable
                 return CommandResult(id: replay.id, ok: true, states: states)
             }
         case .resync:
-            if let state = context.state { onStateReplaced(state, "resync") }
+            reportCurrentState(reason: "resync")
         case .welcome, .error:
             break
         }
+    }
+
+    /// Reports the store's current state as a snapshot (`reason`: `resync` when the daemon asked, `coalesced` when
+    /// the pipeline needs a state to close a coalesced range). Nothing happens once the store is gone.
+    func reportCurrentState(reason: String) {
+        if let state = context.state { onStateReplaced(state, reason) }
     }
 
     private func answer(_ id: String, _ body: () throws(CommandFailure) -> CommandResult) {

@@ -17,8 +17,12 @@ import Rewind
 /// 1. it keeps the action but drops its state (the entry becomes *stateless*);
 /// 2. when even the action does not fit, it drops the action too and counts it as *lost*.
 ///
-/// Whatever was dropped, the newest state is always kept in one slot (``Drained/latest``), so the pipeline can
-/// send a `dropped` marker followed by a full `snapshot` and the timeline says honestly where detail was lost.
+/// A coalescing outbox does not keep the newest state on the side: holding the state the app is about to change
+/// would make the app's next change copy the arrays on its path (copy-on-write) on every dispatch, which is what
+/// made a fast app pay microseconds per action with a large state. Instead the pipeline announces the range with
+/// `dropped` and asks the app's side for the state that closes it (``pushSnapshot(afterSeq:time:state:reason:)``
+/// with ``closingReason``), or takes the first later entry that kept its state, whichever comes first; the
+/// timeline says honestly where detail was lost.
 ///
 /// Entries count against the budget from ``push(seq:time:action:source:state:reducerNanos:)`` until the pipeline
 /// ``release(_:)``s them after encoding and sending, so the outbox and the batch in the pipeline's hands together
@@ -75,13 +79,12 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     struct Drained: Sendable {
         /// Entries in dispatch order.
         var entries: [Entry] = []
-        /// True when these were the last queued entries (``lostAfter`` and ``latest`` are only given then).
+        /// True when these were the last queued entries (``lostAfter`` and ``latestSeq`` are only given then).
         var isFinal = true
-        /// Actions dropped entirely after the last entry (their numbers end at `latest.seq`).
+        /// Actions dropped entirely after the last entry (their numbers end at ``latestSeq``).
         var lostAfter: UInt64 = 0
-        /// The newest state the app committed and its action number; set, on a final drain, whenever anything was
-        /// coalesced since the previous final drain.
-        var latest: (seq: UInt64, state: State)?
+        /// The number of the newest action pushed so far (on a final drain).
+        var latestSeq: UInt64 = 0
         /// What these entries are charged against the budget; hand it back with ``Outbox/release(_:)`` once
         /// the pipeline no longer holds them.
         var charge = 0
@@ -92,8 +95,7 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     private var head = 0
     @usableFromInline var chargedBytes = 0
     @usableFromInline var lostRun: UInt64 = 0
-    @usableFromInline var latest: (seq: UInt64, state: State)?
-    @usableFromInline var coalescedSinceDrain = false
+    @usableFromInline var latestSeq: UInt64 = 0
     @usableFromInline var stateCost: Int
     @usableFromInline var actionCost: Int
     private var closed = false
@@ -120,17 +122,23 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
                 reducerNanos: reducerNanos)
     }
 
-    /// Queues a state that replaced the store's state without an action (`reason`: `jump`, `replay`, `resync`).
-    /// Store thread only; O(1).
+    /// The reason of the snapshot the pipeline asks for to close a coalesced range.
+    static var closingReason: String { "coalesced" }
+
+    /// Queues the store's state without an action: a state a command put in place (`reason`: `jump`, `replay`,
+    /// `resync`), or the state the pipeline asked for to close a coalesced range (``closingReason``), which keeps its
+    /// state even over the budget (one state at a time: the pipeline asks again only once it has it). Store thread
+    /// only; O(1).
     func pushSnapshot(afterSeq seq: UInt64, time: Double, state: State, reason: String) {
-        enqueue(seq: seq, time: time, action: nil, source: nil, reason: reason, state: state, reducerNanos: 0)
+        enqueue(seq: seq, time: time, action: nil, source: nil, reason: reason, state: state, reducerNanos: 0,
+                overBudget: reason == Self.closingReason)
     }
 
     @inlinable
     func enqueue(seq: UInt64, time: Double, action: Action?, source: SourceLocation?, reason: String?,
-                         state: State, reducerNanos: UInt64) {
+                 state: State, reducerNanos: UInt64, overBudget: Bool = false) {
         condition.lock()
-        let withState = chargedBytes + actionCost + stateCost <= budgetBytes
+        let withState = overBudget || chargedBytes + actionCost + stateCost <= budgetBytes
         if withState || chargedBytes + actionCost <= budgetBytes {
             let charge = actionCost + (withState ? stateCost : 0)
             entries.append(Entry(seq: seq, time: time, action: action, source: source, reason: reason,
@@ -141,12 +149,7 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         } else {
             lostRun += 1
         }
-        if withState && !coalescedSinceDrain {
-            latest = nil
-        } else {
-            coalescedSinceDrain = true
-            latest = (seq, state)
-        }
+        latestSeq = seq
         condition.unlock()
     }
 
@@ -177,10 +180,8 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         drained.isFinal = head == entries.count
         guard drained.isFinal else { return drained }
         drained.lostAfter = lostRun
+        drained.latestSeq = latestSeq
         lostRun = 0
-        if coalescedSinceDrain { drained.latest = latest }
-        latest = nil
-        coalescedSinceDrain = false
         return drained
     }
 

@@ -11,7 +11,8 @@ import RewindWire
 /// a reconnect), numbering events on each connection from 1.
 ///
 /// When the outbox coalesced (see ``Outbox``), the pipeline announces the affected range with `dropped`, sends the
-/// actions of that range with empty patches, and closes it with a full `snapshot`.
+/// actions of that range with empty patches, and closes it with a full `snapshot`: of the first later entry that
+/// kept its state, or of the state it asks the app's side for (``SnapshotRequest``) once the outbox is empty.
 ///
 /// Threading: ``start()`` and ``stop()`` from any thread; every other member runs on the pipeline thread, except
 /// the transport callbacks (``InspectorTransportDelegate``), which only touch the lock-protected link state.
@@ -19,6 +20,10 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     /// Called on the transport's thread with every command the daemon sends (`jump`, `dispatch`, `replay`,
     /// `resync`).
     typealias CommandHandler = @Sendable (DaemonMessage) -> Void
+    /// Called on the pipeline thread when a coalesced range is open and the outbox holds nothing to close it: the
+    /// app's side should push its current state with ``Outbox/pushSnapshot(afterSeq:time:state:reason:)`` and
+    /// ``Outbox/closingReason`` (on the store's executor; the pipeline waits, and asks again only once it has it).
+    typealias SnapshotRequest = @Sendable () -> Void
 
     private enum Link {
         case disconnected(retryAt: Double)
@@ -35,6 +40,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private let redactor: Redactor
     private let encoder = JSONValueEncoder()
     private let onCommand: CommandHandler
+    private let onSnapshotWanted: SnapshotRequest
 
     // Link state, shared with the transport's callbacks.
     private let linkLock = NSCondition()
@@ -42,6 +48,8 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private var stopping = false
     private var thread: Thread?
     private var finished = false
+    /// A copy of ``rangeOpen`` for other threads: a coalesced range is not delivered until its snapshot is.
+    private var awaitingSnapshot = false
     private var everConnected = false
     private var failedAttempts = 0
 
@@ -57,7 +65,16 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private var eventsSinceMeasure = 0
     private var actionBytesAverage = 128.0
     /// True while a coalesced range is open: its states were not captured and a snapshot has not closed it yet.
-    private var rangeOpen = false
+    private var rangeOpen = false {
+        didSet {
+            guard rangeOpen != oldValue else { return }
+            linkLock.lock()
+            awaitingSnapshot = rangeOpen
+            linkLock.unlock()
+        }
+    }
+    /// True from asking the app's side for a closing snapshot until that snapshot is drained.
+    private var snapshotRequested = false
 
     /// The high-water mark of bytes queued in the transport above which the pipeline stops draining the outbox
     /// (so a slow daemon makes the outbox coalesce instead of memory growing in the transport).
@@ -65,7 +82,8 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
 
     /// Creates a pipeline for one store. `initialState` is the store's state when the inspector was attached.
     init(outbox: Outbox<State, Action>, transport: any InspectorTransport, configuration: InspectorConfiguration,
-         identity: AppIdentity, stateType: String, initialState: State, onCommand: @escaping CommandHandler) {
+         identity: AppIdentity, stateType: String, initialState: State, onCommand: @escaping CommandHandler,
+         onSnapshotWanted: @escaping SnapshotRequest) {
         self.outbox = outbox
         self.transport = transport
         self.url = InspectorURL(string: configuration.url)
@@ -75,6 +93,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         self.redactor = Redactor(paths: configuration.redactedPaths)
         self.initialState = initialState
         self.onCommand = onCommand
+        self.onSnapshotWanted = onSnapshotWanted
         self.transportHighWater = max(256 << 10, min(8 << 20, configuration.outboxBudgetBytes / 8))
     }
 
@@ -105,11 +124,12 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     /// True when the pipeline is connected, has said hello, and every entry dispatched so far has been handed to
     /// a transport that has written it out. Any thread.
     /// True as well for a pipeline whose first connection attempt failed and that never connected since: there is
-    /// nobody to deliver to.
+    /// nobody to deliver to. False while a coalesced range waits for the snapshot that closes it (which the store's
+    /// executor provides: see ``SnapshotRequest``).
     var hasDeliveredEverything: Bool {
         linkLock.lock()
         let ready: Bool
-        if case .connected(helloSent: true) = link { ready = true } else { ready = false }
+        if case .connected(helloSent: true) = link { ready = !awaitingSnapshot } else { ready = false }
         let nobodyThere = !everConnected && failedAttempts > 0
         linkLock.unlock()
         return nobodyThere || (ready && outbox.isEmpty && transport.queuedBytes == 0)
@@ -185,7 +205,8 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
 
     /// Turns one drained chunk into frames. A coalesced range (entries without a state, or lost actions) may span
     /// several chunks: each portion is announced with `dropped` before its events, and the range is closed with a
-    /// `snapshot` once a state is known again.
+    /// `snapshot` once a state is known again: the first entry that kept its state, or the snapshot asked for when
+    /// the outbox ran empty with the range still open.
     private func process(_ drained: Outbox<State, Action>.Drained) {
         var pending: [ActionEvent] = []
         var portionFrom: UInt64?
@@ -193,18 +214,29 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         var lastSeq: UInt64?
 
         for entry in drained.entries {
-            lastSeq = entry.seq
+            let isClosingSnapshot = entry.action == nil && entry.reason == Outbox<State, Action>.closingReason
+            if isClosingSnapshot { snapshotRequested = false }
             if !rangeOpen && (entry.lostBefore > 0 || entry.state == nil) {
                 flush(&pending)
                 rangeOpen = true
             }
+            // A closing snapshot that arrives after a later entry's state closed the range says nothing new.
+            if isClosingSnapshot && !rangeOpen { continue }
             if rangeOpen {
-                if portionFrom == nil { portionFrom = entry.seq - entry.lostBefore }
+                if entry.action != nil {
+                    lastSeq = entry.seq
+                    if portionFrom == nil { portionFrom = entry.seq - entry.lostBefore }
+                } else if entry.lostBefore > 0 {
+                    // A snapshot follows the last action: the lost ones end at its number.
+                    lastSeq = entry.seq
+                    if portionFrom == nil { portionFrom = entry.seq - entry.lostBefore + 1 }
+                }
                 if let action = entry.action { portion.append(event(for: entry, action: action, patch: JSONPatch())) }
-                if let state = entry.state, let from = portionFrom {
-                    closeCoalescedRange(from: from, to: entry.seq, events: &portion, state: state,
-                                        reason: entry.reason ?? "coalesced")
+                if let state = entry.state {
+                    closeCoalescedRange(from: portionFrom, to: entry.seq, events: &portion, state: state,
+                                        reason: entry.reason ?? Outbox<State, Action>.closingReason)
                     portionFrom = nil
+                    lastSeq = nil
                 }
                 continue
             }
@@ -223,20 +255,26 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             measureOccasionally(encoded)
         }
         flush(&pending)
-        if (rangeOpen || drained.lostAfter > 0), let latest = drained.latest {
+        if drained.lostAfter > 0 {
+            // Actions lost after the last entry: they belong to the range too.
             rangeOpen = true
-            let from = portionFrom ?? (latest.seq - drained.lostAfter + 1)
-            closeCoalescedRange(from: from, to: latest.seq, events: &portion, state: latest.state, reason: "coalesced")
-        } else if rangeOpen, let from = portionFrom, let to = lastSeq {
-            // The range goes on in the next chunk: announce this portion now, so nothing waits in memory.
+            if portionFrom == nil { portionFrom = drained.latestSeq - drained.lostAfter + 1 }
+            lastSeq = drained.latestSeq
+        }
+        if rangeOpen, let from = portionFrom, let to = lastSeq {
+            // Announce this portion now, so nothing waits in memory; the range goes on until a state closes it.
             send(.dropped(Dropped(from: wireSeq(max(from, connectionBase + 1)), to: wireSeq(to))))
             flush(&portion)
         }
+        if rangeOpen && drained.isFinal && !snapshotRequested {
+            snapshotRequested = true
+            onSnapshotWanted()
+        }
     }
 
-    private func closeCoalescedRange(from: UInt64, to: UInt64, events: inout [ActionEvent], state: State,
+    private func closeCoalescedRange(from: UInt64?, to: UInt64, events: inout [ActionEvent], state: State,
                                      reason: String) {
-        if from <= to {
+        if let from, from <= to {
             send(.dropped(Dropped(from: wireSeq(max(from, connectionBase + 1)), to: wireSeq(to))))
         }
         flush(&events)

@@ -39,6 +39,9 @@ extension Inspector {
     /// Waits until every inspector in this process has sent everything dispatched so far to a connected daemon,
     /// or until `timeout` seconds pass. Returns true when everything was delivered. For command-line apps that
     /// are about to exit (and for tests); never needed in long-running apps.
+    ///
+    /// Threading: blocks the calling thread; call it off the main actor (for example from `Task.detached`): when
+    /// the outbox coalesced, delivery ends with a snapshot of the store's state read on the main actor.
     @discardableResult
     public static func waitUntilDelivered(timeout: Double = 5) -> Bool {
         let deadline = monotonicSeconds() + timeout

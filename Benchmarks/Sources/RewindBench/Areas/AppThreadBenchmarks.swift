@@ -30,16 +30,16 @@ enum AppThreadBenchmarks {
         let clockCost = MonotonicClock.readingCost()
         var all: [Costs] = []
         for (number, size) in StateSize.all().enumerated() {
-            all.append(try measure(size, number: number, daemon: daemon, context: context))
+            all.append(try await measure(size, number: number, daemon: daemon, context: context))
         }
-        let rate = try sustainedRate(daemon: daemon, context: context)
+        let rate = try await sustainedRate(daemon: daemon, context: context)
         return report(all, rate: rate, clockCost: clockCost, context: context)
     }
 
     // MARK: - Per-dispatch costs
 
     private static func measure(_ size: StateSize, number: Int, daemon: BenchDaemon,
-                                context: BenchContext) throws -> Costs {
+                                context: BenchContext) async throws -> Costs {
         let dispatchPlan = context.pick(
             full: SamplingPlan(minSamples: 200_000, minSeconds: 1.5, maxSamples: 2_000_000, maxSeconds: 15),
             quick: SamplingPlan(minSamples: 20_000, minSeconds: 0.1, maxSamples: 200_000, maxSeconds: 2))
@@ -144,7 +144,7 @@ enum AppThreadBenchmarks {
             return Double(MonotonicClock.nanoseconds() &- start)
         }
         context.progress("app thread \(size.label): waiting for the inspector to deliver")
-        try InspectorDelivery.wait(timeout: 300)
+        try await InspectorDelivery.settle(timeout: 300)
         store = nil
         session.flush()
         let reader = try daemon.daemon.store.openSession(session.id)
@@ -195,7 +195,7 @@ enum AppThreadBenchmarks {
 
     /// Dispatches at increasing paced rates with a 100 kB state until the outbox coalesces or the pipeline no
     /// longer keeps up (its backlog takes more than 0.25 s to drain after the step).
-    private static func sustainedRate(daemon: BenchDaemon, context: BenchContext) throws -> RateResult {
+    private static func sustainedRate(daemon: BenchDaemon, context: BenchContext) async throws -> RateResult {
         let size = StateSize("100 kB", bytes: 100_000)
         let app = "bench-rate"
         var store: Store<BenchState, BenchAction>? = Store(
@@ -215,7 +215,7 @@ enum AppThreadBenchmarks {
             session.flush()
             let indexBefore = session.lastIndex
             let (sent, elapsed) = PacedDispatch.run(store!, &touches, rate: rate, seconds: stepSeconds)
-            let drain = try InspectorDelivery.wait(timeout: 300)
+            let drain = try await InspectorDelivery.settle(timeout: 300)
             session.flush()
             let reader = try daemon.daemon.store.openSession(session.id)
             let coalesced = try reader.eventIndices(

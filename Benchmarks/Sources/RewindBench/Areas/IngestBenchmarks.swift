@@ -23,7 +23,7 @@ enum IngestBenchmarks {
         var rate: Double { Double(events) / seconds }
     }
 
-    static func run(_ context: BenchContext) throws -> AreaReport {
+    static func run(_ context: BenchContext) async throws -> AreaReport {
         let events = context.pick(full: 1_000_000, quick: 200_000)
         let runs = context.pick(full: 3, quick: 1)
         let residentBefore = ProcessMemory.residentBytes()
@@ -47,7 +47,7 @@ enum IngestBenchmarks {
         let raw = rawRuns.sorted { $0.rate < $1.rate }[rawRuns.count / 2]
         let direct = directRuns.sorted { $0.rate < $1.rate }[directRuns.count / 2]
 
-        let search = try inspectorRateSearch(daemon: daemon, context: context)
+        let search = try await inspectorRateSearch(daemon: daemon, context: context)
 
         func detail(_ run: IngestRun) -> String {
             var text = "\(Quantity.grouped(Double(run.events))) events in \(Quantity.duration(run.seconds * 1e9)); "
@@ -283,7 +283,7 @@ enum IngestBenchmarks {
 
     private static func inspectorRateSearch(
         daemon: BenchDaemon, context: BenchContext
-    ) throws -> (steps: [IngestStep], best: IngestStep?, stepSeconds: Double) {
+    ) async throws -> (steps: [IngestStep], best: IngestStep?, stepSeconds: Double) {
         let app = "bench-ingest-app"
         let size = StateSize("1 kB", bytes: 1_000)
         var store: Store<BenchState, BenchAction>? = Store(
@@ -300,7 +300,7 @@ enum IngestBenchmarks {
         var steps: [IngestStep] = []
         for rate in rates {
             context.progress("ingest: \(Int(rate)) actions/s through the inspector")
-            try InspectorDelivery.wait(timeout: 120)
+            try await InspectorDelivery.settle(timeout: 120)
             session.flush()
             let before = session.committedIndex
             let (sent, elapsed) = PacedDispatch.run(store!, &touches, rate: rate, seconds: stepSeconds)
@@ -323,9 +323,9 @@ enum IngestBenchmarks {
                 }
                 if now - lastChange > 1 && Inspector.waitUntilDelivered(timeout: 0) { break }
                 if now - stepEnd > 120 { throw BenchFailure("the daemon did not commit the step's events in 120 s") }
-                usleep(1_000)
+                try await Task.sleep(nanoseconds: 1_000_000)
             }
-            try InspectorDelivery.wait(timeout: 120)
+            try await InspectorDelivery.settle(timeout: 120)
             session.flush()
             let reader = try daemon.daemon.store.openSession(session.id)
             let coalesced = try reader.eventIndices(

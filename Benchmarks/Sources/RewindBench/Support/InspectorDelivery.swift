@@ -9,6 +9,9 @@ import RewindInspector
 enum InspectorDelivery {
     /// Spins (sleeping `pause` seconds between checks) until every inspector has delivered everything; returns
     /// the seconds it took. Throws after `timeout` seconds.
+    ///
+    /// Blocks the main actor, so it only serves where the outbox cannot have coalesced (paced dispatch): the
+    /// snapshot that closes a coalesced range is read on the main actor. Elsewhere use ``settle(timeout:)``.
     @discardableResult
     static func wait(timeout: Double = 60, pause: Double = 0.000_02) throws -> Double {
         let start = MonotonicClock.seconds()
@@ -17,6 +20,20 @@ enum InspectorDelivery {
                 throw BenchFailure("the inspector did not deliver everything within \(Int(timeout)) s")
             }
             usleep(UInt32(pause * 1e6))
+        }
+        return MonotonicClock.seconds() - start
+    }
+
+    /// Waits like ``wait(timeout:pause:)`` but suspends between checks, leaving the main actor free to provide the
+    /// snapshot that closes a coalesced range (after a burst, or any step that may have coalesced).
+    @discardableResult
+    static func settle(timeout: Double = 60) async throws -> Double {
+        let start = MonotonicClock.seconds()
+        while !Inspector.waitUntilDelivered(timeout: 0) {
+            if MonotonicClock.seconds() - start > timeout {
+                throw BenchFailure("the inspector did not deliver everything within \(Int(timeout)) s")
+            }
+            try await Task.sleep(nanoseconds: 100_000)
         }
         return MonotonicClock.seconds() - start
     }
