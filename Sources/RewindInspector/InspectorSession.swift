@@ -56,18 +56,18 @@ final class InspectorSession<State: Codable & Sendable, Action: Codable & Sendab
     @MainActor
     @inlinable
     func record(_ dispatched: DispatchedAction<Action>, next: @MainActor (DispatchedAction<Action>) -> Void) {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = DispatchClock.nanoseconds()
         next(dispatched)
-        let elapsed = DispatchTime.now().uptimeNanoseconds &- start
+        let finished = DispatchClock.nanoseconds()
         guard let state = context.state else { return }
         seq &+= 1
-        outbox.push(seq: seq, time: Date().timeIntervalSince1970, action: dispatched.action,
-                    source: dispatched.source, state: state, reducerNanos: elapsed)
+        outbox.push(seq: seq, finishedNanos: finished, action: dispatched.action, source: dispatched.source,
+                    state: state, reducerNanos: finished &- start)
     }
 
     /// Queues the state a command put in place (jump, replay, resync) as a snapshot. Main actor.
     @MainActor
     private func recordReplacement(_ state: State, reason: String) {
-        outbox.pushSnapshot(afterSeq: seq, time: Date().timeIntervalSince1970, state: state, reason: reason)
+        outbox.pushSnapshot(afterSeq: seq, finishedNanos: DispatchClock.nanoseconds(), state: state, reason: reason)
     }
 }

@@ -76,6 +76,32 @@ struct InProcessInspectorTests {
         #expect(store.state.account.password == secret, "the app kept its own value at the redacted path")
     }
 
+    @Test("each action carries the wall-clock time of its dispatch, in dispatch order")
+    func actionTimes() async throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        var configuration = InspectorConfiguration()
+        configuration.url = harness.url
+        let store = Store(initialState: AppState(), reducer: Self.reducer,
+                          middleware: [Inspector.middleware(name: "times", configuration: configuration)])
+        let before = Date().timeIntervalSince1970
+        store.dispatch(.increment)
+        usleep(20_000)
+        let between = Date().timeIntervalSince1970
+        store.dispatch(.increment)
+        let after = Date().timeIntervalSince1970
+        #expect(await delivered())
+        let session = try #require(harness.waitForSession(events: 2, app: "times"))
+        let reader = try harness.daemon.store.openSession(session.id)
+        let first = try reader.event(at: 1).time, second = try reader.event(at: 2).time
+        // The app's thread reads only the monotonic clock; the pipeline turns it into wall-clock time.
+        #expect(first >= before - 0.005 && first <= between + 0.005,
+                "first at \(first), dispatched in [\(before), \(between)]")
+        #expect(second >= between - 0.005 && second <= after + 0.005,
+                "second at \(second), dispatched in [\(between), \(after)]")
+        #expect(second - first >= 0.019, "the 20 ms between the dispatches shows: \(second - first) s")
+    }
+
     @Test("several apps at once each get their own session")
     func concurrentSessions() async throws {
         let harness = try DaemonHarness()

@@ -1,13 +1,16 @@
-import Foundation
+import Dispatch
 import Rewind
+import Synchronization
 
 /// The bounded hand-off between the app's thread and the inspector's pipeline thread.
 ///
-/// The app's thread calls ``push(seq:time:action:source:state:reducerNanos:)`` once per dispatched action. That call only
-/// copies values into an array under a lock held for a few instructions: no encoding, no allocation beyond the
-/// array's amortised growth, and no system call — it never wakes the pipeline thread, which instead polls the
-/// outbox every ``Outbox/pollInterval`` while idle (a few hundred cheap wake-ups a second, and at most that much
-/// added latency on the timeline).
+/// The app's thread calls ``push(seq:finishedNanos:action:source:state:reducerNanos:)`` once per dispatched action.
+/// That call only copies values into an array under a lock held for a few instructions: no encoding, no allocation
+/// beyond the array's amortised growth, and no system call — it never wakes the pipeline thread, which instead polls
+/// the outbox every ``Outbox/pollInterval`` while idle (a few hundred cheap wake-ups a second, and at most that much
+/// added latency on the timeline). The lock is a `Mutex` whose word sits beside the queue it guards, so an
+/// uncontended push is an atomic compare-and-exchange on the cache lines it writes anyway: when the app dispatches
+/// after a pause, on cold caches, every further line (a separate lock object, Foundation's code) costs it a miss.
 ///
 /// The outbox has a byte budget. Every queued entry is charged an *estimate* of what it holds: the size of the
 /// action's encoding and, when the entry keeps its state, the size of the state's encoding, both as last measured
@@ -20,19 +23,19 @@ import Rewind
 /// A coalescing outbox does not keep the newest state on the side: holding the state the app is about to change
 /// would make the app's next change copy the arrays on its path (copy-on-write) on every dispatch, which is what
 /// made a fast app pay microseconds per action with a large state. Instead the pipeline announces the range with
-/// `dropped` and asks the app's side for the state that closes it (``pushSnapshot(afterSeq:time:state:reason:)``
-/// with ``closingReason``), or takes the first later entry that kept its state, whichever comes first; the
-/// timeline says honestly where detail was lost.
+/// `dropped` and asks the app's side for the state that closes it
+/// (``pushSnapshot(afterSeq:finishedNanos:state:reason:)`` with ``closingReason``), or takes the first later entry
+/// that kept its state, whichever comes first; the timeline says honestly where detail was lost.
 ///
-/// Entries count against the budget from ``push(seq:time:action:source:state:reducerNanos:)`` until the pipeline
-/// ``release(_:)``s them after encoding and sending, so the outbox and the batch in the pipeline's hands together
-/// stay within the budget.
+/// Entries count against the budget from ``push(seq:finishedNanos:action:source:state:reducerNanos:)`` until the
+/// pipeline ``release(_:)``s them after encoding and sending, so the outbox and the batch in the pipeline's hands
+/// together stay within the budget.
 ///
 /// Threading: the `push` methods from the store's thread; ``drain(waitingUpTo:)`` and
 /// ``updateCosts(stateBytes:actionBytes:)`` from the pipeline thread. Safe for exactly that pairing (one producer,
-/// one consumer); all state is guarded by `condition`'s lock.
+/// one consumer); all state is guarded by `queue`'s lock.
 ///
-/// The producer's side (``push(seq:time:action:source:state:reducerNanos:)``) is inlinable so that it is
+/// The producer's side (``push(seq:finishedNanos:action:source:state:reducerNanos:)``) is inlinable so that it is
 /// specialized for the app's types: run unspecialized, generic code looks up type metadata at run time on every
 /// call, which costs the app's thread more than the copy itself.
 @usableFromInline
@@ -43,8 +46,9 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         /// The action's number: 1 for the first action dispatched after the inspector was attached. A snapshot
         /// entry carries the number of the last action before it.
         let seq: UInt64
-        /// Wall-clock time of the dispatch, seconds since 1970.
-        let time: Double
+        /// When the dispatch finished, nanoseconds on ``DispatchClock``'s monotonic clock (the pipeline turns it
+        /// into wall-clock time, so the app's thread reads one clock, twice, and nothing else).
+        let finishedNanos: UInt64
         /// The action, as dispatched; nil for a snapshot entry.
         let action: Action?
         /// Where the action was dispatched.
@@ -61,10 +65,10 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         let charge: Int
 
         @usableFromInline
-        init(seq: UInt64, time: Double, action: Action?, source: SourceLocation?, reason: String?, state: State?,
-             reducerNanos: UInt64, lostBefore: UInt64, charge: Int) {
+        init(seq: UInt64, finishedNanos: UInt64, action: Action?, source: SourceLocation?, reason: String?,
+             state: State?, reducerNanos: UInt64, lostBefore: UInt64, charge: Int) {
             self.seq = seq
-            self.time = time
+            self.finishedNanos = finishedNanos
             self.action = action
             self.source = source
             self.reason = reason
@@ -90,16 +94,32 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         var charge = 0
     }
 
-    @usableFromInline let condition = NSCondition()
-    @usableFromInline var entries: [Entry] = []
-    private var head = 0
-    @usableFromInline var chargedBytes = 0
-    @usableFromInline var lostRun: UInt64 = 0
-    @usableFromInline var latestSeq: UInt64 = 0
-    @usableFromInline var stateCost: Int
-    @usableFromInline var actionCost: Int
-    private var closed = false
-    private var poked = false
+    /// What the lock guards: the queue and its accounting, kept together so that a push touches few cache lines.
+    @usableFromInline
+    struct Queue {
+        @usableFromInline var entries: [Entry] = []
+        var head = 0
+        @usableFromInline var chargedBytes = 0
+        @usableFromInline var lostRun: UInt64 = 0
+        @usableFromInline var latestSeq: UInt64 = 0
+        @usableFromInline var stateCost: Int
+        @usableFromInline var actionCost: Int
+        var closed = false
+        var poked = false
+
+        init(stateCost: Int, actionCost: Int) {
+            self.stateCost = stateCost
+            self.actionCost = actionCost
+        }
+
+        var isEmpty: Bool { head == entries.count && lostRun == 0 }
+    }
+
+    /// The queue and the lock that guards it, stored together.
+    @usableFromInline let queue: Mutex<Queue>
+    /// Signalled by ``wake()`` and ``close()`` for a ``drain(waitingUpTo:)`` that waits; the producer never
+    /// touches it.
+    private let wakeup = DispatchSemaphore(value: 0)
 
     /// How long the pipeline waits for entries before looking again, in seconds.
     static var pollInterval: Double { 0.004 }
@@ -110,15 +130,16 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     /// Creates an empty outbox charging entries against `budgetBytes`.
     init(budgetBytes: Int) {
         self.budgetBytes = max(budgetBytes, 1)
-        self.stateCost = MemoryLayout<State>.stride + 64
-        self.actionCost = MemoryLayout<Entry>.stride + 64
-        entries.reserveCapacity(1024)
+        var queue = Queue(stateCost: MemoryLayout<State>.stride + 64, actionCost: MemoryLayout<Entry>.stride + 64)
+        queue.entries.reserveCapacity(1024)
+        self.queue = Mutex(queue)
     }
 
     /// Queues one dispatched action. Store thread only; O(1); never blocks on the pipeline's work.
     @inlinable
-    func push(seq: UInt64, time: Double, action: Action, source: SourceLocation, state: State, reducerNanos: UInt64) {
-        enqueue(seq: seq, time: time, action: action, source: source, reason: nil, state: state,
+    func push(seq: UInt64, finishedNanos: UInt64, action: Action, source: SourceLocation, state: State,
+              reducerNanos: UInt64) {
+        enqueue(seq: seq, finishedNanos: finishedNanos, action: action, source: source, reason: nil, state: state,
                 reducerNanos: reducerNanos)
     }
 
@@ -129,28 +150,30 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     /// `resync`), or the state the pipeline asked for to close a coalesced range (``closingReason``), which keeps its
     /// state even over the budget (one state at a time: the pipeline asks again only once it has it). Store thread
     /// only; O(1).
-    func pushSnapshot(afterSeq seq: UInt64, time: Double, state: State, reason: String) {
-        enqueue(seq: seq, time: time, action: nil, source: nil, reason: reason, state: state, reducerNanos: 0,
-                overBudget: reason == Self.closingReason)
+    func pushSnapshot(afterSeq seq: UInt64, finishedNanos: UInt64, state: State, reason: String) {
+        enqueue(seq: seq, finishedNanos: finishedNanos, action: nil, source: nil, reason: reason, state: state,
+                reducerNanos: 0, overBudget: reason == Self.closingReason)
     }
 
     @inlinable
-    func enqueue(seq: UInt64, time: Double, action: Action?, source: SourceLocation?, reason: String?,
+    func enqueue(seq: UInt64, finishedNanos: UInt64, action: Action?, source: SourceLocation?, reason: String?,
                  state: State, reducerNanos: UInt64, overBudget: Bool = false) {
-        condition.lock()
-        let withState = overBudget || chargedBytes + actionCost + stateCost <= budgetBytes
-        if withState || chargedBytes + actionCost <= budgetBytes {
-            let charge = actionCost + (withState ? stateCost : 0)
-            entries.append(Entry(seq: seq, time: time, action: action, source: source, reason: reason,
-                                 state: withState ? state : nil, reducerNanos: reducerNanos, lostBefore: lostRun,
-                                 charge: charge))
-            chargedBytes += charge
-            lostRun = 0
-        } else {
-            lostRun += 1
+        queue.withLock { queue in
+            let withState = overBudget
+                || queue.chargedBytes + queue.actionCost + queue.stateCost <= budgetBytes
+            if withState || queue.chargedBytes + queue.actionCost <= budgetBytes {
+                let charge = queue.actionCost + (withState ? queue.stateCost : 0)
+                queue.entries.append(Entry(
+                    seq: seq, finishedNanos: finishedNanos, action: action, source: source, reason: reason,
+                    state: withState ? state : nil, reducerNanos: reducerNanos, lostBefore: queue.lostRun,
+                    charge: charge))
+                queue.chargedBytes += charge
+                queue.lostRun = 0
+            } else {
+                queue.lostRun += 1
+            }
+            queue.latestSeq = seq
         }
-        latestSeq = seq
-        condition.unlock()
     }
 
     /// Takes up to `limit` queued entries, oldest first, waiting up to `timeout` seconds for the first one.
@@ -159,72 +182,65 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     /// Taking a bounded number at a time lets the pipeline check the transport's backlog between batches, so a
     /// stalled daemon makes the outbox coalesce instead of the transport's queue growing past the budget.
     func drain(waitingUpTo timeout: Double, limit: Int = .max) -> Drained {
-        condition.lock()
-        defer { condition.unlock() }
-        if head == entries.count && lostRun == 0 && !closed && !poked && timeout > 0 {
-            _ = condition.wait(until: Date(timeIntervalSinceNow: timeout))
+        let mustWait = queue.withLock { $0.isEmpty && !$0.closed && !$0.poked }
+        if mustWait && timeout > 0 {
+            _ = wakeup.wait(timeout: .now() + timeout)
         }
-        poked = false
-        var drained = Drained()
-        let end = min(entries.count, head + max(1, limit))
-        drained.entries = Array(entries[head..<end])
-        drained.charge = drained.entries.reduce(0) { $0 + $1.charge }
-        head = end
-        if head == entries.count {
-            entries.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head > 4096 && head * 2 > entries.count {
-            entries.removeFirst(head)
-            head = 0
+        return queue.withLock { queue in
+            queue.poked = false
+            var drained = Drained()
+            let end = min(queue.entries.count, queue.head + max(1, limit))
+            drained.entries = Array(queue.entries[queue.head..<end])
+            drained.charge = drained.entries.reduce(0) { $0 + $1.charge }
+            queue.head = end
+            if queue.head == queue.entries.count {
+                queue.entries.removeAll(keepingCapacity: true)
+                queue.head = 0
+            } else if queue.head > 4096 && queue.head * 2 > queue.entries.count {
+                queue.entries.removeFirst(queue.head)
+                queue.head = 0
+            }
+            drained.isFinal = queue.head == queue.entries.count
+            guard drained.isFinal else { return drained }
+            drained.lostAfter = queue.lostRun
+            drained.latestSeq = queue.latestSeq
+            queue.lostRun = 0
+            return drained
         }
-        drained.isFinal = head == entries.count
-        guard drained.isFinal else { return drained }
-        drained.lostAfter = lostRun
-        drained.latestSeq = latestSeq
-        lostRun = 0
-        return drained
     }
 
     /// Returns the charge of drained entries the pipeline has finished with. Pipeline thread only.
     func release(_ charge: Int) {
-        condition.lock()
-        chargedBytes = max(0, chargedBytes - charge)
-        condition.unlock()
+        queue.withLock { $0.chargedBytes = max(0, $0.chargedBytes - charge) }
     }
 
     /// Updates the per-entry charges from what the pipeline last measured. Pipeline thread only.
     func updateCosts(stateBytes: Int, actionBytes: Int) {
-        condition.lock()
-        stateCost = stateBytes + MemoryLayout<State>.stride
-        actionCost = actionBytes + MemoryLayout<Entry>.stride
-        condition.unlock()
+        queue.withLock {
+            $0.stateCost = stateBytes + MemoryLayout<State>.stride
+            $0.actionCost = actionBytes + MemoryLayout<Entry>.stride
+        }
     }
 
     /// True when nothing is queued and the pipeline holds nothing it drained (everything was handed on).
     var isEmpty: Bool {
-        condition.lock(); defer { condition.unlock() }
-        return head == entries.count && lostRun == 0 && chargedBytes == 0
+        queue.withLock { $0.isEmpty && $0.chargedBytes == 0 }
     }
 
     /// Bytes currently charged (for tests and statistics).
     var currentChargedBytes: Int {
-        condition.lock(); defer { condition.unlock() }
-        return chargedBytes
+        queue.withLock { $0.chargedBytes }
     }
 
     /// Wakes a waiting ``drain(waitingUpTo:)`` once (for example when the connection comes up).
     func wake() {
-        condition.lock()
-        poked = true
-        condition.unlock()
-        condition.broadcast()
+        queue.withLock { $0.poked = true }
+        wakeup.signal()
     }
 
     /// Wakes a waiting ``drain(waitingUpTo:)`` for good; later drains return at once.
     func close() {
-        condition.lock()
-        closed = true
-        condition.unlock()
-        condition.broadcast()
+        queue.withLock { $0.closed = true }
+        wakeup.signal()
     }
 }

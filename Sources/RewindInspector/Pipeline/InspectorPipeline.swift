@@ -21,8 +21,9 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     /// `resync`).
     typealias CommandHandler = @Sendable (DaemonMessage) -> Void
     /// Called on the pipeline thread when a coalesced range is open and the outbox holds nothing to close it: the
-    /// app's side should push its current state with ``Outbox/pushSnapshot(afterSeq:time:state:reason:)`` and
-    /// ``Outbox/closingReason`` (on the store's executor; the pipeline waits, and asks again only once it has it).
+    /// app's side should push its current state with ``Outbox/pushSnapshot(afterSeq:finishedNanos:state:reason:)``
+    /// and ``Outbox/closingReason`` (on the store's executor; the pipeline waits, and asks again only once it has
+    /// it).
     typealias SnapshotRequest = @Sendable () -> Void
 
     private enum Link {
@@ -75,6 +76,9 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     }
     /// True from asking the app's side for a closing snapshot until that snapshot is drained.
     private var snapshotRequested = false
+    /// Turns the entries' monotonic times into wall-clock seconds (``DispatchClock/wallOffsetSeconds()``, read once
+    /// per drained batch).
+    private var wallOffset = 0.0
 
     /// The high-water mark of bytes queued in the transport above which the pipeline stops draining the outbox
     /// (so a slow daemon makes the outbox coalesce instead of memory growing in the transport).
@@ -208,6 +212,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     /// `snapshot` once a state is known again: the first entry that kept its state, or the snapshot asked for when
     /// the outbox ran empty with the range still open.
     private func process(_ drained: Outbox<State, Action>.Drained) {
+        wallOffset = DispatchClock.wallOffsetSeconds()
         var pending: [ActionEvent] = []
         var portionFrom: UInt64?
         var portion: [ActionEvent] = []
@@ -290,7 +295,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private func event(for entry: Outbox<State, Action>.Entry, action: Action, patch: JSONPatch) -> ActionEvent {
         let payload = (try? encoder.encode(action)).map(redactor.redact) ?? .null
         return ActionEvent(
-            seq: wireSeq(entry.seq), time: entry.time,
+            seq: wireSeq(entry.seq), time: Double(entry.finishedNanos) / 1e9 + wallOffset,
             action: ActionPayload(type: ActionLabel.of(action), payload: payload),
             patch: patch, reducerMicros: Double(entry.reducerNanos) / 1000,
             source: entry.source.map { sources.encode("\($0.file):\($0.line)") })
