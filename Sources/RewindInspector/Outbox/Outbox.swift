@@ -7,8 +7,9 @@ import Synchronization
 /// The app's thread calls ``push(seq:finishedNanos:action:source:state:reducerNanos:)`` once per dispatched action.
 /// That call only copies values into an array under a lock held for a few instructions: no encoding, no allocation
 /// beyond the array's amortised growth, and no system call — it never wakes the pipeline thread, which instead polls
-/// the outbox every ``Outbox/pollInterval`` while idle (a few hundred cheap wake-ups a second, and at most that much
-/// added latency on the timeline). The lock is a `Mutex` whose word sits beside the queue it guards, so an
+/// the outbox on a ``PollSchedule``: every 4 ms while the app is idle (a few hundred cheap wake-ups a second), more
+/// often while it dispatches quickly, so that a state is encoded and released before the app's next change (which
+/// would otherwise copy the arrays on its path). The lock is a `Mutex` whose word sits beside the queue it guards, so an
 /// uncontended push is an atomic compare-and-exchange on the cache lines it writes anyway: when the app dispatches
 /// after a pause, on cold caches, every further line (a separate lock object, Foundation's code) costs it a miss.
 ///
@@ -121,8 +122,6 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     /// touches it.
     private let wakeup = DispatchSemaphore(value: 0)
 
-    /// How long the pipeline waits for entries before looking again, in seconds.
-    static var pollInterval: Double { 0.004 }
 
     /// The most the queued entries may be charged, in bytes.
     @usableFromInline let budgetBytes: Int

@@ -76,6 +76,8 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     }
     /// True from asking the app's side for a closing snapshot until that snapshot is drained.
     private var snapshotRequested = false
+    /// How long to wait for entries: shorter while the app dispatches often.
+    private var pollSchedule = PollSchedule()
     /// Turns the entries' monotonic times into wall-clock seconds (``DispatchClock/wallOffsetSeconds()``, read once
     /// per drained batch).
     private var wallOffset = 0.0
@@ -175,8 +177,11 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
                     waitForLinkChange(until: monotonicSeconds() + 0.002)
                     continue
                 }
-                let drained = outbox.drain(waitingUpTo: Outbox<State, Action>.pollInterval,
+                let drained = outbox.drain(waitingUpTo: pollSchedule.wait(now: DispatchClock.nanoseconds()),
                                            limit: configuration.maxBatchEvents)
+                for entry in drained.entries where entry.action != nil {
+                    pollSchedule.observeDispatch(at: entry.finishedNanos)
+                }
                 process(drained)
                 outbox.release(drained.charge)
             }

@@ -1,0 +1,41 @@
+/// How long the pipeline waits between looks at the outbox: about a quarter of the app's time between dispatches,
+/// between ``fastest`` and ``slowest``.
+///
+/// The app's thread never wakes the pipeline (that would be a system call per dispatch), so the pipeline polls. An
+/// entry the pipeline has not yet taken still holds its state, and when the app changes that state again the
+/// reducer copies the arrays on the changed path (copy-on-write), on the app's thread. Polling at a quarter of the
+/// dispatch interval lets the pipeline take, encode and release a state well before the app's next change (as long
+/// as encoding keeps up), while an app that dispatches rarely, or has gone idle, costs only ``slowest``'s few hundred
+/// wake-ups a second.
+///
+/// Threading: a value type owned by the pipeline thread.
+struct PollSchedule: Sendable {
+    /// The shortest wait, in seconds (for apps dispatching every millisecond or faster).
+    var fastest: Double = 0.000_25
+    /// The longest wait, in seconds (idle apps, and apps dispatching less than about 60 times a second).
+    var slowest: Double = 0.004
+    /// How much of each new interval the running estimate takes (an exponential moving average).
+    var smoothing: Double = 0.25
+    /// The estimated time between dispatches, in seconds; nil until two dispatches were seen.
+    private(set) var dispatchInterval: Double?
+    /// When the newest dispatch seen finished (``DispatchClock`` nanoseconds).
+    private var lastDispatch: UInt64?
+
+    /// Notes a dispatch that finished at `nanos` (``DispatchClock``), in the order the app made them.
+    mutating func observeDispatch(at nanos: UInt64) {
+        if let lastDispatch, nanos >= lastDispatch {
+            let interval = Double(nanos - lastDispatch) / 1e9
+            dispatchInterval = dispatchInterval.map { $0 + smoothing * (interval - $0) } ?? interval
+        }
+        lastDispatch = nanos
+    }
+
+    /// How long to wait for the next entry at `now` (``DispatchClock`` nanoseconds): a quarter of the estimated
+    /// interval between dispatches, or of the time since the last one once that is longer (an app that stopped
+    /// dispatching slows the polling down within a few of its own intervals).
+    func wait(now: UInt64) -> Double {
+        guard let dispatchInterval, let lastDispatch else { return slowest }
+        let quiet = now > lastDispatch ? Double(now - lastDispatch) / 1e9 : 0
+        return min(slowest, max(fastest, max(dispatchInterval, quiet) / 4))
+    }
+}
