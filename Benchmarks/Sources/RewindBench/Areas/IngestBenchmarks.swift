@@ -303,7 +303,8 @@ enum IngestBenchmarks {
             try await InspectorDelivery.settle(timeout: 120)
             session.flush()
             let before = session.committedIndex
-            let (sent, elapsed) = PacedDispatch.run(store!, &touches, rate: rate, seconds: stepSeconds)
+            let run = PacedDispatch.run(store!, &touches, rate: rate, seconds: stepSeconds)
+            let (sent, elapsed) = (run.sent, run.elapsed)
             let stepEnd = MonotonicClock.seconds()
             // Until every event of the step is committed (or nothing moves for a second once the inspector has
             // delivered everything: actions lost to a full outbox never arrive).

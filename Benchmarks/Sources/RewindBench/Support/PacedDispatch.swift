@@ -8,22 +8,36 @@ import Rewind
 /// Threading: main actor, like the store.
 @MainActor
 enum PacedDispatch {
-    /// Dispatches `touches` into `store` at `rate` actions per second for `seconds`; returns how many were sent and
-    /// the seconds it took.
+    /// What one run did.
+    struct Run {
+        /// Actions dispatched.
+        var sent: Int
+        /// Seconds from the first dispatch's due time to the end of the run.
+        var elapsed: Double
+        /// How long each `dispatch` took on the app's thread, nanoseconds.
+        var dispatchNanos: Samples
+    }
+
+    /// Dispatches `touches` into `store` at `rate` actions per second for `seconds`, timing each dispatch.
     static func run(_ store: Store<BenchState, BenchAction>, _ touches: inout TouchSequence, rate: Double,
-                    seconds: Double) -> (sent: Int, elapsed: Double) {
+                    seconds: Double) -> Run {
         let start = MonotonicClock.seconds()
         let end = start + seconds
         var sent = 0
+        var nanos: [Double] = []
+        nanos.reserveCapacity(Int(rate * seconds) + 1)
         while true {
             let due = start + Double(sent) / rate
             if due >= end { break }
             var now = MonotonicClock.seconds()
             if due - now > 0.000_2 { usleep(UInt32((due - now - 0.000_1) * 1e6)) }
             while now < due { now = MonotonicClock.seconds() }
-            store.dispatch(touches.next())
+            let action = touches.next()
+            let before = MonotonicClock.nanoseconds()
+            store.dispatch(action)
+            nanos.append(Double(MonotonicClock.nanoseconds() &- before))
             sent += 1
         }
-        return (sent, MonotonicClock.seconds() - start)
+        return Run(sent: sent, elapsed: MonotonicClock.seconds() - start, dispatchNanos: Samples(nanos))
     }
 }
