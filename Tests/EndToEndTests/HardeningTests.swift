@@ -243,6 +243,46 @@ struct HardeningTests {
         #expect(try reader.state(at: reader.eventCount) == ["count": 50_000])
     }
 
+    @Test("rewind serve --max-backlog sets the bound: the daemon says when it stops reading, and the burst arrives whole")
+    func backlogFlag() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-backlog-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let port = FreePort.next()
+        let daemon = try ChildProcess(Executables.path("rewind"), ["serve", "--headless", "--port", String(port),
+                                                                   "--data", data.path, "--max-backlog", "64"])
+        defer { daemon.signal(SIGKILL) }
+        try #require(daemon.waitForLine(timeout: 20, stderr: true) { $0.contains("listening on") } != nil)
+        let app = try DaemonPeer(port: port)
+        let session = try SessionID(validating: try #require(try app.hello(AppFrames.hello(name: "firehose"))))
+        for first in stride(from: 1, through: 10_000, by: 500) { try app.send(AppFrames.batch(first...(first + 499))) }
+        app.expectOpen()
+        #expect(daemon.waitForLine(timeout: 20, stderr: true) { $0.contains("sends faster than it can be recorded") }
+                != nil, "stderr: \(daemon.stderrLines)")
+        #expect(ProcessResources.settle(timeout: 60) {
+            ((try? SessionStore(directory: data).openSession(session))?.eventCount ?? 0) >= 10_000
+        })
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "stderr: \(daemon.stderrLines)")
+        let reader = try SessionStore(directory: data).openSession(session)
+        #expect(reader.eventCount == 10_000)
+        #expect(try reader.state(at: reader.eventCount) == ["count": 10_000])
+    }
+
+    @Test("rewind serve --max-backlog 0 is refused with a message naming the option, before anything starts")
+    func backlogFlagRefused() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-backlog-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let daemon = try ChildProcess(Executables.path("rewind"), ["serve", "--headless", "--port",
+                                                                   String(FreePort.next()), "--data", data.path,
+                                                                   "--max-backlog", "0"])
+        defer { daemon.signal(SIGKILL) }
+        let status = daemon.waitForExit()
+        #expect(status != nil && status != 0)
+        #expect(daemon.stderrLines.contains { $0.contains("--max-backlog must be at least 1 byte") },
+                "stderr: \(daemon.stderrLines)")
+        #expect(!FileManager.default.fileExists(atPath: data.path), "nothing was created")
+    }
+
     @Test("under a file-size limit (ulimit -f) the daemon reports the failed writes, keeps serving, and loses no committed event")
     func fileSizeLimit() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-full-\(UUID().uuidString)")

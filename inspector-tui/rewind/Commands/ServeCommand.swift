@@ -26,6 +26,16 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-message"), help: "The largest message accepted, in bytes.")
     var maxMessage = 64 << 20
 
+    @Option(name: .customLong("max-backlog"),
+            help: ArgumentHelp("The most bytes of one app's messages received but not yet recorded; beyond it the "
+                               + "daemon reads from that app only as fast as it records (the app waits in TCP and "
+                               + "its inspector's outbox coalesces).", valueName: "bytes"))
+    var maxBacklog = DaemonConfiguration().maxBacklogBytesPerApp
+
+    func validate() throws {
+        guard maxBacklog >= 1 else { throw ValidationError("--max-backlog must be at least 1 byte") }
+    }
+
     func run() throws {
         var configuration = DaemonConfiguration()
         configuration.host = connection.host
@@ -34,6 +44,7 @@ struct ServeCommand: ParsableCommand {
         configuration.dataDirectory = data.directory
         configuration.allowedOrigins = Set(allowedOrigins)
         configuration.maxMessageBytes = maxMessage
+        configuration.maxBacklogBytesPerApp = maxBacklog
         let interactive = isatty(0) == 1 && isatty(1) == 1
         let showTimeline = !headless && interactive
         if showTimeline {
