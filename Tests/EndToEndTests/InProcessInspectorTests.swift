@@ -32,6 +32,13 @@ struct InProcessInspectorTests {
         return .none
     }
 
+    /// An inspector configuration pointing at `harness`'s daemon.
+    private static func configuration(for harness: DaemonHarness) -> InspectorConfiguration {
+        var configuration = InspectorConfiguration()
+        configuration.url = harness.url
+        return configuration
+    }
+
     private func delivered() async -> Bool {
         await Task.detached { Inspector.waitUntilDelivered(timeout: 10) }.value
     }
@@ -46,8 +53,7 @@ struct InProcessInspectorTests {
     func redaction() async throws {
         let harness = try DaemonHarness()
         defer { harness.tearDown() }
-        var configuration = InspectorConfiguration()
-        configuration.url = harness.url
+        let configuration = Self.configuration(for: harness)
         let secret = "hunter2-\(UUID().uuidString)"
         let store = Store(
             initialState: AppState(), reducer: Self.reducer,
@@ -80,8 +86,7 @@ struct InProcessInspectorTests {
     func actionTimes() async throws {
         let harness = try DaemonHarness()
         defer { harness.tearDown() }
-        var configuration = InspectorConfiguration()
-        configuration.url = harness.url
+        let configuration = Self.configuration(for: harness)
         let store = Store(initialState: AppState(), reducer: Self.reducer,
                           middleware: [Inspector.middleware(name: "times", configuration: configuration)])
         let before = Date().timeIntervalSince1970
@@ -106,8 +111,7 @@ struct InProcessInspectorTests {
     func concurrentSessions() async throws {
         let harness = try DaemonHarness()
         defer { harness.tearDown() }
-        var configuration = InspectorConfiguration()
-        configuration.url = harness.url
+        let configuration = Self.configuration(for: harness)
         let stores = (0..<4).map { number in
             Store(initialState: AppState(), reducer: Self.reducer,
                   middleware: [Inspector.middleware(name: "app\(number)", configuration: configuration)])
@@ -128,8 +132,7 @@ struct InProcessInspectorTests {
     func outrunOutbox() async throws {
         let harness = try DaemonHarness()
         defer { harness.tearDown() }
-        var configuration = InspectorConfiguration()
-        configuration.url = harness.url
+        var configuration = Self.configuration(for: harness)
         configuration.outboxBudgetBytes = 32 << 10
         let store = Store(initialState: AppState(), reducer: Self.reducer,
                           middleware: [Inspector.middleware(name: "outrun", configuration: configuration)])
@@ -151,8 +154,7 @@ struct InProcessInspectorTests {
     func closingSnapshotComesFromTheMainActor() async throws {
         let harness = try DaemonHarness()
         defer { harness.tearDown() }
-        var configuration = InspectorConfiguration()
-        configuration.url = harness.url
+        var configuration = Self.configuration(for: harness)
         configuration.outboxBudgetBytes = 1
         let store = Store(initialState: AppState(), reducer: Self.reducer,
                           middleware: [Inspector.middleware(name: "nothing-fits", configuration: configuration)])
