@@ -7,7 +7,7 @@ import PackageDescription
 
 let package = Package(
     name: "Rewind",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v13)],
     products: [
         .library(name: "Rewind", targets: ["Rewind"]),
         .library(name: "RewindTesting", targets: ["RewindTesting"]),

@@ -8,7 +8,7 @@ import PackageDescription
 
 let package = Package(
     name: "RewindBenchmarks",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "rewind-bench", targets: ["RewindBench"]),
     ],

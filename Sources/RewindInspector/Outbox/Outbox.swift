@@ -1,6 +1,5 @@
 import Dispatch
 import Rewind
-import Synchronization
 
 /// The bounded hand-off between the app's thread and the inspector's pipeline thread.
 ///
@@ -9,9 +8,10 @@ import Synchronization
 /// beyond the array's amortised growth, and no system call — it never wakes the pipeline thread, which instead polls
 /// the outbox on a ``PollSchedule``: every 4 ms while the app is idle (a few hundred cheap wake-ups a second), more
 /// often while it dispatches quickly, so that a state is encoded and released before the app's next change (which
-/// would otherwise copy the arrays on its path). The lock is a `Mutex` whose word sits beside the queue it guards, so an
-/// uncontended push is an atomic compare-and-exchange on the cache lines it writes anyway: when the app dispatches
-/// after a pause, on cold caches, every further line (a separate lock object, Foundation's code) costs it a miss.
+/// would otherwise copy the arrays on its path). The lock is a pthread mutex stored in the same allocation as the queue
+/// it guards (``MutexGuardedBuffer``), so an uncontended push is a compare-and-exchange next to the lines it writes
+/// anyway: when the app dispatches after a pause, on cold caches, every further line (a separate lock object,
+/// Foundation's code) costs it a miss.
 ///
 /// The outbox has a byte budget. Every queued entry is charged an *estimate* of what it holds: the size of the
 /// action's encoding and, when the entry keeps its state, the size of the state's encoding, both as last measured
@@ -117,7 +117,7 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     }
 
     /// The queue and the lock that guards it, stored together.
-    @usableFromInline let queue: Mutex<Queue>
+    @usableFromInline let queue: MutexGuardedBuffer<Queue>
     /// Signalled by ``wake()`` and ``close()`` for a ``drain(waitingUpTo:)`` that waits; the producer never
     /// touches it.
     private let wakeup = DispatchSemaphore(value: 0)
@@ -131,7 +131,7 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         self.budgetBytes = max(budgetBytes, 1)
         var queue = Queue(stateCost: MemoryLayout<State>.stride + 64, actionCost: MemoryLayout<Entry>.stride + 64)
         queue.entries.reserveCapacity(1024)
-        self.queue = Mutex(queue)
+        self.queue = MutexGuardedBuffer.make(queue)
     }
 
     /// Queues one dispatched action. Store thread only; O(1); never blocks on the pipeline's work.
