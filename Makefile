@@ -68,13 +68,17 @@ fuzz: setup
 ## sanitize: the whole test suite under ThreadSanitizer, then under AddressSanitizer (build folders .build-tsan and
 ## .build-asan). Any report fails the run. Leak detection is off: the Swift runtime keeps global caches for good.
 ## The tests' time limits are stretched (REWIND_TEST_TIME_SCALE) by about as much as each sanitizer slows the code.
+## The sanitizer prints its own report, so Swift's backtracer is off (entered on the sanitizer's abort, it can spin
+## forever failing to suspend the sanitizer's threads), and each run is killed after SANITIZE_TIMEOUT regardless.
+SANITIZE_TIMEOUT ?= 30m
+SANITIZE_RUN      = SWIFT_BACKTRACE=enable=no timeout --kill-after=30s $(SANITIZE_TIMEOUT)
 sanitize: setup
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	REWIND_TEST_TIME_SCALE=10 TSAN_OPTIONS=halt_on_error=1:abort_on_error=1 \
-	    $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+	    $(SANITIZE_RUN) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	REWIND_TEST_TIME_SCALE=4 ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
-	    $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+	    $(SANITIZE_RUN) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 
 clean:
 	rm -rf .build
