@@ -140,7 +140,8 @@ struct InProcessInspectorTests {
         for _ in 0..<20_000 { store.dispatch(.increment) }  // faster than the pipeline, without yielding
         #expect(await delivered())
         let session = try #require(harness.waitForSession(app: "outrun"))
-        #expect(try harness.lastRecordedState(session)[try JSONPointer("/count")] == 20_000)
+        let count = try JSONPointer("/count")
+        #expect(try harness.lastRecordedState(session) { $0[count] == 20_000 }[count] == 20_000)
 
         let reader = try harness.daemon.store.openSession(session.id)
         let events = try reader.events(1...reader.eventCount)
@@ -165,7 +166,8 @@ struct InProcessInspectorTests {
         #expect(await delivered())
 
         let session = try #require(harness.waitForSession(app: "nothing-fits"))
-        #expect(try harness.lastRecordedState(session)[try JSONPointer("/count")] == 100)
+        let count = try JSONPointer("/count")
+        #expect(try harness.lastRecordedState(session) { $0[count] == 100 }[count] == 100)
         let reader = try harness.daemon.store.openSession(session.id)
         let events = try reader.events(1...reader.eventCount)
         #expect(!events.contains { $0.kind == .action }, "no action fitted in the budget")

@@ -58,4 +58,18 @@ final class DaemonHarness: @unchecked Sendable {
         let reader = try daemon.store.openSession(session.id)
         return try reader.state(at: reader.eventCount)
     }
+
+    /// The state at the last event of `session` once `isExpected` holds for it; or, when `timeout` (stretched by
+    /// `TestTime.scale`) passes first, the last state read, for the test's expectation to show. For apps whose
+    /// last event count is not known: an inspector's "delivered" means written to its socket, the daemon may still
+    /// be reading the last frames, and `Daemon.waitUntilIdle` covers only the messages it has received.
+    func lastRecordedState(_ session: LiveSession, timeout: Double = 15,
+                           until isExpected: (JSONValue) throws -> Bool) throws -> JSONValue {
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
+        while true {
+            let state = try lastRecordedState(session)
+            if try isExpected(state) || Date() >= deadline { return state }
+            usleep(10_000)
+        }
+    }
 }
