@@ -4,7 +4,9 @@ import RewindWire
 /// A complete `TimelineDataSource` held in memory: for tests, demos, and small imported sessions.
 ///
 /// Sessions are listed in the order they were added. Every event keeps its state after it (values share storage,
-/// so this is cheap for states derived from each other by patches).
+/// so this is cheap for states derived from each other by patches). Branches follow the session file's rules: a
+/// patch applies to the state after the previous event of the same branch, and rows are annotated as the
+/// session source annotates them (`MainLineAnnotator`: unknown states, "before connect", recomputed events).
 ///
 /// Threading: all methods may be called from any thread; one lock guards everything, held only for copies.
 public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Sendable {  // all state guarded by `lock`
@@ -13,6 +15,11 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
         var events: [TimelineEvent] = []
         var details: [TimelineEventDetail] = []
         var states: [JSONValue]
+        /// The index of the last event of each branch (0: the initial state of branch 0).
+        var lastOnBranch: [Int: Int] = [0: 0]
+        /// For each event, the index of the previous event of its branch (nil: none).
+        var previousOnBranch: [Int?] = []
+        var annotator: MainLineAnnotator
     }
 
     /// Why a call was refused.
@@ -64,14 +71,16 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
             if records[id] == nil { order.append(id) }
             let session = TimelineSession(
                 id: id, appName: appName, instance: instance, startedAt: startedAt, eventCount: 0, status: status)
-            records[id] = Record(session: session, states: [initialState])
+            records[id] = Record(session: session, states: [initialState],
+                                 annotator: MainLineAnnotator(connectedAt: startedAt))
             counter &+= 1
         }
     }
 
     /// Appends an event to a session and returns its index.
-    /// - Parameter stateAfter: the state after the event; when nil, `patch` applied to the previous state
-    ///   (or the previous state unchanged, without a patch).
+    /// - Parameter stateAfter: the state after the event; when nil, `patch` applied to the state after the
+    ///   previous event of the same branch (or that state unchanged, without a patch); a new branch without
+    ///   `stateAfter` starts from the main line's latest state.
     /// - Throws: `Failure.unknownSession`, or `Failure.patchFailed` when the patch does not apply.
     @discardableResult
     public func append(
@@ -84,7 +93,8 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
         guard var record = records[id] else { throw .unknownSession(id) }
         records[id] = nil  // keep the arrays uniquely referenced while appending
         defer { records[id] = record }
-        let previous = record.states[record.states.count - 1]
+        let previousIndex = record.lastOnBranch[branch]
+        let previous = record.states[previousIndex ?? record.lastOnBranch[0] ?? 0]
         var state = previous
         if let stateAfter {
             state = stateAfter
@@ -96,10 +106,13 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
             }
         }
         let index = record.events.count + 1
-        let event = TimelineEvent(
+        var event = TimelineEvent(
             index: index, time: time, kind: kind, label: label, patchSize: patch?.operations.count,
             reducerMicros: reducerMicros, detail: detail, branch: branch)
+        record.annotator.annotate(&event)
         record.events.append(event)
+        record.previousOnBranch.append(previousIndex)
+        record.lastOnBranch[branch] = index
         record.details.append(TimelineEventDetail(event: event, appSeq: appSeq, action: action, patch: patch))
         record.states.append(state)
         record.session.eventCount = index
@@ -169,6 +182,15 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
             guard let record = records[id] else { throw .unknownSession(id) }
             guard index >= 0, index < record.states.count else { throw .noSuchEvent(session: id, index: index) }
             return record.states[index]
+        }
+    }
+
+    /// The state after the previous event of the event's branch (nil for the first event of a branch N > 0).
+    public func stateBefore(session id: String, index: Int) throws -> JSONValue? {
+        try locked { () throws(Failure) -> JSONValue? in
+            guard let record = records[id] else { throw .unknownSession(id) }
+            guard index >= 1, index <= record.events.count else { throw .noSuchEvent(session: id, index: index) }
+            return record.previousOnBranch[index - 1].map { record.states[$0] }
         }
     }
 

@@ -28,8 +28,16 @@ public protocol TimelineDataSource: AnyObject, Sendable {
     /// The selected event's row, action and patch.
     func eventDetail(session: String, index: Int) throws -> TimelineEventDetail
 
-    /// The full state after event `index` (0 = the initial state), on the event's own branch.
+    /// The full state after event `index` (0 = the initial state), on the event's own branch: for a row of a
+    /// recomputed branch, that branch's state, never the main line's. For an event whose `stateUnknown` is true
+    /// the value is only what the recording holds (the state before the unknown stretch); the timeline shows
+    /// "state unknown" instead.
     func state(session: String, index: Int) throws -> JSONValue
+
+    /// The state of event `index`'s own branch just before it (what its patch applies to), or nil when its
+    /// branch has no state before it (the first row of a recomputed branch). The default reads
+    /// `state(session:index: index - 1)`, right only for sources without branches.
+    func stateBefore(session: String, index: Int) throws -> JSONValue?
 
     /// The first event, starting at `index` itself and going forward (or backward), whose label matches
     /// `filter`, looking at no more than `limit` events; nil when none does. The default implementation reads
@@ -40,6 +48,12 @@ public protocol TimelineDataSource: AnyObject, Sendable {
 }
 
 extension TimelineDataSource {
+    /// The state after event `index - 1` (for sources whose rows are all on one branch).
+    public func stateBefore(session: String, index: Int) throws -> JSONValue? {
+        guard index > 0 else { return nil }
+        return try state(session: session, index: index - 1)
+    }
+
     /// Scans rows in chunks of 1,000 through `events(session:range:)`.
     public func firstEvent(
         session: String, matching filter: TimelineLabelFilter, from index: Int, forward: Bool, limit: Int

@@ -21,11 +21,28 @@ public struct TimelineEvent: Sendable, Hashable {
     public var isSkipped: Bool
     /// 0 for the original timeline; N > 0 for rows of a skip/replay recomputation.
     public var branch: Int
+    /// For a row of a recomputed branch: the main-line event it recomputes (`↳ #7 todo/toggle`); nil otherwise.
+    public var recomputes: Int?
+    /// True when the state after this event was not recorded (PROTOCOL.md §3.3: inside a `dropped` range, or
+    /// after a patch that did not apply, until the next full state): the timeline must show it as unknown, never
+    /// as "unchanged", and must not jump there.
+    public var stateUnknown: Bool
+    /// True when the main line's state *before* this event is unknown (see `stateUnknown`): skipping this action
+    /// or replaying from it would start from a state that was not recorded.
+    public var stateBeforeUnknown: Bool
+    /// True when the event's time (the app's clock) is earlier than the start of the connection that delivered
+    /// it: the app dispatched it before it (re)connected and sent it later. Shown as "before connect".
+    public var beforeConnect: Bool
+    /// For a `dropped` row: how many actions were lost altogether (not only their states), when the recording
+    /// says; nil when it does not.
+    public var lostActions: Int?
 
     /// Creates a row.
     public init(
         index: Int, time: Double, kind: TimelineEventKind = .action, label: String? = nil, patchSize: Int? = nil,
-        reducerMicros: Double? = nil, detail: String? = nil, isSkipped: Bool = false, branch: Int = 0
+        reducerMicros: Double? = nil, detail: String? = nil, isSkipped: Bool = false, branch: Int = 0,
+        recomputes: Int? = nil, stateUnknown: Bool = false, stateBeforeUnknown: Bool = false,
+        beforeConnect: Bool = false, lostActions: Int? = nil
     ) {
         self.index = index
         self.time = time
@@ -36,6 +53,11 @@ public struct TimelineEvent: Sendable, Hashable {
         self.detail = detail
         self.isSkipped = isSkipped
         self.branch = branch
+        self.recomputes = recomputes
+        self.stateUnknown = stateUnknown
+        self.stateBeforeUnknown = stateBeforeUnknown
+        self.beforeConnect = beforeConnect
+        self.lostActions = lostActions
     }
 
     /// The text the label column shows and the filter matches: the label, or the kind's name when there is none.

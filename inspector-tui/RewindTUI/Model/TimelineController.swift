@@ -155,9 +155,17 @@ public struct TimelineController {
                 model.status = StatusMessage("the initial state is not an action: nothing to skip", isError: true)
                 return []
             }
+            if let refusal = refusal(skipping: model.cursor, in: session) {
+                model.status = refusal
+                return []
+            }
             return [.skip(session: session.id, index: model.cursor)]
         case .character("r"):
             guard let session = requireSession() else { return [] }
+            if let refusal = refusal(replayingFrom: model.cursor, in: session) {
+                model.status = refusal
+                return []
+            }
             return [.replay(session: session.id, from: model.cursor)]
         case .character("e"):
             guard let session = requireSession() else { return [] }
@@ -223,6 +231,10 @@ public struct TimelineController {
             ensureCursorVisible()
         case .enter:
             guard let session = requireSession() else { return [] }
+            if let refusal = refusal(jumpingTo: model.cursor, in: session) {
+                model.status = refusal
+                return []
+            }
             return [.jump(session: session.id, index: model.cursor)]
         default: break
         }
@@ -378,7 +390,56 @@ public struct TimelineController {
             return []
         }
         moveCursor(to: target)
+        if let refusal = refusal(jumpingTo: target, in: session) {
+            model.status = refusal
+            return []
+        }
         return [.jump(session: session.id, index: target)]
+    }
+
+    // MARK: - Targets the recording cannot serve
+
+    /// Why the app cannot be put into the state after event `index`, or nil when it can: that state was not
+    /// recorded (inside a `dropped` range, PROTOCOL.md §3.3).
+    private func refusal(jumpingTo index: Int, in session: TimelineSession) -> StatusMessage? {
+        guard index > 0, let event = try? dataSource.eventDetail(session: session.id, index: index).event,
+              event.stateUnknown else { return nil }
+        return StatusMessage("not jumping: the state after event \(index) is unknown (not recorded: inside a dropped "
+            + "range); jump to the row before the range or to the snapshot after it", isError: true)
+    }
+
+    /// Why event `index` cannot be skipped, or nil when the daemon may try: only main-line actions can be
+    /// skipped, and recomputing needs the recorded state before the action.
+    private func refusal(skipping index: Int, in session: TimelineSession) -> StatusMessage? {
+        guard let event = try? dataSource.eventDetail(session: session.id, index: index).event else { return nil }
+        if event.branch != 0 {
+            let original = event.recomputes.map { "; select #\($0) to skip the original" } ?? ""
+            return StatusMessage("event \(index) is a recomputed row of branch \(event.branch): only actions of the "
+                + "main line can be skipped\(original)", isError: true)
+        }
+        if event.stateBeforeUnknown {
+            return StatusMessage("cannot skip event \(index): the state before it is unknown (not recorded: inside a "
+                + "dropped range), so nothing can be recomputed from it", isError: true)
+        }
+        return nil
+    }
+
+    /// Why a replay cannot start at event `index`, or nil when it can: a replay starts from the recorded main-line
+    /// state before `index`.
+    private func refusal(replayingFrom index: Int, in session: TimelineSession) -> StatusMessage? {
+        guard index > 0, let event = try? dataSource.eventDetail(session: session.id, index: index).event else {
+            return nil
+        }
+        if event.branch != 0 {
+            return StatusMessage("event \(index) is a recomputed row of branch \(event.branch): a replay runs the main "
+                + "line's actions; select a row of the main line", isError: true)
+        }
+        if event.stateBeforeUnknown {
+            return StatusMessage("cannot replay from event \(index): the state before it is unknown (not recorded: "
+                + "inside a dropped range); replay from the first row of the range or after its snapshot",
+                isError: true)
+        }
+        return nil
     }
 
     /// `p`: holds live events back, or lets the held ones in and says how many there were.

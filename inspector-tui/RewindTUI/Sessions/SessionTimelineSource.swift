@@ -5,9 +5,17 @@ import RewindWire
 /// The timeline's data, read lazily from the session files (only the rows on screen), with live status and the
 /// events-per-second figure from a running ``Daemon`` when there is one (`rewind`), or without (`rewind open`).
 ///
-/// Skipped actions are marked (`TimelineEvent.isSkipped`): the daemon records each skip toggle as a `skip` event
-/// of the main line labelled `skip` or `unskip` whose detail starts `event N`; the source replays those, reading
-/// only the labels it has not seen yet.
+/// Rows of every branch are shown, each with its own branch's state: a skip's recomputed rows read
+/// `↳ #K label` (`TimelineEvent.recomputes`, from their detail `recomputes event K`).
+///
+/// Rows are annotated from a few main-line rows found by one scan of their labels, brought up to date with the
+/// rows recorded since the last call (`SessionAnnotations`):
+/// - skipped actions (`TimelineEvent.isSkipped`): the daemon records each skip toggle as a `skip` event of the
+///   main line labelled `skip` or `unskip` whose detail starts `event N`;
+/// - unknown states (`stateUnknown`, PROTOCOL.md §3.3): from an app's `dropped` row (or a `patch_failed` /
+///   `out_of_order` error) to the next row carrying a full state, found by reading the rows after it;
+/// - "before connect" (`beforeConnect`): an event whose time is earlier than the start of its connection (the
+///   session's start, or its latest `reconnect` row).
 ///
 /// Threading: any thread; readers and caches are guarded by a lock. Reading never blocks the daemon's ingest:
 /// session files are read through their own read-only connections (WAL snapshots).
@@ -18,7 +26,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     private let only: SessionID?
     private let lock = NSLock()
     private var readers: [String: SessionReader] = [:]
-    private var skips: [String: (scannedThrough: Int64, skipped: Set<Int64>)] = [:]
+    private var annotations: [String: SessionAnnotations] = [:]
     private var cachedSessions: [TimelineSession] = []
     private var sessionsReadAt = -Double.infinity
     private var rateSamples: [(time: Double, total: UInt64)] = []
@@ -75,19 +83,43 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
 
     public func events(session: String, range: ClosedRange<Int>) throws -> [TimelineEvent] {
         let reader = try reader(session)
-        let skipped = try skippedEvents(session, reader)
-        return try reader.events(Int64(range.lowerBound)...Int64(range.upperBound)).map { Self.row($0, skipped) }
+        let annotations = try annotations(session, reader)
+        return try reader.eventsOnAllBranches(Int64(range.lowerBound)...Int64(range.upperBound))
+            .map { annotations.row($0) }
     }
 
     public func eventDetail(session: String, index: Int) throws -> TimelineEventDetail {
         let reader = try reader(session)
         let event = try reader.event(at: Int64(index))
-        return TimelineEventDetail(event: Self.row(event, try skippedEvents(session, reader)),
+        return TimelineEventDetail(event: try annotations(session, reader).row(event),
                                    appSeq: event.appSeq.map { Int($0) }, action: event.action, patch: event.patch)
     }
 
+    /// The state after event `index` on the event's own branch (a recomputed row's state comes from its branch).
     public func state(session: String, index: Int) throws -> JSONValue {
-        try reader(session).state(at: Int64(index))
+        let reader = try reader(session)
+        guard index > 0 else { return try reader.state(at: 0) }
+        let branch = try reader.event(at: Int64(index)).branch
+        return try reader.state(at: Int64(index), branch: branch)
+    }
+
+    /// The state of the event's branch before it: the main line's state after `index - 1`, or for a recomputed
+    /// row its branch's state after the previous row of that branch (nil for the branch's first row).
+    public func stateBefore(session: String, index: Int) throws -> JSONValue? {
+        let reader = try reader(session)
+        guard index > 0 else { return nil }
+        let branch = try reader.event(at: Int64(index)).branch
+        if branch == 0 { return try reader.state(at: Int64(index) - 1) }
+        // A branch is recorded in one go, so its previous row is almost always the row just before.
+        var upper = Int64(index) - 1
+        while upper >= 1 {
+            let lower = max(1, upper - 999)
+            if let previous = try reader.events(lower...upper, branch: branch).last {
+                return try reader.state(at: previous.index, branch: branch)
+            }
+            upper = lower - 1
+        }
+        return nil
     }
 
     // MARK: - Helpers
@@ -128,35 +160,14 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
         return reader
     }
 
-    /// The session's skipped action events, brought up to date with the skip toggles recorded since the last
-    /// call (a scan of the new labels only).
-    private func skippedEvents(_ session: String, _ reader: SessionReader) throws -> Set<Int64> {
+    /// The session's annotations, brought up to date with the rows recorded since the last call.
+    private func annotations(_ session: String, _ reader: SessionReader) throws -> SessionAnnotations {
         lock.lock()
         defer { lock.unlock() }
-        var known = skips[session] ?? (scannedThrough: 0, skipped: [])
-        let count = reader.eventCount
-        guard count > known.scannedThrough else { return known.skipped }
-        for index in try reader.eventIndices(matchingLabel: "^(skip|unskip)$", in: (known.scannedThrough + 1)...count) {
-            let toggle = try reader.event(at: index)
-            guard toggle.kind == .skip, toggle.branch == 0, let detail = toggle.detail, detail.hasPrefix("event "),
-                  let target = Int64(detail.dropFirst("event ".count).prefix(while: \.isNumber)) else { continue }
-            if toggle.label == "skip" {
-                known.skipped.insert(target)
-            } else {
-                known.skipped.remove(target)
-            }
-        }
-        known.scannedThrough = count
-        skips[session] = known
-        return known.skipped
-    }
-
-    private static func row(_ event: RecordedEvent, _ skipped: Set<Int64>) -> TimelineEvent {
-        TimelineEvent(
-            index: Int(event.index), time: event.time,
-            kind: TimelineEventKind(rawValue: event.kind.rawValue) ?? .note, label: event.label,
-            patchSize: event.patch?.operations.count, reducerMicros: event.reducerMicros, detail: event.detail,
-            isSkipped: event.kind == .action && event.branch == 0 && skipped.contains(event.index),
-            branch: Int(event.branch))
+        var known = annotations[session]
+            ?? SessionAnnotations(startedAt: reader.metadata.startedAt.timeIntervalSince1970)
+        try known.update(reader)
+        annotations[session] = known
+        return known
     }
 }

@@ -40,6 +40,9 @@ public enum Theme {
     public static let jsonNumber = CellStyle(foreground: .magenta)
     /// JSON `true`, `false`, `null`.
     public static let jsonLiteral = CellStyle(foreground: .yellow)
+    /// A state the recording does not hold ("state unknown": inside a `dropped` range); always paired with the
+    /// words or a `?`.
+    public static let unknown = CellStyle(foreground: .yellow, underline: true)
     /// A filter match in the timeline.
     public static let match = CellStyle(foreground: .yellow, bold: true)
 

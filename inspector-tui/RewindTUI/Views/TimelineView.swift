@@ -3,7 +3,10 @@
 /// index, time, marker, label, patch size, reducer time. Row 0 is the initial state.
 ///
 /// Markers: `J` jump, `R` replay, `D` dropped, `E` error, `C` reconnect, `S` snapshot, `>` dispatch, `~` skip,
-/// `N` note. With a filter, matching labels are bold yellow and other rows dim. Pure rendering: the rows
+/// `N` note, `?` an action whose state was not recorded (the row also says "state unknown", and its ops column
+/// `?`). Rows of a recomputed branch read `↳ #K label  (branch N)`: the event K they recompute. An event the
+/// app dispatched before it (re)connected shows "before connect" instead of a time earlier than the
+/// connection's. With a filter, matching labels are bold yellow and other rows dim. Pure rendering: the rows
 /// are fetched by the caller.
 public struct TimelineView {
     /// The model to draw.
@@ -27,7 +30,8 @@ public struct TimelineView {
         renderTitle(into: &buffer, rect: rect, focused: focused)
         let headingRow = rect.droppingTop(1)
         guard !headingRow.isEmpty else { return }
-        let columns = Columns(width: rect.width, eventCount: model.eventCount, timeFormat: model.timeFormat)
+        let columns = Columns(width: rect.width, eventCount: model.eventCount, timeFormat: model.timeFormat,
+                              wideTime: rows.contains(where: \.beforeConnect))
         buffer.fill(headingRow.top(1), style: Theme.heading)
         buffer.put(columns.heading, row: headingRow.row, column: rect.column, style: Theme.heading, maxWidth: rect.width)
         let body = headingRow.droppingTop(1)
@@ -105,15 +109,26 @@ public struct TimelineView {
         func style(_ base: CellStyle) -> CellStyle { muted ? base.dimmed : base }
 
         buffer.putRightAligned(String(event.index), row: row, end: rect.column + columns.indexWidth, style: style(Theme.dim))
-        buffer.putRightAligned(columns.time(event.time, sessionStart: session.startedAt), row: row,
-                               end: rect.column + columns.timeEnd, style: style(Theme.plain))
-        let marker: Character = event.isSkipped ? "~" : event.kind.marker
-        buffer.put(String(marker), row: row, column: rect.column + columns.markerColumn,
-                   style: style(Theme.marker(event.isSkipped ? .skip : event.kind)))
+        let time = event.beforeConnect ? Columns.beforeConnect : columns.time(event.time, sessionStart: session.startedAt)
+        buffer.putRightAligned(time, row: row, end: rect.column + columns.timeEnd,
+                               style: style(event.beforeConnect ? Theme.dim : Theme.plain))
+        let marker: Character
+        let markerStyle: CellStyle
+        if event.isSkipped {
+            (marker, markerStyle) = ("~", Theme.marker(.skip))
+        } else if event.stateUnknown && event.kind == .action {
+            (marker, markerStyle) = ("?", Theme.unknown)
+        } else {
+            (marker, markerStyle) = (event.kind.marker, Theme.marker(event.kind))
+        }
+        buffer.put(String(marker), row: row, column: rect.column + columns.markerColumn, style: style(markerStyle))
 
         var label: [TextSpan] = []
         if event.branch != 0 {
-            label.append(TextSpan("[b\(event.branch)] ", style(Theme.dim)))
+            label.append(TextSpan("↳ ", style(Theme.dim)))
+            if let recomputed = event.recomputes {
+                label.append(TextSpan("#\(recomputed) ", style(Theme.dim)))
+            }
         }
         let labelStyle: CellStyle
         if matches == true {
@@ -124,14 +139,28 @@ public struct TimelineView {
             labelStyle = style(Theme.marker(event.kind))
         }
         label.append(TextSpan(event.displayLabel, labelStyle))
+        if event.stateUnknown {
+            label.append(TextSpan("  state unknown", style(Theme.unknown)))
+        }
+        if let lost = event.lostActions {
+            label.append(TextSpan(lost == 1 ? "  1 action lost" : "  \(Formatting.grouped(lost)) actions lost",
+                                  style(Theme.error)))
+        }
+        if event.branch != 0 && event.kind == .action {
+            label.append(TextSpan("  (branch \(event.branch))", style(Theme.dim)))
+        }
         if let detail = event.detail, event.kind != .action {
             label.append(TextSpan("  " + detail, style(Theme.dim)))
         }
         buffer.put(label, row: row, column: rect.column + columns.labelStart, width: columns.labelWidth)
 
-        if columns.showsPatch, let size = event.patchSize {
-            buffer.putRightAligned(size > 99_999 ? "99999+" : String(size), row: row,
-                                   end: rect.column + columns.patchEnd, style: style(Theme.dim))
+        if columns.showsPatch {
+            if let size = event.patchSize {
+                buffer.putRightAligned(size > 99_999 ? "99999+" : String(size), row: row,
+                                       end: rect.column + columns.patchEnd, style: style(Theme.dim))
+            } else if event.stateUnknown && event.kind == .action {
+                buffer.putRightAligned("?", row: row, end: rect.column + columns.patchEnd, style: style(Theme.unknown))
+            }
         }
         if columns.showsReducer, let micros = event.reducerMicros {
             buffer.putRightAligned(Formatting.duration(micros: micros), row: row,
@@ -153,10 +182,14 @@ public struct TimelineView {
         let timeFormat: TimeFormat
         let heading: String
 
-        init(width: Int, eventCount: Int, timeFormat: TimeFormat) {
+        /// What the time column says for an event dispatched before its connection started.
+        static let beforeConnect = "before connect"
+
+        /// `wideTime`: some row shows `beforeConnect`, which needs a wider time column.
+        init(width: Int, eventCount: Int, timeFormat: TimeFormat, wideTime: Bool = false) {
             self.timeFormat = timeFormat
             indexWidth = max(3, String(eventCount).count) + 1
-            let timeWidth = timeFormat == .relative ? 11 : 12
+            let timeWidth = wideTime ? Self.beforeConnect.count : (timeFormat == .relative ? 11 : 12)
             timeEnd = indexWidth + 1 + timeWidth
             markerColumn = timeEnd + 1
             labelStart = markerColumn + 2

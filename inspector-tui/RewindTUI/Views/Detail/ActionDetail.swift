@@ -19,7 +19,9 @@ public enum ActionDetail {
         output.append(DetailLine(title))
         var facts: [TextSpan] = [
             TextSpan("time ", Theme.dim),
-            TextSpan(Formatting.clockTime(event.time) + " (" + Formatting.relativeTime(event.time - sessionStart) + ")"),
+            TextSpan(Formatting.clockTime(event.time) + (event.beforeConnect
+                ? " (dispatched before the app connected; sent when it did)"
+                : " (" + Formatting.relativeTime(event.time - sessionStart) + ")")),
         ]
         if let appSeq = detail.appSeq {
             facts += [TextSpan("  seq ", Theme.dim), TextSpan(String(appSeq))]
@@ -33,8 +35,14 @@ public enum ActionDetail {
         }
         if event.branch != 0 {
             facts += [TextSpan("  branch ", Theme.dim), TextSpan(String(event.branch))]
+            if let recomputed = event.recomputes {
+                facts += [TextSpan("  recomputes ", Theme.dim), TextSpan("#\(recomputed)")]
+            }
         }
         output.append(DetailLine(facts))
+        if event.stateUnknown {
+            output.append(DetailLine([TextSpan("state unknown: not recorded", Theme.unknown)]))
+        }
         if let text = event.detail {
             output.append(DetailLine([TextSpan(text, event.kind == .error ? Theme.error : Theme.plain)]))
         }

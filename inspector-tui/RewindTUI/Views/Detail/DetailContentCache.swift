@@ -83,19 +83,38 @@ public final class DetailContentCache {
                 }
                 let detail = try eventDetail(session: key.session, index: index)
                 title = "#\(index) \(detail.event.displayLabel)"
-                let before = detail.patch.map { $0.isEmpty } == false ? try? state(session: key.session, index: index - 1) : nil
-                return DetailContent(title: title, lines: DiffTree.lines(patch: detail.patch, before: before))
+                if detail.event.stateUnknown {
+                    return DetailContent(title: title, lines: Self.unknownStateLines(detail.event, tab: .diff))
+                }
+                let before = detail.patch.map { $0.isEmpty } == false ? try? stateBefore(session: key.session, index: index) : nil
+                var lines = DiffTree.lines(patch: detail.patch, before: before)
+                if detail.event.kind == .dropped, RecordedRowMeaning.unknownStart(kind: .dropped, label: detail.event.label) != nil {
+                    lines += Self.droppedRowLines(detail.event)
+                }
+                return DetailContent(title: title, lines: lines)
             case .state:
-                let state = try state(session: key.session, index: index)
                 var changed: Set<String> = []
+                var detail: TimelineEventDetail?
                 if index > 0 {
-                    let detail = try eventDetail(session: key.session, index: index)
-                    title = "#\(index) \(detail.event.displayLabel)"
-                    changed = Self.changedPaths(detail.patch, after: state)
+                    let read = try eventDetail(session: key.session, index: index)
+                    title = "#\(index) \(read.event.displayLabel)"
+                    if read.event.stateUnknown {
+                        return DetailContent(title: title, lines: Self.unknownStateLines(read.event, tab: .state))
+                    }
+                    detail = read
                 } else {
                     title = "#0 initial state"
                 }
-                return DetailContent(title: title, lines: StateTree.lines(state, toggled: key.toggled, changed: changed))
+                let state = try state(session: key.session, index: index)
+                if let detail { changed = Self.changedPaths(detail.patch, after: state) }
+                var lines: [DetailLine] = []
+                if let event = detail?.event, event.branch != 0 {
+                    let what = event.recomputes.map { "recomputes #\($0); " } ?? ""
+                    lines.append(DetailLine([TextSpan("↳ branch \(event.branch): \(what)the state of this branch after it",
+                                                      Theme.dim)]))
+                }
+                lines += StateTree.lines(state, toggled: key.toggled, changed: changed)
+                return DetailContent(title: title, lines: lines)
             }
         } catch {
             return DetailContent(title: title, lines: [DetailLine([TextSpan("Cannot read event #\(index): \(error)", Theme.error)])])
@@ -116,6 +135,35 @@ public final class DetailContentCache {
             paths.insert(tokens.map { "/" + StateTree.escape($0) }.joined())
         }
         return paths
+    }
+
+    /// What the Diff and State tabs say for an event whose state was not recorded (PROTOCOL.md §3.3).
+    static func unknownStateLines(_ event: TimelineEvent, tab: DetailTab) -> [DetailLine] {
+        var lines = [DetailLine([TextSpan("state unknown: not recorded", Theme.unknown.bolded)])]
+        let why = event.kind == .error
+            ? "The daemon lost track of the app's state here (\(event.displayLabel)); it is known again at the next snapshot."
+            : "This event is inside a dropped range: the app could not send the states of these actions, so "
+                + (tab == .diff ? "what it changed is unknown (not \"no change\")."
+                                : "the state after it is unknown (not the state before the range).")
+        lines.append(DetailLine([TextSpan(why, Theme.dim)]))
+        lines.append(DetailLine([TextSpan("The next snapshot row carries the full state again.", Theme.dim)]))
+        return lines
+    }
+
+    /// The Diff tab's note under an app's `dropped` row: what the rows after it are.
+    static func droppedRowLines(_ event: TimelineEvent) -> [DetailLine] {
+        var lines = [DetailLine([TextSpan("The actions after this row carry no state: state unknown (not recorded) "
+                                              + "until the snapshot that closes the range.", Theme.unknown)])]
+        if let lost = event.lostActions {
+            lines.append(DetailLine([TextSpan(lost == 1 ? "1 action was lost altogether."
+                                                        : "\(Formatting.grouped(lost)) actions were lost altogether.",
+                                              Theme.error)]))
+        }
+        return lines
+    }
+
+    private func stateBefore(session: String, index: Int) throws -> JSONValue? {
+        try dataSource.stateBefore(session: session, index: index)
     }
 
     private func state(session: String, index: Int) throws -> JSONValue {

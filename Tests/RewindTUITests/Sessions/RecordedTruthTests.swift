@@ -1,0 +1,297 @@
+import Foundation
+import Testing
+import RewindDaemon
+import RewindTUI
+import RewindWire
+
+/// Issue 18, "the record tells the truth", as the timeline shows a session file: branch rows read like any row
+/// and carry their own branch's state; states inside a `dropped` range are unknown, never "no change"; times
+/// never run backwards.
+@Suite("The timeline tells the truth about a session file")
+struct RecordedTruthTests {
+    /// A counter session recorded the way the daemon records one (times relative to `Fixtures.start`, the
+    /// session's start, i.e. its connection):
+    ///
+    /// | # | branch | what | time | count after |
+    /// |---|---|---|---|---|
+    /// | 1, 2 | 0 | `add` 1, 2, dispatched before the app connected | −0.5, −0.2 | 1, 3 |
+    /// | 3 | 0 | `add` 3 | +0.1 | 6 |
+    /// | 4 | 0 | the app's `dropped` row (states of actions 4–5 not sent) | +1.0 | 6 |
+    /// | 5, 6 | 0 | `add` 4, 5 without patch: state unknown | +0.9, +0.95 | (6 recorded) |
+    /// | 7 | 0 | `coalesced` snapshot | +1.1 | 15 |
+    /// | 8 | 0 | `add` 6 | +2 | 21 |
+    /// | 9 | 0 | `skip` of event 2 | +3 | 21 |
+    /// | 10 | 1 | `recomputed` note (the state after event 1) | +3 | 1 |
+    /// | 11–14 | 1 | `add` 3, 4, 5, 6 recomputing events 3, 5, 6, 8 | +3 | 4, 8, 13, 19 |
+    /// | 15 | 0 | the app's `replay` snapshot | +3.1 | 19 |
+    /// | 16 | 0 | `reconnect` (the daemon's clock) | +10 | 19 |
+    /// | 17 | 0 | `add` 7, dispatched while disconnected | +9.5 | 26 |
+    /// | 18 | 0 | `add` 8 | +10.2 | 34 |
+    static func recordedSession(in directory: URL) throws -> (SessionStore, SessionID) {
+        let store = try SessionStore(directory: directory)
+        let start = Fixtures.start
+        let recording = try store.createSession(appName: "counter", protocolVersion: 1, initialState: ["count": 0],
+                                                startedAt: Date(timeIntervalSince1970: start))
+        func count(_ value: Int) -> JSONValue { ["count": .int(Int64(value))] }
+        func set(_ value: Int) -> JSONPatch {
+            JSONPatch([.replace(path: JSONPointer(tokens: ["count"]), value: .int(Int64(value)))])
+        }
+        func add(_ amount: Int, at time: Double, to value: Int?, branch: Int64 = 0, recomputes: Int? = nil) {
+            let after = value ?? 6
+            recording.append(NewEvent(appSeq: branch == 0 ? Int64(amount) : nil, time: start + time, label: "add",
+                                      action: ["add": .int(Int64(amount))], patch: value.map(set),
+                                      detail: recomputes.map { "recomputes event \($0)" }, branch: branch),
+                             stateAfter: count(after))
+        }
+        add(1, at: -0.5, to: 1)
+        add(2, at: -0.2, to: 3)
+        add(3, at: 0.1, to: 6)
+        recording.append(NewEvent(time: start + 1, kind: .dropped, label: "dropped",
+                                  detail: "the app's outbox was full: states of actions 4–5 were not sent; "
+                                      + "a snapshot follows"), stateAfter: count(6))
+        add(4, at: 0.9, to: nil)
+        add(5, at: 0.95, to: nil)
+        recording.append(NewEvent(appSeq: 5, time: start + 1.1, kind: .snapshot, label: "coalesced",
+                                  detail: "full state (the previous one was unknown)"),
+                         stateAfter: count(15), forceKeyframe: true)
+        add(6, at: 2, to: 21)
+        recording.append(NewEvent(time: start + 3, kind: .skip, label: "skip",
+                                  detail: "event 2 (add) skipped; the states after event 1 recomputed on branch 1"),
+                         stateAfter: count(21))
+        recording.append(NewEvent(time: start + 3, kind: .note, label: "recomputed",
+                                  detail: "branch 1: the main line from the state after event 1, without event 2",
+                                  branch: 1), stateAfter: count(1))
+        for (amount, recomputed, value) in [(3, 3, 4), (4, 5, 8), (5, 6, 13), (6, 8, 19)] {
+            add(amount, at: 3, to: value, branch: 1, recomputes: recomputed)
+        }
+        recording.append(NewEvent(time: start + 3.1, kind: .replay, label: "replay", patch: set(19)),
+                         stateAfter: count(19))
+        recording.append(NewEvent(time: start + 10, kind: .reconnect, label: "reconnect", detail: "the app reconnected"),
+                         stateAfter: count(19))
+        add(7, at: 9.5, to: 26)
+        add(8, at: 10.2, to: 34)
+        recording.finish(endState: .clean)
+        return (store, recording.id)
+    }
+
+    /// A timeline over the recorded session, 200×50 (the detail pane on the right), its cursor on event `index` with the detail tab `tab`.
+    private func frame(at index: Int, tab: Character = "1", in directory: URL) throws -> ScreenBuffer {
+        let (store, id) = try Self.recordedSession(in: directory)
+        let app = TimelineApp(dataSource: SessionTimelineSource(store: store, daemon: nil, only: id),
+                              actions: NoActions(), initialSession: id.rawValue, environment: [:], clock: { 0 })
+        _ = app.renderFrame(width: 200, height: 50)
+        _ = app.handle(.character("g"))
+        for _ in 0..<index { _ = app.handle(.down) }
+        _ = app.handle(.character(tab))
+        return app.renderFrame(width: 200, height: 50)
+    }
+
+    private func controller(in directory: URL) throws -> TimelineController {
+        let (store, id) = try Self.recordedSession(in: directory)
+        var controller = TimelineController(dataSource: SessionTimelineSource(store: store, daemon: nil, only: id),
+                                            initialSession: id.rawValue, clock: { 0 })
+        controller.resize(width: 120, height: 40)
+        controller.refresh()
+        return controller
+    }
+
+    private func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("rewind-truth-\(UUID().uuidString)")
+    }
+
+    /// The timeline pane's part of the row of event `index` (right-aligned in a 4-column index field).
+    private func row(_ index: Int, of frame: ScreenBuffer) -> String? {
+        let prefix = String(repeating: " ", count: max(0, 4 - String(index).count)) + "\(index) "
+        return frame.lines.first { $0.hasPrefix(prefix) }.map { String($0.prefix { $0 != "│" }) }
+    }
+
+    // MARK: - Branch rows (issue 18, defect 2)
+
+    @Test("a branch row reads like any other row: time, ↳ #K with the event it recomputes, label, branch, ops")
+    func branchRowsRender() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let frame = try frame(at: 12, in: directory)
+        let line = try #require(row(12, of: frame))
+        #expect(line.contains("+3.000s"), "\(line)")
+        #expect(line.contains("↳ #5 add  (branch 1)"), "\(line)")
+        #expect(line.trimmingCharacters(in: .whitespaces).hasSuffix("1"), "the ops column shows the patch size: \(line)")
+        let note = try #require(row(10, of: frame))
+        #expect(note.contains("N ↳ recomputed  branch 1: the main line from"), "\(note)")
+        #expect(frame.text.contains("recomputes #5"), "the Action tab names the event recomputed")
+    }
+
+    @Test("the source returns every branch's rows, each naming the main-line event it recomputes")
+    func branchRowsAreRead() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, id) = try Self.recordedSession(in: directory)
+        let source = SessionTimelineSource(store: store, daemon: nil, only: id)
+        let rows = try source.events(session: id.rawValue, range: 1...18)
+        #expect(rows.map(\.index) == Array(1...18))
+        #expect(rows.filter { $0.branch == 1 }.map(\.index) == [10, 11, 12, 13, 14])
+        #expect(rows.filter { $0.branch == 1 }.map(\.recomputes) == [nil, 3, 5, 6, 8])
+        #expect(rows.filter(\.isSkipped).map(\.index) == [2])
+    }
+
+    // MARK: - A branch row's state (issue 18, defect 1, the timeline's part)
+
+    @Test("the State tab of a branch row shows its branch's state, not the main line's at the same index")
+    func branchRowState() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let frame = try frame(at: 12, tab: "3", in: directory)
+        #expect(frame.text.contains("count: 8"), "branch 1 after recomputing event 5 holds 8")
+        #expect(!frame.text.contains("count: 21"), "the main line's state at #12 is not shown")
+        #expect(frame.text.contains("↳ branch 1: recomputes #5"))
+    }
+
+    @Test("the Diff tab of a branch row starts from its branch's previous state; a main row after a branch from the main line's")
+    func branchRowDiff() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let branchFrame = try frame(at: 12, tab: "2", in: directory)
+        #expect(branchFrame.text.contains("~ count: 4 → 8"), "\(branchFrame.text)")
+        let mainFrame = try frame(at: 15, tab: "2", in: directory)
+        #expect(mainFrame.text.contains("~ count: 21 → 19"), "the replay's diff starts from the main line")
+    }
+
+    // MARK: - Dropped ranges (issue 18, defect 4)
+
+    @Test("rows inside a dropped range are marked state unknown; the dropped row and the snapshot after are not")
+    func droppedRangeRows() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let frame = try frame(at: 0, in: directory)
+        for index in [5, 6] {
+            let line = try #require(row(index, of: frame))
+            #expect(line.contains("? add  state unknown"), "\(line)")
+            #expect(line.trimmingCharacters(in: .whitespaces).hasSuffix("?"), "ops unknown: \(line)")
+        }
+        for index in [3, 4, 7, 8] {
+            #expect(row(index, of: frame)?.contains("state unknown") == false, "event \(index)")
+        }
+        let dropped = try #require(frame.lines.firstIndex { $0.hasPrefix("   4 ") })
+        let unknown = try #require(frame.lines.firstIndex { $0.hasPrefix("   5 ") })
+        let markerColumn = try #require(Array(frame.lines[unknown]).firstIndex(of: "?"))
+        #expect(frame[unknown, markerColumn].style.underline, "the ? marker has the unknown style")
+        #expect(frame.lines[dropped].contains("D dropped"))
+    }
+
+    @Test("inside a dropped range the Diff and State tabs say the state is unknown, not 'no change' or the state before")
+    func droppedRangeDetail() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let diff = try frame(at: 5, tab: "2", in: directory)
+        #expect(diff.text.contains("state unknown: not recorded"))
+        #expect(!diff.text.contains("(no change to the state)"))
+        let state = try frame(at: 6, tab: "3", in: directory)
+        #expect(state.text.contains("state unknown: not recorded"))
+        #expect(!state.text.contains("count: 6"), "the state before the range is not shown as this event's")
+        let after = try frame(at: 7, tab: "3", in: directory)
+        #expect(after.text.contains("count: 15"), "the snapshot's state is known again")
+    }
+
+    @Test("jump, step, skip and replay refuse targets whose state was not recorded, and say why")
+    func droppedRangeTargets() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var controller = try controller(in: directory)
+        _ = controller.handle(.character("g"))
+        for _ in 0..<5 { _ = controller.handle(.down) }
+        #expect(controller.model.cursor == 5)
+        #expect(controller.handle(.enter).isEmpty, "no jump into an unknown state")
+        #expect(controller.model.status?.isError == true)
+        #expect(controller.model.status?.text.contains("unknown") == true)
+        #expect(controller.handle(.character("s")) == [.skip(session: controller.model.selectedSessionID!, index: 5)],
+                "the range's first action can be skipped: the state before it is known")
+        #expect(controller.handle(.character(">")).isEmpty, "stepping into the range moves but does not jump")
+        #expect(controller.model.cursor == 6)
+        #expect(controller.model.status?.text.contains("unknown") == true)
+        #expect(controller.handle(.character("s")).isEmpty)
+        #expect(controller.model.status?.text.contains("cannot skip event 6") == true)
+        #expect(controller.handle(.character("r")).isEmpty)
+        #expect(controller.model.status?.text.contains("cannot replay from event 6") == true)
+        let id = controller.model.selectedSessionID!
+        #expect(controller.handle(.character(">")) == [.jump(session: id, index: 7)], "the snapshot is known")
+        #expect(controller.handle(.character("<")) == [], "back into the range: no jump")
+        #expect(controller.handle(.character("<")) == [], "#5 is unknown too")
+        #expect(controller.handle(.character("<")) == [.jump(session: id, index: 4)], "the dropped row itself is known")
+    }
+
+    @Test("skip and replay on a branch row explain that they work on the main line")
+    func branchRowTargets() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var controller = try controller(in: directory)
+        _ = controller.handle(.character("g"))
+        for _ in 0..<12 { _ = controller.handle(.down) }
+        #expect(controller.handle(.character("s")).isEmpty)
+        #expect(controller.model.status?.text.contains("select #5 to skip the original") == true)
+        #expect(controller.handle(.character("r")).isEmpty)
+        #expect(controller.model.status?.text.contains("recomputed row of branch 1") == true)
+    }
+
+    // MARK: - Times (issue 18, defect 5)
+
+    @Test("events dispatched before the app (re)connected say 'before connect' instead of running backwards")
+    func beforeConnect() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let frame = try frame(at: 0, in: directory)
+        #expect(row(1, of: frame)?.contains("before connect   add") == true, "\(row(1, of: frame) ?? "")")
+        #expect(row(2, of: frame)?.contains("before connect") == true)
+        #expect(row(3, of: frame)?.contains("+0.100s") == true)
+        #expect(row(16, of: frame)?.contains("+10.000s") == true)
+        #expect(row(17, of: frame)?.contains("before connect") == true, "queued while the daemon was away")
+        #expect(row(18, of: frame)?.contains("+10.200s") == true)
+        #expect(!frame.text.contains("-0."), "no negative time")
+        let detail = try self.frame(at: 17, in: directory)
+        #expect(detail.text.contains("dispatched before the app connected"))
+    }
+
+    // MARK: - The in-memory source follows the same rules
+
+    @Test("in memory, a patch applies to the state of its own branch, and rows are annotated like a session file's")
+    func inMemoryBranches() throws {
+        let source = InMemoryTimelineDataSource()
+        source.addSession(id: "s", appName: "counter", startedAt: Fixtures.start, initialState: ["count": 0])
+        func set(_ value: Int) -> JSONPatch {
+            JSONPatch([.replace(path: JSONPointer(tokens: ["count"]), value: .int(Int64(value)))])
+        }
+        try source.append(session: "s", time: Fixtures.start - 1, label: "set", patch: set(1))
+        try source.append(session: "s", time: Fixtures.start + 1, kind: .note, label: "recomputed", branch: 1,
+                          stateAfter: ["count": 10, "branch": true])
+        try source.append(session: "s", time: Fixtures.start + 1, label: "set", patch: set(11),
+                          detail: "recomputes event 1", branch: 1)
+        try source.append(session: "s", time: Fixtures.start + 2, label: "set", patch: set(3))
+        #expect(try source.state(session: "s", index: 3) == ["count": 11, "branch": true])
+        #expect(try source.stateBefore(session: "s", index: 3) == ["count": 10, "branch": true])
+        #expect(try source.state(session: "s", index: 4) == ["count": 3], "the main line's patch applies to the main line")
+        #expect(try source.stateBefore(session: "s", index: 4) == ["count": 1])
+        #expect(try source.stateBefore(session: "s", index: 2) == nil, "a branch has no state before its first row")
+        let rows = try source.events(session: "s", range: 1...4)
+        #expect(rows.map(\.recomputes) == [nil, nil, 1, nil])
+        #expect(rows.map(\.beforeConnect) == [true, false, false, false])
+    }
+
+    @Test("a dropped row that says how many actions were lost shows the count")
+    func lostActions() throws {
+        let source = InMemoryTimelineDataSource()
+        source.addSession(id: "s", appName: "stress", startedAt: Fixtures.start, initialState: ["count": 0])
+        try source.append(session: "s", time: Fixtures.start + 1, kind: .dropped, label: "dropped",
+                          detail: "the app's outbox was full: states of actions 4–9,000 were not sent and 1,234 "
+                              + "actions were lost; a snapshot follows")
+        try source.append(session: "s", time: Fixtures.start + 1, label: "add")
+        let rows = try source.events(session: "s", range: 1...2)
+        #expect(rows.map(\.lostActions) == [1_234, nil])
+        #expect(rows.map(\.stateUnknown) == [false, true])
+        let app = TimelineApp(dataSource: source, actions: NoActions(), initialSession: "s", environment: [:],
+                              clock: { 0 })
+        let frame = app.renderFrame(width: 200, height: 30)
+        let line = try #require(frame.lines.first { $0.hasPrefix("   1 ") })
+        #expect(line.contains("D dropped  1,234 actions lost  the app's outbox was full"), "\(line)")
+        #expect(RecordedRowMeaning.lostActions(detail: "1 action was lost") == 1)
+        #expect(RecordedRowMeaning.lostActions(detail: "states of actions 1–5 were not sent") == nil)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// What recorded rows say about the truth of the states around them, read the same way by every data source:
+/// where a state becomes unknown and where it is known again (PROTOCOL.md §3.3), which main-line event a branch
+/// row recomputes, and how many actions a `dropped` row lost.
+///
+/// The rules follow what the daemon records (`LiveSession`): an app's `dropped` row (label `dropped`) means the
+/// states of the actions after it were not sent; a `patch_failed` or `out_of_order` error means the daemon lost
+/// track of the state from that row on; a `snapshot`, `jump`, `replay` or `reconnect` row carries a full state
+/// again. A `dropped` row written by the recorder itself (no label) holds the state after the events it stands
+/// for, so it does not make anything unknown. Pure functions: safe from any thread.
+public enum RecordedRowMeaning {
+    /// Where a row that makes the state unknown starts the unknown stretch.
+    public enum UnknownStart: Sendable, Hashable {
+        /// After the row: the row's own state (the state before the lost range) is still known.
+        case afterRow
+        /// At the row: its own state is already unknown.
+        case atRow
+    }
+
+    /// Whether a main-line row makes the states after it unknown, and from where.
+    public static func unknownStart(kind: TimelineEventKind, label: String?) -> UnknownStart? {
+        switch kind {
+        case .dropped where label == "dropped": return .afterRow
+        case .error where label == "patch_failed" || label == "out_of_order": return .atRow
+        default: return nil
+        }
+    }
+
+    /// Whether a main-line row of this kind carries a full state, ending an unknown stretch.
+    public static func restoresState(_ kind: TimelineEventKind) -> Bool {
+        switch kind {
+        case .snapshot, .jump, .replay, .reconnect: return true
+        default: return false
+        }
+    }
+
+    /// The main-line event a branch row recomputes, from its detail (`recomputes event 7`); nil when it says none.
+    public static func recomputedEvent(detail: String?) -> Int? {
+        guard let detail, let range = detail.range(of: "recomputes event ") else { return nil }
+        return Int(detail[range.upperBound...].prefix(while: \.isNumber))
+    }
+
+    /// How many actions a `dropped` row says were lost altogether (`… 12 actions were lost …`, `1 action lost`);
+    /// nil when its detail does not say.
+    public static func lostActions(detail: String?) -> Int? {
+        guard let detail, detail.contains("lost") else { return nil }
+        let whole = NSRange(detail.startIndex..<detail.endIndex, in: detail)
+        guard let match = lostActionsPattern.firstMatch(in: detail, range: whole),
+              let range = Range(match.range(at: 1), in: detail) else { return nil }
+        return Int(detail[range].replacingOccurrences(of: ",", with: ""))
+    }
+
+    private static let lostActionsPattern = try! NSRegularExpression(
+        pattern: "([0-9][0-9,]*) actions? (?:were |was )?lost")
+}
