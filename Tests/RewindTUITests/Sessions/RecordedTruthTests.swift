@@ -246,6 +246,8 @@ struct RecordedTruthTests {
         #expect(row(17, of: frame)?.contains("before connect") == true, "queued while the daemon was away")
         #expect(row(18, of: frame)?.contains("+10.200s") == true)
         #expect(!frame.text.contains("-0."), "no negative time")
+        #expect(row(4, of: frame)?.contains("+0.900s D dropped") == true,
+                "the dropped row is placed where its range began, not when the daemon heard of it")
         let detail = try self.frame(at: 17, in: directory)
         #expect(detail.text.contains("dispatched before the app connected"))
     }
@@ -282,10 +284,12 @@ struct RecordedTruthTests {
         try source.append(session: "s", time: Fixtures.start + 1, kind: .dropped, label: "dropped",
                           detail: "the app's outbox was full: states of actions 4–9,000 were not sent and 1,234 "
                               + "actions were lost; a snapshot follows")
-        try source.append(session: "s", time: Fixtures.start + 1, label: "add")
+        try source.append(session: "s", time: Fixtures.start + 0.5, label: "add")
         let rows = try source.events(session: "s", range: 1...2)
         #expect(rows.map(\.lostActions) == [1_234, nil])
         #expect(rows.map(\.stateUnknown) == [false, true])
+        #expect(rows.map(\.time) == [Fixtures.start + 0.5, Fixtures.start + 0.5],
+                "the dropped row is placed where its range began")
         let app = TimelineApp(dataSource: source, actions: NoActions(), initialSession: "s", environment: [:],
                               clock: { 0 })
         let frame = app.renderFrame(width: 200, height: 30)

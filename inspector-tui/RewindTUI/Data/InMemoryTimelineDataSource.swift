@@ -110,6 +110,15 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
             index: index, time: time, kind: kind, label: label, patchSize: patch?.operations.count,
             reducerMicros: reducerMicros, detail: detail, branch: branch)
         record.annotator.annotate(&event)
+        if branch == 0, let previous = record.lastOnBranch[0], previous > 0,
+           record.events[previous - 1].kind == .dropped,
+           RecordedRowMeaning.unknownStart(kind: .dropped, label: record.events[previous - 1].label) != nil,
+           record.events[previous - 1].time > time {
+            // An app's dropped row carries the time its message arrived; its range began when this action was
+            // dispatched (as SessionAnnotations shows it).
+            record.events[previous - 1].time = time
+            record.details[previous - 1].event.time = time
+        }
         record.events.append(event)
         record.previousOnBranch.append(previousIndex)
         record.lastOnBranch[branch] = index

@@ -5,7 +5,9 @@
 public struct TimelineEvent: Sendable, Hashable {
     /// Session-wide event number, from 1.
     public var index: Int
-    /// When it happened, unix seconds.
+    /// When it happened, unix seconds. For an app's `dropped` row: when its range began (the dispatch of the
+    /// first action after it) if that is earlier than the arrival of the `dropped` message, so that times shown
+    /// never run backwards.
     public var time: Double
     /// What kind of row it is.
     public var kind: TimelineEventKind

@@ -21,6 +21,12 @@ struct SessionAnnotations {
     private var skipped: Set<Int64> = []
     private var reconnects: [(index: Int64, time: Double)] = []
     private var unknown: [UnknownStretch] = []
+    /// App `dropped` rows (stamped with the daemon's clock when the message arrived) whose first following row
+    /// has not been read yet.
+    private var pendingDropped: [(index: Int64, time: Double)] = []
+    /// The time shown for an app `dropped` row: that of the first action of its range when it was dispatched
+    /// earlier than the row was received, so that times never run backwards.
+    private var droppedTimes: [Int64: Double] = [:]
 
     /// Annotations of a session whose first connection started at `startedAt` (unix seconds).
     init(startedAt: Double) {
@@ -45,6 +51,7 @@ struct SessionAnnotations {
             default:
                 let kind = TimelineEventKind(rawValue: event.kind.rawValue) ?? .note
                 guard let start = RecordedRowMeaning.unknownStart(kind: kind, label: event.label) else { continue }
+                if event.kind == .dropped { pendingDropped.append((index, event.time)) }
                 try searchEnd(reader, before: index)
                 if let last = unknown.last, last.end == nil { continue }  // already unknown from before
                 let first = start == .afterRow ? index + 1 : index
@@ -53,6 +60,22 @@ struct SessionAnnotations {
         }
         scannedThrough = count
         try searchEnd(reader, before: count + 1)
+        try placeDroppedRows(reader, through: count)
+    }
+
+    /// Gives each pending app `dropped` row the time of the row after it, when that is earlier.
+    private mutating func placeDroppedRows(_ reader: SessionReader, through count: Int64) throws {
+        guard !pendingDropped.isEmpty else { return }
+        var waiting: [(index: Int64, time: Double)] = []
+        for dropped in pendingDropped {
+            guard dropped.index < count,
+                  let next = try reader.events((dropped.index + 1)...min(count, dropped.index + 64)).first else {
+                waiting.append(dropped)
+                continue
+            }
+            if next.time < dropped.time { droppedTimes[dropped.index] = next.time }
+        }
+        pendingDropped = waiting
     }
 
     /// Looks for the row that ends the last, still open, unknown stretch, among the rows before `limit`.
@@ -90,7 +113,7 @@ struct SessionAnnotations {
         let kind = TimelineEventKind(rawValue: event.kind.rawValue) ?? .note
         let main = event.branch == 0
         return TimelineEvent(
-            index: Int(event.index), time: event.time, kind: kind, label: event.label,
+            index: Int(event.index), time: droppedTimes[event.index] ?? event.time, kind: kind, label: event.label,
             patchSize: event.patch?.operations.count, reducerMicros: event.reducerMicros, detail: event.detail,
             isSkipped: event.kind == .action && main && skipped.contains(event.index), branch: Int(event.branch),
             recomputes: main ? nil : RecordedRowMeaning.recomputedEvent(detail: event.detail),
