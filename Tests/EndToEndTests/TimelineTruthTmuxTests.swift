@@ -187,4 +187,42 @@ struct TimelineTruthTmuxTests {
         open.send("q")
         #expect(open.waitForExit(), "rewind open quit")
     }
+
+    @Test("after a daemon restart, the actions the app queued meanwhile follow the reconnect row as 'before connect'")
+    func actionsQueuedAcrossARestart() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-truth-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let port = FreePort.next()
+        let command = "\(Executables.path("rewind")) --port \(port) --data \(data.path)"
+        let first = try Tmux(command: command)
+        defer { first.kill() }
+        #expect(first.waitForScreen { $0.contains("ws://127.0.0.1:\(port)") } != nil)
+        let app = try ChildProcess(Executables.path("counter"), [], environment: ["REWIND_URL": "ws://127.0.0.1:\(port)"])
+        defer { app.closeInput() }
+        app.write("add 1\nadd 2\n")
+        try #require(first.waitForScreen { $0.contains("2 events") } != nil)
+        first.send("q")
+        #expect(first.waitForScreen { $0.contains("Quit rewind?") } != nil)
+        first.send("y")
+        #expect(first.waitForExit(), "the daemon stopped")
+
+        // The app goes on while the daemon is away: its inspector queues these two actions.
+        app.write("add 3\nadd 4\n")
+        #expect(app.waitForLine { $0 == #"{"count":10}"# } != nil)
+        usleep(300_000)
+        let second = try Tmux(command: command)
+        defer { second.kill() }
+        // 2 actions, the reconnect, the 2 queued actions.
+        let screen = try #require(second.waitForScreen(timeout: 15) { $0.contains("C reconnect") && $0.contains("5 events") },
+                                  "the app came back: \(second.screen)")
+        let reconnect = try #require(Self.index(ofRowContaining: "C reconnect", in: screen), "\(screen)")
+        for index in (reconnect + 1)...(reconnect + 2) {
+            #expect(Self.row(index, in: screen)?.contains("before connect   add") == true,
+                    "event \(index) was dispatched before the reconnect: \(screen)")
+        }
+        second.send("q")
+        #expect(second.waitForScreen { $0.contains("Quit rewind?") } != nil)
+        second.send("y")
+        #expect(second.waitForExit(), "rewind quit")
+    }
 }
