@@ -140,6 +140,9 @@ struct TimelineTruthTmuxTests {
         for index in [5, 6] {
             #expect(Self.row(index, in: recorded)?.contains("? add  state unknown") == true, "\(recorded)")
         }
+        let droppedRow = Self.row(4, in: recorded) ?? ""
+        #expect(droppedRow.contains("D dropped  the app's outbox was full") && !droppedRow.contains("state unknown"),
+                "the dropped row itself holds the state before the range: \(droppedRow)")
         #expect(Self.row(7, in: recorded)?.contains("state unknown") == false)
 
         // Inside the dropped range: the tabs say unknown, and Enter refuses to jump.
