@@ -7,8 +7,11 @@ extension Daemon {
     /// What a command to an app came back with.
     public typealias CommandCompletion = @Sendable (Result<CommandResult, DaemonError>) -> Void
 
-    /// Pushes the state at event `index` of session `id` (rebuilt from the nearest keyframe and the patches after
-    /// it) into the session's app. `completion` runs on any thread when the app answers, or at once on failure.
+    /// Pushes the state after event `index` of session `id` into the session's app: the state of the event's own
+    /// branch (a recomputed row of a skip's branch pushes the recomputed state), rebuilt from the nearest keyframe
+    /// and the patches after it. An event whose state the recording does not hold (inside a `dropped` range) is
+    /// refused with the reason and the nearest known states. `completion` runs on any thread when the app answers,
+    /// or at once on failure.
     public func jump(session id: SessionID, to index: Int64, completion: @escaping CommandCompletion) {
         controlQueue.async { [self] in
             do throws(DaemonError) {
@@ -19,7 +22,7 @@ extension Daemon {
                     throw DaemonError("session \(id) has no event \(index) (it has 0–\(reader.eventCount))",
                                       code: .badField)
                 }
-                let state = try storeCall { () throws(SessionStoreError) in try reader.state(at: index) }
+                let state = try knownState(after: index, of: id, in: reader, for: "jump to")
                 send(to: live, connection, completion) { .jump(Jump(id: $0, state: state)) }
             } catch {
                 completion(.failure(error))
@@ -52,7 +55,8 @@ extension Daemon {
                 guard first <= last else {
                     throw DaemonError("session \(source) has no events \(first)–\(last) to replay", code: .badField)
                 }
-                let state = try storeCall { () throws(SessionStoreError) in try reader.state(at: first - 1) }
+                let state = try knownState(after: first - 1, of: source, in: reader,
+                                           for: "replay from event \(first): it starts from the state after")
                 let actions = try storeCall { () throws(SessionStoreError) in try reader.events(first...last) }
                     .filter { $0.kind == .action }.compactMap(\.action)
                 replay(state: state, actions: actions, into: target, completion: completion)
@@ -103,6 +107,19 @@ extension Daemon {
             throw DaemonError("session \(id)'s app is not connected", code: .sessionNotLive)
         }
         return (live, connection)
+    }
+
+    /// The recorded state after event `index` (on its own branch), or a `badField` error explaining that the
+    /// recording does not hold it: "cannot <what> event N of session S: the state after event N is unknown: …".
+    func knownState(after index: Int64, of id: SessionID, in reader: SessionReader,
+                    for what: String) throws(DaemonError) -> JSONValue {
+        switch try storeCall({ () throws(SessionStoreError) in try reader.recordedState(after: index) }) {
+        case .known(let state):
+            return state
+        case .unknown(let unknown):
+            throw DaemonError("cannot \(what) event \(index) of session \(id): \(unknown.explanation(for: index))",
+                              code: .badField)
+        }
     }
 
     func storeCall<T>(_ body: () throws(SessionStoreError) -> T) throws(DaemonError) -> T {
