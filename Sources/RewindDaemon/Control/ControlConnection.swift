@@ -170,6 +170,7 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
             var body = JSONObject()
             body["ok"] = .bool(true)
             if let states = result.states { body["states"] = .int(Int64(states.count)) }
+            else if let replayed = result.replayed { body["states"] = .int(Int64(replayed)) }
             reply(ControlReply(id: requestID, result: .object(body)))
         case .failure(let error):
             reply(ControlReply(id: requestID, error: WireError(code: error.code, message: error.description)))

@@ -44,7 +44,7 @@ extension Daemon {
 
     /// Replays the actions of events `from...to` of session `source` (saved or live) into the live app of session
     /// `target`: the app is reset to the recorded state before `from`, then runs the actions through its reducers
-    /// with effects muted. The result carries the app's state after each action.
+    /// with effects muted. The result says how many actions were replayed (`replayed`); the states are not kept.
     public func replay(session source: SessionID, from: Int64? = nil, to: Int64? = nil, into target: SessionID,
                        completion: @escaping CommandCompletion) {
         controlQueue.async { [self] in
@@ -59,7 +59,7 @@ extension Daemon {
                                            for: "replay from event \(first): it starts from the state after")
                 let actions = try storeCall { () throws(SessionStoreError) in try reader.events(first...last) }
                     .filter { $0.kind == .action }.compactMap(\.action)
-                replay(state: state, actions: actions, into: target, completion: completion)
+                replay(state: state, actions: actions, keepingStates: false, into: target, completion: completion)
             } catch {
                 completion(.failure(error))
             }
@@ -68,15 +68,26 @@ extension Daemon {
 
     /// Resets the live app of session `target` to `state`, then runs `actions` (each the JSON encoding of one of the
     /// app's actions) through its reducers with effects muted. The result carries the app's state after each
-    /// action. (`rewind verify` drives this with the segments of a recording.)
+    /// action in `states` (`rewind verify` drives this with the segments of a recording); with `keepingStates`
+    /// false it carries only their number, in `replayed`, and the daemon holds none of them.
     /// With `reset` false the app ignores `state` and continues from its current state (a paced replay sends one
     /// action at a time this way).
-    public func replay(state: JSONValue, actions: [JSONValue], reset: Bool = true, into target: SessionID,
-                       completion: @escaping CommandCompletion) {
+    /// The app is asked to answer in portions of patches (PROTOCOL.md, `replay`), so that no answer nears the
+    /// message limit whatever the state's size; an app that answers with one message of states is read as well.
+    public func replay(state: JSONValue, actions: [JSONValue], reset: Bool = true, keepingStates: Bool = true,
+                       into target: SessionID, completion: @escaping CommandCompletion) {
         do {
             let (live, connection) = try liveApp(target)
-            send(to: live, connection, completion) {
-                .replay(Replay(id: $0, state: state, actions: actions, reset: reset))
+            let assembler = ReplayAnswerAssembler(expected: actions.count, keepingStates: keepingStates)
+            let commandID = live.registerCommand { portion in
+                guard let outcome = assembler.take(portion) else { return }
+                completion(outcome)
+            }
+            let command = DaemonMessage.replay(Replay(id: commandID, state: state, actions: actions, reset: reset,
+                                                      portions: true))
+            if !send(command, to: connection) {
+                live.cancelCommand(commandID)
+                completion(.failure(DaemonError("session \(target)'s app is not connected", code: .sessionNotLive)))
             }
         } catch {
             completion(.failure(error))

@@ -44,11 +44,15 @@ public struct SessionVerifier {
 
     private let reader: SessionReader
     private let segmentLimit: Int
+    private let stateBudget: Int
 
-    /// A verifier for the session `reader` reads; segments longer than `segmentLimit` actions are split.
-    public init(reader: SessionReader, segmentLimit: Int = 1_000) {
+    /// A verifier for the session `reader` reads; segments longer than `segmentLimit` actions are split, and so
+    /// are segments whose states would take more than `stateBudget` bytes of JSON in all (the states of a segment
+    /// are held at once: with a 1 MB state, 64 actions a segment).
+    public init(reader: SessionReader, segmentLimit: Int = 1_000, stateBudget: Int = 64 << 20) {
         self.reader = reader
         self.segmentLimit = max(1, segmentLimit)
+        self.stateBudget = max(1, stateBudget)
     }
 
     /// Verifies the whole session through `replay`; `progress` is told how many events were checked so far.
@@ -59,6 +63,11 @@ public struct SessionVerifier {
         var segment: [(event: RecordedEvent, comparable: Bool)] = []
         var segmentStart: JSONValue = try reader.initialState()
         var index: Int64 = 1
+        // How many actions a segment may hold: measured on the state it starts from.
+        var limit = segmentLimit
+        func measure() {
+            limit = min(segmentLimit, max(1, stateBudget / max(64, segmentStart.serializedBytes().count)))
+        }
 
         func flush() throws -> Divergence? {
             guard !segment.isEmpty else { return nil }
@@ -91,8 +100,9 @@ public struct SessionVerifier {
             for event in try reader.events(index...upper) {
                 switch event.kind {
                 case .action:
+                    if segment.isEmpty { measure() }
                     segment.append((event, stateKnown))
-                    if segment.count >= segmentLimit, let divergence = try flush() { return .diverged(divergence) }
+                    if segment.count >= limit, let divergence = try flush() { return .diverged(divergence) }
                 case .dropped:
                     stateKnown = false
                 default:
