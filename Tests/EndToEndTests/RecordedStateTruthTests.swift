@@ -249,6 +249,13 @@ struct RecordedStateTruthTests {
             #expect(exported.states[event.index] == truth, "exported event \(event.index)")
         }
 
+        // Imported back, the session has the same stretches of unknown state (renumbered like the events).
+        let imported = try SessionImporter(store: daemon.store).importSession(from: lines)
+        let importedReader = try daemon.store.openSession(imported.id)
+        let importedUnknown = try importedReader.eventsOnAllBranches(1...importedReader.eventCount)
+            .filter { try importedReader.unknownState(after: $0.index) != nil }
+        #expect(importedUnknown.map(\.appSeq) == events.filter { unknownIndices.contains($0.index) }.map(\.appSeq))
+
         // Redux DevTools export (the main line only): computedStates[n] is the state after its n-th event.
         let redux = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-truth-\(UUID()).json")
         defer { try? FileManager.default.removeItem(at: redux) }
