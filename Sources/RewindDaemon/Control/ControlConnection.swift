@@ -100,7 +100,8 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
             withSession(session, id) { sessionID in
                 withSession(target ?? session, id) { targetID in
                     daemon.replay(session: sessionID, from: fromSeq.map { Int64(clamping: $0) },
-                                  to: toSeq.map { Int64(clamping: $0) }, into: targetID) { [self] in answer(id, $0) }
+                                  to: toSeq.map { Int64(clamping: $0) }, into: targetID,
+                                  keepingStates: false) { [self] in answer(id, $0) }
                 }
             }
         case .skip(let session, let seq):

@@ -44,9 +44,11 @@ extension Daemon {
 
     /// Replays the actions of events `from...to` of session `source` (saved or live) into the live app of session
     /// `target`: the app is reset to the recorded state before `from`, then runs the actions through its reducers
-    /// with effects muted. The result says how many actions were replayed (`replayed`); the states are not kept.
+    /// with effects muted. The result carries the app's state after each action (`states`), or with
+    /// `keepingStates` false only their number (`replayed`), so that the daemon holds none of them (`rewind replay`
+    /// only reports the number).
     public func replay(session source: SessionID, from: Int64? = nil, to: Int64? = nil, into target: SessionID,
-                       completion: @escaping CommandCompletion) {
+                       keepingStates: Bool = true, completion: @escaping CommandCompletion) {
         controlQueue.async { [self] in
             do throws(DaemonError) {
                 if let sourceLive = registry.session(source) { sourceLive.flush() }
@@ -59,7 +61,8 @@ extension Daemon {
                                            for: "replay from event \(first): it starts from the state after")
                 let actions = try storeCall { () throws(SessionStoreError) in try reader.events(first...last) }
                     .filter { $0.kind == .action }.compactMap(\.action)
-                replay(state: state, actions: actions, keepingStates: false, into: target, completion: completion)
+                replay(state: state, actions: actions, keepingStates: keepingStates, into: target,
+                       completion: completion)
             } catch {
                 completion(.failure(error))
             }
