@@ -335,5 +335,18 @@ struct RecordedStateTruthTests {
         // From the range's first action, the state before it is known: allowed.
         let allowed = daemon.waitForOutcome(timeout: 10) { daemon.recordedActions(session: id, from: 3, completion: $0) }
         #expect((try? allowed.get())?.state == ["count": 1])
+
+        // A main line that ends inside a range still open (no snapshot yet): its last state is unknown, so putting
+        // the app back on the main line is refused too.
+        try app.peer.send(#"{"type":"dropped","from":\#(app.seq + 1),"to":\#(app.seq + 1)}"#)
+        try app.add(6, withState: false)
+        #expect(harness.waitForSession(events: 9) != nil)
+        let back = daemon.waitFor { daemon.showBranch(session: id, branch: 0, completion: $0) }
+        guard case .failure(let backError) = back else {
+            Issue.record("the main line's unknown last state was pushed")
+            return
+        }
+        #expect(backError.description.contains("the state after event 9 is unknown: it was not recorded (the events "
+            + "from 9 on"), "\(backError)")
     }
 }

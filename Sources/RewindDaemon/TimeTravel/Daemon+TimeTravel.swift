@@ -250,7 +250,8 @@ extension Daemon {
     }
 
     /// The last state of a branch: after its last event for a skip's branch; after the last action for the main
-    /// line (its later `replay`/`jump` events are the branches' states shown in the app).
+    /// line (its later `replay`/`jump` events are the branches' states shown in the app), refused when that action's
+    /// state was not recorded (the main line ends inside a `dropped` range).
     private func lastState(of branch: Int64, in reader: SessionReader) throws(DaemonError) -> JSONValue {
         let count = reader.eventCount
         if branch != 0 {
@@ -261,7 +262,8 @@ extension Daemon {
             let lower = max(1, upper - 999)
             let events = try storeCall { () throws(SessionStoreError) in try reader.events(lower...upper) }
             if let action = events.last(where: { $0.kind == .action }) {
-                return try storeCall { () throws(SessionStoreError) in try reader.state(at: action.index, branch: 0) }
+                return try knownState(after: action.index, of: reader.id, in: reader,
+                                      for: "put the app back into the main line's last state, that of")
             }
             upper = lower - 1
         }
