@@ -57,6 +57,15 @@ struct BranchStateTests {
         _ = try daemon.waitFor { daemon.jump(session: session.id, to: increment.index, completion: $0) }.get()
         #expect(app.waitForLine(timeout: 5, after: before) { $0 == #"{"count":5}"# } != nil,
                 "the app got \(app.stdoutLines.dropFirst(before))")
+
+        // The same through the command line, to the row recomputing event 3 (branch 4; main line 17 or 15).
+        let first = try #require(branch.first { $0.detail == "recomputes event 3" })
+        let cliBefore = app.stdoutLines.count
+        let jump = try ChildProcess(Executables.path("rewind"),
+                                    ["jump", session.id.rawValue, "\(first.index)", "--port", "\(harness.port)"])
+        #expect(jump.waitForExit(timeout: 30) == 0, "\(jump.stderrLines)")
+        #expect(app.waitForLine(timeout: 5, after: cliBefore) { $0 == #"{"count":4}"# } != nil,
+                "the app got \(app.stdoutLines.dropFirst(cliBefore))")
     }
 
     @Test("todo: a row recomputed after skipping the third 'added' holds the branch's two todos everywhere")
