@@ -34,6 +34,23 @@ struct RecordedStateTruthTests {
                 + #""action":{"type":"add","payload":{"add":{"_0":\#(n)}}},"patch":\#(patch)}"#)
         }
 
+        /// An `add n` the app dispatched but never sent (its seq is skipped).
+        func lose(_ n: Int) {
+            seq += 1
+            count += n
+        }
+
+        /// Reads until the daemon asks for a `resync`, and answers it with a snapshot of the current state.
+        func answerResync() throws {
+            let deadline = Date(timeIntervalSinceNow: TestTime.seconds(5))
+            while let message = try next(until: deadline) {
+                guard message["type"] == "resync" else { continue }
+                try peer.send(#"{"type":"snapshot","seq":\#(seq),"state":{"count":\#(count)},"reason":"resync"}"#)
+                return
+            }
+            Issue.record("no resync came")
+        }
+
         /// The next `count` actions go without states (the outbox coalesced), then a snapshot closes the range.
         func dropped(adding values: [Int]) throws {
             try peer.send(#"{"type":"dropped","from":\#(seq + 1),"to":\#(seq + values.count)}"#)
@@ -348,5 +365,32 @@ struct RecordedStateTruthTests {
         }
         #expect(backError.description.contains("the state after event 9 is unknown: it was not recorded (the events "
             + "from 9 on"), "\(backError)")
+    }
+
+    @Test("verify does not compare a state the recording lost track of (an out_of_order gap), and verifies the rest")
+    func verifyLeavesUnknownStatesUncompared() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let daemon = harness.daemon
+        let app = try CounterPeer(port: harness.port, instance: UUID().uuidString, count: 0, seq: nil)
+        try app.add(1)
+        app.lose(5)
+        try app.add(2)  // seq 3 after 1: the daemon records out_of_order and stores this action without a patch
+        try app.answerResync()
+        try app.add(1)
+        // 1 add, 2 error, 3 add (state unknown), 4 snapshot 8, 5 add 9.
+        let session = try #require(harness.waitForSession(events: 5, app: "truth"))
+        let reader = try daemon.store.openSession(session.id)
+        #expect(try reader.events(1...5).map(\.kind) == [.action, .error, .action, .snapshot, .action])
+        #expect(try reader.unknownState(after: 3)?.cause == 2)
+
+        let outcome = try SessionVerifier(reader: reader).verify(replay: { state, actions in
+            let answer = Mailbox<Result<CommandResult, DaemonError>>()
+            daemon.replay(state: state, actions: actions, into: session.id) { answer.put($0) }
+            try app.serve { answer.value != nil }
+            return try #require(answer.value).get().states ?? []
+        })
+        // Events 1 and 5 compared; event 3's recorded "state" (the one before the gap) is not the app's.
+        #expect(outcome == .verified(events: 2))
     }
 }
