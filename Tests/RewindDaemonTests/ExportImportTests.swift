@@ -115,7 +115,7 @@ struct ExportImportTests {
         #expect(document["actionsById"]?["1"]?["type"] == "PERFORM_ACTION")
         #expect(document["computedStates"]?.arrayValue?.count == mainEvents.count + 1)
         #expect(document["computedStates"]?[0]?["state"] == (try original.initialState()))
-        #expect(document["computedStates"]?[Int(n)]?["state"] == (try original.state(at: 400)))
+        #expect(document["computedStates"]?[Int(n)]?["state"] == (try original.state(at: 400, branch: 0)))
         #expect(document["stagedActionIds"] == .array((0...n).map { .int($0) }))
         #expect(document["skippedActionIds"] == [])
         #expect(document["currentStateIndex"] == .int(n))

@@ -124,7 +124,7 @@ struct SessionStoreRecordingTests {
         for _ in 0..<300 {
             let index = Int64(random.next() % 3001)
             let expectedState = expected[0]?.filter { $0.key <= index }.max { $0.key < $1.key }?.value
-            #expect(try reader.state(at: index) == expectedState)
+            #expect(try reader.state(at: index, branch: 0) == expectedState)
         }
         let onBranchTwo = try reader.events(1...3000, branch: 2)
         #expect(onBranchTwo.allSatisfy { $0.branch == 2 })

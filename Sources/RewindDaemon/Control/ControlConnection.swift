@@ -100,7 +100,8 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
             withSession(session, id) { sessionID in
                 withSession(target ?? session, id) { targetID in
                     daemon.replay(session: sessionID, from: fromSeq.map { Int64(clamping: $0) },
-                                  to: toSeq.map { Int64(clamping: $0) }, into: targetID) { [self] in answer(id, $0) }
+                                  to: toSeq.map { Int64(clamping: $0) }, into: targetID,
+                                  keepingStates: false) { [self] in answer(id, $0) }
                 }
             }
         case .skip(let session, let seq):
@@ -170,6 +171,7 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
             var body = JSONObject()
             body["ok"] = .bool(true)
             if let states = result.states { body["states"] = .int(Int64(states.count)) }
+            else if let replayed = result.replayed { body["states"] = .int(Int64(replayed)) }
             reply(ControlReply(id: requestID, result: .object(body)))
         case .failure(let error):
             reply(ControlReply(id: requestID, error: WireError(code: error.code, message: error.description)))

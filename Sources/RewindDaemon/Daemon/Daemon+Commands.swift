@@ -7,8 +7,11 @@ extension Daemon {
     /// What a command to an app came back with.
     public typealias CommandCompletion = @Sendable (Result<CommandResult, DaemonError>) -> Void
 
-    /// Pushes the state at event `index` of session `id` (rebuilt from the nearest keyframe and the patches after
-    /// it) into the session's app. `completion` runs on any thread when the app answers, or at once on failure.
+    /// Pushes the state after event `index` of session `id` into the session's app: the state of the event's own
+    /// branch (a recomputed row of a skip's branch pushes the recomputed state), rebuilt from the nearest keyframe
+    /// and the patches after it. An event whose state the recording does not hold (inside a `dropped` range) is
+    /// refused with the reason and the nearest known states. `completion` runs on any thread when the app answers,
+    /// or at once on failure.
     public func jump(session id: SessionID, to index: Int64, completion: @escaping CommandCompletion) {
         controlQueue.async { [self] in
             do throws(DaemonError) {
@@ -19,7 +22,7 @@ extension Daemon {
                     throw DaemonError("session \(id) has no event \(index) (it has 0–\(reader.eventCount))",
                                       code: .badField)
                 }
-                let state = try storeCall { () throws(SessionStoreError) in try reader.state(at: index) }
+                let state = try knownState(after: index, of: id, in: reader, for: "jump to")
                 send(to: live, connection, completion) { .jump(Jump(id: $0, state: state)) }
             } catch {
                 completion(.failure(error))
@@ -41,9 +44,11 @@ extension Daemon {
 
     /// Replays the actions of events `from...to` of session `source` (saved or live) into the live app of session
     /// `target`: the app is reset to the recorded state before `from`, then runs the actions through its reducers
-    /// with effects muted. The result carries the app's state after each action.
+    /// with effects muted. The result carries the app's state after each action (`states`), or with
+    /// `keepingStates` false only their number (`replayed`), so that the daemon holds none of them (`rewind replay`
+    /// only reports the number).
     public func replay(session source: SessionID, from: Int64? = nil, to: Int64? = nil, into target: SessionID,
-                       completion: @escaping CommandCompletion) {
+                       keepingStates: Bool = true, completion: @escaping CommandCompletion) {
         controlQueue.async { [self] in
             do throws(DaemonError) {
                 if let sourceLive = registry.session(source) { sourceLive.flush() }
@@ -52,10 +57,12 @@ extension Daemon {
                 guard first <= last else {
                     throw DaemonError("session \(source) has no events \(first)–\(last) to replay", code: .badField)
                 }
-                let state = try storeCall { () throws(SessionStoreError) in try reader.state(at: first - 1) }
+                let state = try knownState(after: first - 1, of: source, in: reader,
+                                           for: "replay from event \(first): it starts from the state after")
                 let actions = try storeCall { () throws(SessionStoreError) in try reader.events(first...last) }
                     .filter { $0.kind == .action }.compactMap(\.action)
-                replay(state: state, actions: actions, into: target, completion: completion)
+                replay(state: state, actions: actions, keepingStates: keepingStates, into: target,
+                       completion: completion)
             } catch {
                 completion(.failure(error))
             }
@@ -64,15 +71,26 @@ extension Daemon {
 
     /// Resets the live app of session `target` to `state`, then runs `actions` (each the JSON encoding of one of the
     /// app's actions) through its reducers with effects muted. The result carries the app's state after each
-    /// action. (`rewind verify` drives this with the segments of a recording.)
+    /// action in `states` (`rewind verify` drives this with the segments of a recording); with `keepingStates`
+    /// false it carries only their number, in `replayed`, and the daemon holds none of them.
     /// With `reset` false the app ignores `state` and continues from its current state (a paced replay sends one
     /// action at a time this way).
-    public func replay(state: JSONValue, actions: [JSONValue], reset: Bool = true, into target: SessionID,
-                       completion: @escaping CommandCompletion) {
+    /// The app is asked to answer in portions of patches (PROTOCOL.md, `replay`), so that no answer nears the
+    /// message limit whatever the state's size; an app that answers with one message of states is read as well.
+    public func replay(state: JSONValue, actions: [JSONValue], reset: Bool = true, keepingStates: Bool = true,
+                       into target: SessionID, completion: @escaping CommandCompletion) {
         do {
             let (live, connection) = try liveApp(target)
-            send(to: live, connection, completion) {
-                .replay(Replay(id: $0, state: state, actions: actions, reset: reset))
+            let assembler = ReplayAnswerAssembler(expected: actions.count, keepingStates: keepingStates)
+            let commandID = live.registerCommand { portion in
+                guard let outcome = assembler.take(portion) else { return }
+                completion(outcome)
+            }
+            let command = DaemonMessage.replay(Replay(id: commandID, state: state, actions: actions, reset: reset,
+                                                      portions: true))
+            if !send(command, to: connection) {
+                live.cancelCommand(commandID)
+                completion(.failure(DaemonError("session \(target)'s app is not connected", code: .sessionNotLive)))
             }
         } catch {
             completion(.failure(error))
@@ -103,6 +121,19 @@ extension Daemon {
             throw DaemonError("session \(id)'s app is not connected", code: .sessionNotLive)
         }
         return (live, connection)
+    }
+
+    /// The recorded state after event `index` (on its own branch), or a `badField` error explaining that the
+    /// recording does not hold it: "cannot <what> event N of session S: the state after event N is unknown: …".
+    func knownState(after index: Int64, of id: SessionID, in reader: SessionReader,
+                    for what: String) throws(DaemonError) -> JSONValue {
+        switch try storeCall({ () throws(SessionStoreError) in try reader.recordedState(after: index) }) {
+        case .known(let state):
+            return state
+        case .unknown(let unknown):
+            throw DaemonError("cannot \(what) event \(index) of session \(id): \(unknown.explanation(for: index))",
+                              code: .badField)
+        }
     }
 
     func storeCall<T>(_ body: () throws(SessionStoreError) -> T) throws(DaemonError) -> T {

@@ -53,11 +53,18 @@ public struct SessionExporter: Sendable {
         try output.write("\n")
         var done: Int64 = 0
         progress?(TransferProgress(completed: 0, total: total, unit: .events))
-        try SessionTimelineWalker(reader: reader, allBranches: true).walk { (event, state, replaces) throws(SessionStoreError) in
+        try SessionTimelineWalker(reader: reader, allBranches: true).walk { (event, state, replaces, unknown) throws(SessionStoreError) in
             // Not a ternary: `JSONValue` is `ExpressibleByNilLiteral`, so `c ? state : nil` would be `.null`.
             var replacement: JSONValue?
             if replaces { replacement = state }
-            try output.write(SessionLinesFormat.line(for: event, state: replacement).serializedBytes())
+            var line = SessionLinesFormat.line(for: event, state: replacement)
+            if unknown != nil, case .object(var members) = line {
+                // The recording does not hold this state (a `dropped` range): say so rather than let a reader
+                // take the previous state for it.
+                members["stateUnknown"] = true
+                line = .object(members)
+            }
+            try output.write(line.serializedBytes())
             try output.write("\n")
             done += 1
             if done % 4096 == 0 { progress?(TransferProgress(completed: done, total: total, unit: .events)) }
@@ -79,12 +86,23 @@ public struct SessionExporter: Sendable {
         var ids: Int64 = 0
         var start: Int64 = 1
         let chunk: Int64 = 2048
+        let unknown = try reader.unknownStates().filter { $0.branch == 0 }.sorted { $0.first < $1.first }
+        var stretch = 0
         while start <= total {
             let end = min(total, start + chunk - 1)
             for event in try reader.events(start...end, branch: 0) {
                 ids += 1
                 try output.write(",\"\(ids)\":")
-                try output.write(ReduxDevToolsFormat.liftedAction(for: event).serializedBytes())
+                var lifted = ReduxDevToolsFormat.liftedAction(for: event)
+                while stretch < unknown.count, let last = unknown[stretch].last, last < event.index { stretch += 1 }
+                if stretch < unknown.count, unknown[stretch].contains(event.index, branch: 0),
+                   case .object(var members) = lifted, case .object(var rewind)? = members["rewind"] {
+                    // Its `computedStates` entry is the last state recorded before a `dropped` range.
+                    rewind["stateUnknown"] = true
+                    members["rewind"] = .object(rewind)
+                    lifted = .object(members)
+                }
+                try output.write(lifted.serializedBytes())
             }
             // Half of the work is listing the actions, half computing the states.
             progress?(TransferProgress(completed: end / 2, total: total, unit: .events))
@@ -95,7 +113,7 @@ public struct SessionExporter: Sendable {
         try output.write(initialState.serializedBytes())
         try output.write("}")
         var done: Int64 = 0
-        try SessionTimelineWalker(reader: reader, allBranches: false).walk { (event, state, _) throws(SessionStoreError) in
+        try SessionTimelineWalker(reader: reader, allBranches: false).walk { (event, state, _, _) throws(SessionStoreError) in
             try output.write(",{\"state\":")
             try output.write(state.serializedBytes())
             try output.write("}")

@@ -3,6 +3,8 @@ import RewindWire
 /// Walks a session's events in index order with the state after each, computed incrementally (previous state
 /// of the event's branch + its patch) and corrected by keyframes: where a keyframe differs from the computed
 /// state (a snapshot, a branch's first event) the keyframe wins and the event is flagged as replacing the state.
+/// Events inside a stretch of unknown state (``UnknownState``: a `dropped` range) come with that stretch: the state
+/// passed with them is the last one recorded before it, which the app no longer had.
 /// Threading: confined to the calling thread (the reader it uses is itself thread-safe).
 struct SessionTimelineWalker {
     let reader: SessionReader
@@ -11,11 +13,24 @@ struct SessionTimelineWalker {
     /// Events read per query.
     var chunkSize: Int64 = 2048
 
-    /// Calls `body(event, stateAfter, replacesState)` for each event up to the reader's `eventCount`.
+    /// Calls `body(event, stateAfter, replacesState, unknown)` for each event up to the reader's `eventCount`.
     func walk(
-        _ body: (RecordedEvent, JSONValue, Bool) throws(SessionStoreError) -> Void
+        _ body: (RecordedEvent, JSONValue, Bool, UnknownState?) throws(SessionStoreError) -> Void
     ) throws(SessionStoreError) {
         var states: [Int64: JSONValue] = [0: try reader.initialState()]
+        // The stretches of unknown state per branch, in order, and how far each branch's list has been passed.
+        var stretches: [Int64: [UnknownState]] = [:]
+        for stretch in try reader.unknownStates() { stretches[stretch.branch, default: []].append(stretch) }
+        for branch in stretches.keys { stretches[branch]?.sort { $0.first < $1.first } }
+        var cursors: [Int64: Int] = [:]
+        func unknown(_ event: RecordedEvent) -> UnknownState? {
+            guard let list = stretches[event.branch] else { return nil }
+            var cursor = cursors[event.branch] ?? 0
+            while cursor < list.count, let last = list[cursor].last, last < event.index { cursor += 1 }
+            cursors[event.branch] = cursor
+            guard cursor < list.count, list[cursor].contains(event.index, branch: event.branch) else { return nil }
+            return list[cursor]
+        }
         let total = reader.eventCount
         var start: Int64 = 1
         while start <= total {
@@ -44,7 +59,7 @@ struct SessionTimelineWalker {
                                    detail: "event \(event.index) starts branch \(event.branch) but has no keyframe")
                 }
                 states[event.branch] = after
-                try body(event, after, replaces)
+                try body(event, after, replaces, unknown(event))
             }
             start = end + 1
         }

@@ -264,10 +264,11 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         return id
     }
 
-    /// Delivers the app's `result` to whoever sent the command.
+    /// Delivers the app's `result` to whoever sent the command. A portion of a `replay` answer (`more`, with `ok`)
+    /// leaves the command waiting for the rest.
     func complete(_ result: CommandResult) {
         lock.lock()
-        let completion = pending.removeValue(forKey: result.id)
+        let completion = result.more && result.ok ? pending[result.id] : pending.removeValue(forKey: result.id)
         lock.unlock()
         completion?(result)
     }

@@ -36,7 +36,7 @@ final class SessionRegistry: @unchecked Sendable {  // all mutable state guarded
             }
             if let previous = try newestSession(of: hello.app) {
                 let reader = try store.openSession(previous.id)
-                let lastState = try reader.state(at: reader.eventCount)
+                let lastState = try reader.state(at: reader.eventCount, branch: 0)
                 let lastAppSeq = reader.eventCount > 0 ? try reader.event(at: reader.eventCount).appSeq : nil
                 let recording = try store.resumeSession(previous.id)
                 let session = LiveSession(

@@ -51,6 +51,12 @@ final class SessionFileReader {
         case branches = "SELECT DISTINCT branch FROM events WHERE branch <> 0 ORDER BY branch"
         case keyframeIndices = "SELECT idx FROM keyframes WHERE idx BETWEEN ?1 AND ?2"
         case keyframeAt = "SELECT state FROM keyframes WHERE branch = ?1 AND idx = ?2"
+        case branchOf = "SELECT branch FROM events WHERE idx = ?1"
+        case stateBreaks = """
+            SELECT idx, branch, kind, label, detail FROM events
+            WHERE idx > ?1 AND idx <= ?2 AND kind IN ('dropped', 'error', 'snapshot', 'jump', 'replay', 'reconnect')
+            ORDER BY idx
+            """
     }
 
     private var statements: [Query: SQLiteStatement] = [:]
@@ -262,6 +268,32 @@ final class SessionFileReader {
         statement.bind(index, at: 2)
         guard try statement.step() else { return nil }
         return try json(statement, column: 0, what: "the keyframe at event \(index)")
+    }
+
+    /// The branch of event `index`, or nil when there is no such event.
+    func branch(of index: Int64) throws(SessionStoreError) -> Int64? {
+        let statement = try prepared(.branchOf)
+        defer { statement.reset() }
+        statement.bind(index, at: 1)
+        guard try statement.step() else { return nil }
+        return statement.int64(at: 0)
+    }
+
+    /// Calls `body` with each event in (`start`, `end`] that can make a branch's state unknown or known again
+    /// (`dropped`, `error`, and the kinds that carry a full state), in index order: the raw material of
+    /// `UnknownStateRanges`.
+    func forEachStateBreak(
+        after start: Int64, through end: Int64,
+        _ body: (_ index: Int64, _ branch: Int64, _ kind: EventKind, _ label: String?, _ detail: String?) -> Void
+    ) throws(SessionStoreError) {
+        let statement = try prepared(.stateBreaks)
+        defer { statement.reset() }
+        statement.bind(start, at: 1)
+        statement.bind(end, at: 2)
+        while try statement.step() {
+            guard let kind = statement.string(at: 2).flatMap(EventKind.init(rawValue:)) else { continue }
+            body(statement.int64(at: 0), statement.int64(at: 1), kind, statement.string(at: 3), statement.string(at: 4))
+        }
     }
 
     /// Calls `body` with each patch of `branch` for events after `start` up to `end`, in order.

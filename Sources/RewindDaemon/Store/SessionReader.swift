@@ -15,6 +15,7 @@ public final class SessionReader: @unchecked Sendable {
     private let lockPath: String
     private var cachedMetadata: SessionMetadata
     private var lastState: (index: Int64, branch: Int64, keyframe: Int64, state: JSONValue)?
+    private var unknownStretches = UnknownStateRanges()
 
     /// The session's id.
     public let id: SessionID
@@ -77,40 +78,119 @@ public final class SessionReader: @unchecked Sendable {
 
     /// The state before the first event (keyframe 0).
     public func initialState() throws(SessionStoreError) -> JSONValue {
-        try state(at: 0)
+        try state(at: 0, branch: 0)
     }
 
-    /// The state of `branch` after event `index` (after the last event of that branch at or before `index`):
-    /// the nearest keyframe plus patches. Index 0 of branch 0 is the initial state. Throws `eventNotFound` for an
-    /// index beyond the committed events, or one before a branch's first event.
-    public func state(at index: Int64, branch: Int64 = 0) throws(SessionStoreError) -> JSONValue {
+    /// The state after event `index`, as recorded: the nearest keyframe plus patches. With `branch` nil (the
+    /// default) it is the state of the event's own branch — what its row stands for, a recomputed row's state for
+    /// an event of a skip's branch; with a branch given, the state of that branch after its last event at or before
+    /// `index`. Index 0 is the initial state. Throws `eventNotFound` for an index beyond the committed events, or
+    /// one before a branch's first event. Inside a stretch of unknown state it returns the last state recorded
+    /// before the stretch, which the app no longer had: use ``recordedState(after:)`` where that matters.
+    public func state(at index: Int64, branch: Int64? = nil) throws(SessionStoreError) -> JSONValue {
         try locked { () throws(SessionStoreError) in
-            guard index >= 0 else { throw .eventNotFound(index: index, branch: branch) }
+            guard index >= 0 else { throw .eventNotFound(index: index, branch: branch ?? 0) }
             return try file.snapshot { () throws(SessionStoreError) -> JSONValue in
-                if index > 0, index > (try file.maxIndex()) { throw .eventNotFound(index: index, branch: branch) }
-                guard let keyframe = try file.keyframe(atOrBefore: index, branch: branch) else {
-                    throw .eventNotFound(index: index, branch: branch)
-                }
-                var start = keyframe.index
-                var state = keyframe.state
-                if let cached = lastState, cached.branch == branch, cached.keyframe == keyframe.index,
-                   cached.index <= index {
-                    start = cached.index
-                    state = cached.state
-                }
-                try file.forEachPatch(after: start, through: index, branch: branch) {
-                    (patchIndex, patch) throws(SessionStoreError) in
-                    do {
-                        try patch.apply(to: &state)
-                    } catch {
-                        throw .corrupt(path: file.path,
-                                       detail: "the patch of event \(patchIndex) does not apply to the state before it: \(error)")
-                    }
-                }
-                lastState = (index, branch, keyframe.index, state)
-                return state
+                let own: Int64
+                if let branch { own = branch } else { own = try ownBranch(of: index) }
+                return try computeState(at: index, branch: own)
             }
         }
+    }
+
+    /// The state after event `index` on the event's own branch, or why the recording does not hold it (an
+    /// ``UnknownState``: inside a `dropped` range, PROTOCOL.md §3.3, or after the daemon lost track of the app's
+    /// state). This is what every reader showing or pushing "the state of this row" uses: the timeline's State
+    /// tab, `rewind jump`, export. Index 0 is the initial state. Throws `eventNotFound` beyond the committed events.
+    public func recordedState(after index: Int64) throws(SessionStoreError) -> RecordedState {
+        try locked { () throws(SessionStoreError) in
+            guard index >= 0 else { throw .eventNotFound(index: index, branch: 0) }
+            return try file.snapshot { () throws(SessionStoreError) -> RecordedState in
+                let branch = try ownBranch(of: index)
+                if index > 0, let unknown = try unknownStretch(containing: index, branch: branch) {
+                    return .unknown(unknown)
+                }
+                return .known(try computeState(at: index, branch: branch))
+            }
+        }
+    }
+
+    /// The stretch of unknown state holding event `index` (on its own branch, or on `branch`), or nil when the
+    /// state after it is recorded. Cheap after the first call (the stretches are read once and extended).
+    public func unknownState(after index: Int64, branch: Int64? = nil) throws(SessionStoreError) -> UnknownState? {
+        try locked { () throws(SessionStoreError) in
+            guard index > 0 else { return nil }
+            return try file.snapshot { () throws(SessionStoreError) -> UnknownState? in
+                let own: Int64
+                if let branch { own = branch } else { own = try ownBranch(of: index) }
+                return try unknownStretch(containing: index, branch: own)
+            }
+        }
+    }
+
+    /// Every stretch of unknown state committed so far, in order of branch then index.
+    public func unknownStates() throws(SessionStoreError) -> [UnknownState] {
+        try locked { () throws(SessionStoreError) in
+            try file.snapshot { () throws(SessionStoreError) -> [UnknownState] in
+                try updateUnknownStretches()
+                return unknownStretches.all
+            }
+        }
+    }
+
+    /// The branch event `index` is on (0 for index 0); throws `eventNotFound` when there is no such event.
+    /// Must be called with the lock held.
+    private func ownBranch(of index: Int64) throws(SessionStoreError) -> Int64 {
+        if index == 0 { return 0 }
+        guard let branch = try file.branch(of: index) else {
+            if index > (try file.maxIndex()) { throw .eventNotFound(index: index, branch: 0) }
+            // A hole in the numbering (not written by Rewind): the main line's state there.
+            return 0
+        }
+        return branch
+    }
+
+    /// Must be called with the lock held, inside a snapshot.
+    private func unknownStretch(containing index: Int64, branch: Int64) throws(SessionStoreError) -> UnknownState? {
+        try updateUnknownStretches()
+        return unknownStretches.stretch(containing: index, branch: branch)
+    }
+
+    /// Reads the state-changing events committed since the last call. Must be called with the lock held.
+    private func updateUnknownStretches() throws(SessionStoreError) {
+        let last = try file.maxIndex()
+        guard last > unknownStretches.scannedThrough else { return }
+        try file.forEachStateBreak(after: unknownStretches.scannedThrough, through: last) { index, branch, kind, label, detail in
+            unknownStretches.note(index: index, branch: branch, kind: kind, label: label, detail: detail)
+        }
+        unknownStretches.markScanned(through: last)
+    }
+
+    /// The nearest keyframe of `branch` plus the patches after it. Must be called with the lock held, inside a
+    /// snapshot.
+    private func computeState(at index: Int64, branch: Int64) throws(SessionStoreError) -> JSONValue {
+        if index > 0, index > (try file.maxIndex()) { throw .eventNotFound(index: index, branch: branch) }
+        guard let keyframe = try file.keyframe(atOrBefore: index, branch: branch) else {
+            throw .eventNotFound(index: index, branch: branch)
+        }
+        var start = keyframe.index
+        var state = keyframe.state
+        if let cached = lastState, cached.branch == branch, cached.keyframe == keyframe.index,
+           cached.index <= index {
+            start = cached.index
+            state = cached.state
+        }
+        try file.forEachPatch(after: start, through: index, branch: branch) {
+            (patchIndex, patch) throws(SessionStoreError) in
+            do {
+                try patch.apply(to: &state)
+            } catch {
+                throw .corrupt(path: file.path,
+                               detail: "the patch of event \(patchIndex) does not apply to the state before it: \(error)")
+            }
+        }
+        lastState = (index, branch, keyframe.index, state)
+        return state
     }
 
     /// The indices of the events of `branch` (in `range`, or all) whose label matches the regular expression

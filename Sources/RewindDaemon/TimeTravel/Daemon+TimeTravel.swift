@@ -7,9 +7,13 @@ import RewindWire
 /// (label `skip` or `unskip`, detail starting `event N`), so the set is rebuilt from the file each time and
 /// survives the daemon. A toggle that leaves something skipped makes the app recompute, through its own reducers
 /// with effects muted, every action after the earliest skipped one minus the skipped ones, starting from the
-/// recorded state before the earliest skipped one; the states it answers are recorded as a new branch N (max + 1):
-/// a first `note` event (`recomputed`) holding that starting state, then one `action` event per replayed action
-/// (the original's label and action, the patch from the branch's previous state, detail `recomputes event K`).
+/// recorded state before the earliest skipped one, segment by segment as `rewind verify` does: where the main line
+/// has a `snapshot`, `jump`, `replay` or `reconnect` before later actions, the recomputation restarts from the
+/// state that event put in place (the app's later actions ran from it). The states it answers are recorded as a
+/// new branch N (max + 1): a first `note` event (`recomputed`) holding that starting state, then one `action` event
+/// per replayed action (the original's label and action, the patch from the branch's previous state, detail
+/// `recomputes event K`), and one event of the reset's kind for each restart (detail `recomputes event K: the state
+/// it put in place`). Targets whose recorded state is unknown (inside a `dropped` range) are refused.
 /// The app ends in the recomputed state (its `replay` snapshot is recorded on the main line, as for any replay).
 /// Un-skipping the last skipped event puts the app back into the main line's last state (a `jump`).
 extension Daemon {
@@ -64,7 +68,8 @@ extension Daemon {
                 guard first <= last else {
                     throw DaemonError("session \(id) has no events \(first)–\(last) to replay", code: .badField)
                 }
-                let state = try storeCall { () throws(SessionStoreError) in try reader.state(at: first - 1) }
+                let state = try knownState(after: first - 1, of: id, in: reader,
+                                           for: "replay from event \(first): it starts from the state after")
                 let events = try storeCall { () throws(SessionStoreError) in try reader.events(first...last) }
                 let actions = events.compactMap { event -> RecordedActions.Action? in
                     guard event.kind == .action, let action = event.action else { return nil }
@@ -115,11 +120,24 @@ extension Daemon {
             return SkipOutcome(skipped: [], branch: 0, states: [], finalState: state)
         }
 
-        let base = try storeCall { () throws(SessionStoreError) in try reader.state(at: earliest - 1) }
-        let replayed = try storeCall { () throws(SessionStoreError) in try reader.events(earliest...reader.eventCount) }
-            .filter { $0.kind == .action && $0.action != nil && !skipped.contains($0.index) }
+        if let unknown = try storeCall({ () throws(SessionStoreError) in try reader.unknownState(after: index) }) {
+            throw DaemonError("cannot skip event \(index) of session \(id): \(unknown.explanation(for: index))",
+                              code: .badField)
+        }
+        let base = try knownState(after: earliest - 1, of: id, in: reader,
+                                  for: "recompute the states after event \(earliest - 1) from")
+        let segments = try recomputationSegments(from: earliest, skipping: skipped, in: reader)
         let branch = (try storeCall { () throws(SessionStoreError) in try reader.branches() }.max() ?? 0) + 1
-        let states = try recompute(replayed.compactMap(\.action), from: base, in: id)
+
+        var computed: [[JSONValue]] = []
+        var start = base
+        for segment in segments {
+            if let reset = segment.reset { start = reset.state }
+            let states = try recompute(segment.actions.compactMap(\.action), from: start, in: id)
+            computed.append(states)
+            start = states.last ?? start
+        }
+        if segments.isEmpty { _ = try recompute([], from: base, in: id) }
 
         let list = skipped.sorted().map(String.init).joined(separator: ", ")
         live.recordNote(kind: .skip, label: skipping ? "skip" : "unskip",
@@ -132,15 +150,63 @@ extension Daemon {
                          + "without event\(skipped.count == 1 ? "" : "s") \(list)", branch: branch),
             base)]
         var previous = base
-        for (original, state) in zip(replayed, states) {
-            records.append((NewEvent(time: now, kind: .action, label: original.label, action: original.action,
-                                     patch: JSONPatch.diff(from: previous, to: state),
-                                     detail: "recomputes event \(original.index)", branch: branch), state))
-            previous = state
+        var states: [JSONValue] = []
+        for (segment, answered) in zip(segments, computed) {
+            if let reset = segment.reset {
+                records.append((NewEvent(time: now, kind: reset.event.kind, label: reset.event.label,
+                                         patch: JSONPatch.diff(from: previous, to: reset.state),
+                                         detail: "recomputes event \(reset.event.index): the state it put in place",
+                                         branch: branch), reset.state))
+                previous = reset.state
+            }
+            for (original, state) in zip(segment.actions, answered) {
+                records.append((NewEvent(time: now, kind: .action, label: original.label, action: original.action,
+                                         patch: JSONPatch.diff(from: previous, to: state),
+                                         detail: "recomputes event \(original.index)", branch: branch), state))
+                previous = state
+            }
+            states += answered
         }
         live.recordBranch(records)
         live.flush()
         return SkipOutcome(skipped: skipped.sorted(), branch: branch, states: states, finalState: previous)
+    }
+
+    /// The main line from event `first` on, cut as `rewind verify` cuts it: runs of actions (minus `skipped`), each
+    /// after the state a `snapshot`, `jump`, `replay` or `reconnect` put in place, since the app's later actions
+    /// ran from that state and not from the one before. A reset with no action after it changes no recomputed
+    /// state and is left out (the `replay` snapshots a skip itself records come last, for instance).
+    private func recomputationSegments(from first: Int64, skipping skipped: Set<Int64>,
+                                       in reader: SessionReader) throws(DaemonError) -> [RecomputationSegment] {
+        var segments: [RecomputationSegment] = []
+        var pendingReset: RecordedEvent?
+        let count = reader.eventCount
+        var lower = first
+        while lower <= count {
+            let upper = min(count, lower + 4_095)
+            for event in try storeCall({ () throws(SessionStoreError) in try reader.events(lower...upper) }) {
+                switch event.kind {
+                case .action:
+                    guard event.action != nil, !skipped.contains(event.index) else { continue }
+                    if let reset = pendingReset {
+                        pendingReset = nil
+                        let state = try storeCall { () throws(SessionStoreError) in
+                            try reader.state(at: reset.index, branch: 0)
+                        }
+                        segments.append(RecomputationSegment(reset: (reset, state), actions: []))
+                    } else if segments.isEmpty {
+                        segments.append(RecomputationSegment(reset: nil, actions: []))
+                    }
+                    segments[segments.count - 1].actions.append(event)
+                case .snapshot, .jump, .replay, .reconnect:
+                    pendingReset = event
+                default:
+                    continue
+                }
+            }
+            lower = upper + 1
+        }
+        return segments
     }
 
     /// Has the app of session `id` run `actions` from `base` (effects muted) and returns the state after each.
@@ -184,7 +250,8 @@ extension Daemon {
     }
 
     /// The last state of a branch: after its last event for a skip's branch; after the last action for the main
-    /// line (its later `replay`/`jump` events are the branches' states shown in the app).
+    /// line (its later `replay`/`jump` events are the branches' states shown in the app), refused when that action's
+    /// state was not recorded (the main line ends inside a `dropped` range).
     private func lastState(of branch: Int64, in reader: SessionReader) throws(DaemonError) -> JSONValue {
         let count = reader.eventCount
         if branch != 0 {
@@ -195,10 +262,11 @@ extension Daemon {
             let lower = max(1, upper - 999)
             let events = try storeCall { () throws(SessionStoreError) in try reader.events(lower...upper) }
             if let action = events.last(where: { $0.kind == .action }) {
-                return try storeCall { () throws(SessionStoreError) in try reader.state(at: action.index) }
+                return try knownState(after: action.index, of: reader.id, in: reader,
+                                      for: "put the app back into the main line's last state, that of")
             }
             upper = lower - 1
         }
-        return try storeCall { () throws(SessionStoreError) in try reader.state(at: 0) }
+        return try storeCall { () throws(SessionStoreError) in try reader.state(at: 0, branch: 0) }
     }
 }

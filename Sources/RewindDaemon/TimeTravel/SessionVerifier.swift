@@ -12,8 +12,9 @@ import RewindWire
 ///
 /// What it can prove: for every compared event, the app's reducers turn the recorded state and action into the
 /// recorded next state. What it cannot: effects are muted (their results are in the recording as actions), so it
-/// says nothing about effects themselves; events inside a `dropped` range have no recorded state and are not
-/// compared (their actions still run); redacted values are compared as their placeholder.
+/// says nothing about effects themselves; events whose recorded state is unknown (``UnknownState``: inside a
+/// `dropped` range, or after the daemon lost track of the app's state — an `out_of_order` or `patch_failed` error)
+/// are not compared (their actions still run); redacted values are compared as their placeholder.
 ///
 /// Threading: `verify` blocks the calling thread; `replay` is called on it, and `progress` too.
 public struct SessionVerifier {
@@ -44,11 +45,15 @@ public struct SessionVerifier {
 
     private let reader: SessionReader
     private let segmentLimit: Int
+    private let stateBudget: Int
 
-    /// A verifier for the session `reader` reads; segments longer than `segmentLimit` actions are split.
-    public init(reader: SessionReader, segmentLimit: Int = 1_000) {
+    /// A verifier for the session `reader` reads; segments longer than `segmentLimit` actions are split, and so
+    /// are segments whose states would take more than `stateBudget` bytes of JSON in all (the states of a segment
+    /// are held at once: with a 1 MB state, 64 actions a segment).
+    public init(reader: SessionReader, segmentLimit: Int = 1_000, stateBudget: Int = 64 << 20) {
         self.reader = reader
         self.segmentLimit = max(1, segmentLimit)
+        self.stateBudget = max(1, stateBudget)
     }
 
     /// Verifies the whole session through `replay`; `progress` is told how many events were checked so far.
@@ -59,6 +64,18 @@ public struct SessionVerifier {
         var segment: [(event: RecordedEvent, comparable: Bool)] = []
         var segmentStart: JSONValue = try reader.initialState()
         var index: Int64 = 1
+        // The main line's stretches of unknown state, in order, and how far they have been passed.
+        let unknown = try reader.unknownStates().filter { $0.branch == 0 }.sorted { $0.first < $1.first }
+        var stretch = 0
+        func isUnknown(_ index: Int64) -> Bool {
+            while stretch < unknown.count, let last = unknown[stretch].last, last < index { stretch += 1 }
+            return stretch < unknown.count && unknown[stretch].contains(index, branch: 0)
+        }
+        // How many actions a segment may hold: measured on the state it starts from.
+        var limit = segmentLimit
+        func measure() {
+            limit = min(segmentLimit, max(1, stateBudget / max(64, segmentStart.serializedBytes().count)))
+        }
 
         func flush() throws -> Divergence? {
             guard !segment.isEmpty else { return nil }
@@ -91,8 +108,9 @@ public struct SessionVerifier {
             for event in try reader.events(index...upper) {
                 switch event.kind {
                 case .action:
-                    segment.append((event, stateKnown))
-                    if segment.count >= segmentLimit, let divergence = try flush() { return .diverged(divergence) }
+                    if segment.isEmpty { measure() }
+                    segment.append((event, stateKnown && !isUnknown(event.index)))
+                    if segment.count >= limit, let divergence = try flush() { return .diverged(divergence) }
                 case .dropped:
                     stateKnown = false
                 default:

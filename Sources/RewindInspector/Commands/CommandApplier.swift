@@ -11,6 +11,11 @@ import RewindWire
 /// - `replay`: decodes the state and the actions, then runs the actions through the reducer with effects muted,
 ///   answering with the state after each one, and reports the final state as a `replay` snapshot. With
 ///   `reset: false` the actions continue from the store's current state (a paced replay, one action at a time).
+///   When the daemon asks for `portions`, the answer is the patch of each action, sent while the actions run in
+///   `result` messages of about ``Replay/portionBytes`` each (so no answer nears the message limit, whatever the
+///   state's size or the number of actions); otherwise it is one `result` with every state, as before.
+/// - Any answer that would still pass the protocol's message limit (64 MiB, PROTOCOL.md §7) is replaced by
+///   `ok: false` naming the limit and the sizes, rather than sent and cut off.
 /// - `resync`: reports the current state as a `resync` snapshot.
 ///
 /// A command that cannot be decoded is answered with `ok: false` and a message naming the field; the app keeps
@@ -51,22 +56,11 @@ final class CommandApplier<State: Codable & Sendable, Action: Codable & Sendable
                 context.dispatch(action)
                 return CommandResult(id: command.id, ok: true)
             }
+        case .replay(let replay) where replay.portions:
+            replayInPortions(replay)
         case .replay(let replay):
             answer(replay.id) { () throws(CommandFailure) -> CommandResult in
-                let initial: State
-                if replay.reset {
-                    initial = try decodeState(replay.state)
-                } else {
-                    guard let current = context.state else {
-                        throw CommandFailure("the store is gone; replay not run")
-                    }
-                    initial = current
-                }
-                var actions: [Action] = []
-                actions.reserveCapacity(replay.actions.count)
-                for (index, json) in replay.actions.enumerated() {
-                    actions.append(try decode(Action.self, from: json, what: "actions[\(index)]"))
-                }
+                let (initial, actions) = try decodeReplay(replay)
                 var states: [JSONValue] = []
                 states.reserveCapacity(actions.count)
                 let final = context.replay(from: initial, actions: actions) { _, state in
@@ -96,7 +90,92 @@ final class CommandApplier<State: Codable & Sendable, Action: Codable & Sendable
         } catch {
             result = CommandResult(id: id, ok: false, error: error.message)
         }
-        _ = transport.send(WireCodec.encode(AppMessage.result(result)))
+        do {
+            try send(result, what: "the answer")
+        } catch {
+            _ = transport.send(WireCodec.encode(AppMessage.result(CommandResult(id: id, ok: false, error: error.message))))
+        }
+    }
+
+    /// The largest message the daemon accepts by default (PROTOCOL.md §7).
+    static var messageLimit: Int { JSONLimits().maxBytes }
+
+    /// Sends `result`, or throws naming the limit when its message would pass it (or the transport refused it).
+    private func send(_ result: CommandResult, what: @autoclosure () -> String) throws(CommandFailure) {
+        let bytes = WireCodec.encode(AppMessage.result(result))
+        guard bytes.count <= Self.messageLimit else {
+            throw CommandFailure("\(what()) would be a \(Self.describe(bytes: bytes.count)) message, more than the "
+                + "\(Self.describe(bytes: Self.messageLimit)) a message may carry (PROTOCOL.md §7)")
+        }
+        guard transport.send(bytes) else {
+            throw CommandFailure("\(what()) (\(Self.describe(bytes: bytes.count))) could not be queued: the inspector's "
+                + "connection is closed or its send queue is full")
+        }
+    }
+
+    /// `1.5 MiB`, `900 KiB`, `12 bytes`.
+    static func describe(bytes: Int) -> String {
+        if bytes >= 1 << 20 { return String(format: "%.1f MiB", Double(bytes) / Double(1 << 20)) }
+        if bytes >= 1 << 10 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
+    }
+
+    /// The state a replay starts from and its decoded actions.
+    private func decodeReplay(_ replay: Replay) throws(CommandFailure) -> (State, [Action]) {
+        let initial: State
+        if replay.reset {
+            initial = try decodeState(replay.state)
+        } else {
+            guard let current = context.state else { throw CommandFailure("the store is gone; replay not run") }
+            initial = current
+        }
+        var actions: [Action] = []
+        actions.reserveCapacity(replay.actions.count)
+        for (index, json) in replay.actions.enumerated() {
+            actions.append(try decode(Action.self, from: json, what: "actions[\(index)]"))
+        }
+        return (initial, actions)
+    }
+
+    /// Runs a `replay` that asked for `portions`: the patch of each action, sent in `result` messages of about
+    /// ``Replay/portionBytes`` while the actions run (more: true), the last one saying how many were replayed. Only
+    /// the last state encoded is held, never every state. A failure after some portions ends the answer with
+    /// `ok: false`.
+    private func replayInPortions(_ replay: Replay) {
+        let id = replay.id
+        do throws(CommandFailure) {
+            let (initial, actions) = try decodeReplay(replay)
+            var previous = encodeRedacted(initial)
+            var portion = CommandResult(id: id, ok: true, from: previous, patches: [], more: true)
+            var portionBytes = 0
+            var replayed = 0
+            var failure: CommandFailure?
+            let final = context.replay(from: initial, actions: actions) { index, state in
+                guard failure == nil else { return }
+                let encoded = encodeRedacted(state)
+                let patch = JSONPatch.diff(from: previous, to: encoded)
+                previous = encoded
+                portion.patches?.append(patch)
+                portionBytes += patch.json.serializedBytes().count
+                replayed += 1
+                guard portionBytes >= Replay.portionBytes else { return }
+                do throws(CommandFailure) {
+                    try send(portion, what: "the portion of the answer ending with actions[\(index)]")
+                } catch {
+                    failure = error
+                }
+                portion = CommandResult(id: id, ok: true, patches: [], more: true)
+                portionBytes = 0
+            }
+            if let failure { throw failure }
+            guard let final else { throw CommandFailure("the store is busy or gone; replay not run") }
+            onStateReplaced(final, "replay")
+            portion.more = false
+            portion.replayed = replayed
+            try send(portion, what: "the last portion of the answer")
+        } catch {
+            _ = transport.send(WireCodec.encode(AppMessage.result(CommandResult(id: id, ok: false, error: error.message))))
+        }
     }
 
     /// Decodes a state pushed in by the daemon, keeping the app's own values at redacted paths.

@@ -56,7 +56,7 @@ final class DaemonHarness: @unchecked Sendable {
         daemon.waitUntilIdle()
         session.flush()
         let reader = try daemon.store.openSession(session.id)
-        return try reader.state(at: reader.eventCount)
+        return try reader.state(at: reader.eventCount, branch: 0)
     }
 
     /// The state at the last event of `session` once `isExpected` holds for it; or, when `timeout` (stretched by

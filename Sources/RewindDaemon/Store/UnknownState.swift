@@ -1,0 +1,44 @@
+/// A stretch of one branch whose states the recording does not hold: the events after an app's `dropped` row (its
+/// outbox coalesced, PROTOCOL.md §3.3), after an `out_of_order` error, or from an action whose patch did not
+/// apply, up to the next event that carries a full state again (a `snapshot`, `jump`, `replay` or `reconnect`).
+/// Events inside it are recorded without a patch, so "the previous state" would be a state the app no longer
+/// had; readers report them as unknown instead.
+///
+/// Threading: a plain value; `Sendable`.
+public struct UnknownState: Sendable, Hashable {
+    /// The branch the stretch is on.
+    public var branch: Int64
+    /// The first event whose state is unknown.
+    public var first: Int64
+    /// The last event whose state is unknown; nil while the stretch is still open (no full state recorded yet).
+    public var last: Int64?
+    /// The event that made the state unknown (the `dropped` row, or the `error` row).
+    public var cause: Int64
+    /// That event's own text (its `detail`), e.g. "the app's outbox was full: states of actions 10–20 were not
+    /// sent; a snapshot follows".
+    public var reason: String
+
+    /// A stretch with every field given.
+    public init(branch: Int64, first: Int64, last: Int64?, cause: Int64, reason: String) {
+        self.branch = branch
+        self.first = first
+        self.last = last
+        self.cause = cause
+        self.reason = reason
+    }
+
+    /// True when event `index` of `branch` lies in the stretch.
+    public func contains(_ index: Int64, branch: Int64) -> Bool {
+        branch == self.branch && index >= first && index <= (last ?? Int64.max)
+    }
+
+    /// The sentence a command refusing such an event gives: which events, why, and where the state is known.
+    public func explanation(for index: Int64) -> String {
+        let stretch = last.map { "events \(first)–\($0)" } ?? "the events from \(first) on"
+        var text = "the state after event \(index) is unknown: it was not recorded (\(stretch)"
+            + "\(branch == 0 ? "" : " of branch \(branch)"); event \(cause): \(reason))"
+        text += "; the last known state is event \(first - 1)'s"
+        if let last { text += ", the next is event \(last + 1)'s" }
+        return text
+    }
+}
