@@ -1,4 +1,5 @@
 import Foundation
+import RewindWire
 
 /// The name of one recorded session, also the base name of its file in the data directory.
 ///
@@ -99,7 +100,7 @@ public struct SessionID: Hashable, Sendable, Codable, CustomStringConvertible, C
     }
 
     private static func timestamp(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var seconds = time_t(saturating: date.timeIntervalSince1970.rounded(.down))  // never traps
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
