@@ -204,7 +204,8 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
             environment.send(.error(problem))
             environment.send(.resync(Resync(reason: "out_of_order")))
         }
-        if let failure = session.recordAction(event, connectionBase: connectionBase) {
+        if let failure = session.recordAction(event, connectionBase: connectionBase,
+                                                 maxStateBytes: environment.limits.maxBytes) {
             environment.send(.error(failure))
             environment.send(.resync(Resync(reason: failure.code.rawValue)))
         }

@@ -45,6 +45,76 @@ enum JSONPatchApplier {
         }
     }
 
+    /// Applies the operations in order, all or nothing, keeping `size` (the document's
+    /// ``JSONValue/compactSize(limit:)`` before the patch) up to date as the document grows and shrinks. An
+    /// operation that would take it past `maxSize` fails before it is applied (a `copy` is measured only up to the
+    /// budget left, so a copy bomb costs no more than the budget); on any failure the document and `size` are
+    /// restored.
+    static func apply(_ operations: [JSONPatchOperation], to document: inout JSONValue, size: inout Int,
+                      maxSize: Int) throws(JSONPatchError) {
+        var undo: [Undo]? = []
+        let sizeBefore = size
+        for (index, operation) in operations.enumerated() {
+            do throws(Failure) {
+                size = try sizeAfter(operation, on: document, size: size, maxSize: maxSize)
+                try apply(operation, to: &document, undo: &undo)
+            } catch {
+                if let undo { rollBack(undo, in: &document) }
+                size = sizeBefore
+                throw JSONPatchError(operationIndex: index, pointer: error.pointer, reason: error.reason)
+            }
+        }
+    }
+
+    /// The document's size once `operation` is applied, or a failure when it would exceed `maxSize`. Values
+    /// that leave the document are measured up to the current size, values that enter it up to the budget left.
+    /// An operation that will fail to apply for another reason gets a harmless estimate (the applier throws).
+    private static func sizeAfter(_ operation: JSONPatchOperation, on document: JSONValue, size: Int,
+                                  maxSize: Int) throws(Failure) -> Int {
+        /// The size of what is at `path` (0 when nothing), plus its member or element overhead.
+        func leaving(_ path: JSONPointer) -> Int {
+            guard let value = document[path] else { return 0 }
+            return min(size, value.compactSize(limit: size) + overhead(path))
+        }
+        func overhead(_ path: JSONPointer) -> Int {
+            guard let last = path.tokens.last else { return 0 }
+            if case .object? = document[JSONPointer(tokens: Array(path.tokens.dropLast()))] {
+                return last.utf8.count + 4  // "key": and a comma
+            }
+            return 1  // a comma
+        }
+        /// The size after `value` enters at `path`, where `replaced` bytes leave.
+        func entering(_ value: JSONValue, at path: JSONPointer, replacing replaced: Int) throws(Failure) -> Int {
+            let base = max(0, size - replaced)
+            let budget = maxSize - base
+            let added = budget < 0 ? budget &+ 1 : value.compactSize(limit: budget) + overhead(path)
+            guard added <= budget else {
+                throw Failure(pointer: path.description,
+                              reason: "the document would grow past the limit of \(maxSize) bytes")
+            }
+            return base + added
+        }
+        /// Whether adding at `path` replaces an object member (rather than inserting an array element).
+        func addReplaces(_ path: JSONPointer) -> Bool {
+            guard !path.tokens.isEmpty else { return true }
+            if case .object? = document[JSONPointer(tokens: Array(path.tokens.dropLast()))] { return true }
+            return false
+        }
+        switch operation {
+        case .add(let path, let value):
+            return try entering(value, at: path, replacing: addReplaces(path) ? leaving(path) : 0)
+        case .replace(let path, let value):
+            return try entering(value, at: path, replacing: leaving(path))
+        case .copy(let from, let path):
+            guard let value = document[from] else { return size }
+            return try entering(value, at: path, replacing: addReplaces(path) ? leaving(path) : 0)
+        case .remove(let path):
+            return max(0, size - leaving(path))
+        case .move, .test:
+            return size
+        }
+    }
+
     /// Undoes recorded changes, latest first. The steps cannot fail on the document they were recorded on.
     private static func rollBack(_ steps: [Undo], in document: inout JSONValue) {
         var none: [Undo]? = nil
