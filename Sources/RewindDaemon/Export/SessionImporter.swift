@@ -11,17 +11,25 @@ import RewindWire
 public struct SessionImporter: Sendable {
     /// Where imported sessions are created.
     public let store: SessionStore
+    /// The longest line of a file (and the longest pretty-printed document), in bytes: beyond it the import fails
+    /// without reading further. Default 256 MiB.
+    public let maxLineBytes: Int
+    /// The largest state an event's patch may build, in bytes of compact JSON (about): a patch going beyond it
+    /// fails the import (a JSON Patch `copy` can double a state with a few bytes). Default 256 MiB.
+    public let maxStateBytes: Int
 
     /// An importer into `store`.
-    public init(store: SessionStore) {
+    public init(store: SessionStore, maxLineBytes: Int = 256 << 20, maxStateBytes: Int = 256 << 20) {
         self.store = store
+        self.maxLineBytes = maxLineBytes
+        self.maxStateBytes = maxStateBytes
     }
 
     /// The format of the file at `url`: JSON Lines when its first line is a Rewind session header, Redux DevTools
     /// when the file is one JSON object with `actionsById` and `computedStates`. Throws `unknownImportFormat`,
     /// `malformedImport` (a file that is not JSON, naming the line) or `unreadable`.
     public static func detectFormat(of url: URL) throws(SessionStoreError) -> SessionExportFormat {
-        switch try SessionImporter.open(url) {
+        switch try SessionImporter.open(url, maxLineBytes: ImportLineReader.defaultMaxLineBytes) {
         case .lines: return .jsonl
         case .redux: return .reduxDevTools
         }
@@ -31,7 +39,7 @@ public struct SessionImporter: Sendable {
     public func importSession(
         from url: URL, progress: ((TransferProgress) -> Void)? = nil
     ) throws(SessionStoreError) -> SessionImportResult {
-        switch try SessionImporter.open(url) {
+        switch try SessionImporter.open(url, maxLineBytes: maxLineBytes) {
         case .lines(let header, let headerLine, let lines):
             return try importLines(header: header, headerLine: headerLine, lines: lines, url: url, progress: progress)
         case .redux(let document):
@@ -46,8 +54,8 @@ public struct SessionImporter: Sendable {
         case redux(JSONValue)
     }
 
-    private static func open(_ url: URL) throws(SessionStoreError) -> OpenedFile {
-        let lines = try ImportLineReader(url: url)
+    private static func open(_ url: URL, maxLineBytes: Int) throws(SessionStoreError) -> OpenedFile {
+        let lines = try ImportLineReader(url: url, maxLineBytes: maxLineBytes)
         var firstLine: ArraySlice<UInt8>?
         while let line = try lines.nextLine() {
             if !isBlank(line) {
@@ -120,6 +128,7 @@ public struct SessionImporter: Sendable {
             importedFrom: url.lastPathComponent)
         do throws(SessionStoreError) {
             var states: [Int64: JSONValue] = [0: initialState]
+            var sizes: [Int64: Int] = [:]
             var lastIndex: Int64 = 0
             var count: Int64 = 0
             progress?(TransferProgress(completed: lines.bytesRead, total: lines.size, unit: .bytes))
@@ -150,10 +159,14 @@ public struct SessionImporter: Sendable {
                 let stateAfter: JSONValue
                 if let state = parsed.state {
                     stateAfter = state
+                    sizes[branch] = nil
                 } else if var state = states[branch] {
+                    states[branch] = nil  // so that the patch changes the state in place
                     if let patch = parsed.event.patch {
+                        var size = sizes[branch] ?? state.compactSize(limit: maxStateBytes)
                         do throws(JSONPatchError) {
-                            try patch.apply(to: &state)
+                            try patch.apply(to: &state, size: &size, maxSize: maxStateBytes)
+                            sizes[branch] = size
                         } catch {
                             throw .malformedImport(path: path, line: number,
                                                    reason: "the patch does not apply to the state before it: \(error)")
