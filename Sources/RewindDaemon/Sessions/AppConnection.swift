@@ -177,7 +177,7 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
                                  + "(\(WireProtocol.version)); upgrade rewind"))
             return
         }
-        if let token = environment.token, hello.token != token {
+        if let token = environment.token, !TokenComparison.matches(hello.token, token) {
             reject(WireError(code: .unauthorized,
                              message: hello.token == nil ? "this daemon requires a token (REWIND_TOKEN)"
                                                          : "the token does not match"))

@@ -1,0 +1,176 @@
+import Foundation
+import RewindDaemon
+import RewindWire
+import Testing
+
+/// Issue 19, items 12 and 13: a peer's text never reaches a terminal or a log raw, the timeline's log file is not
+/// a way to write elsewhere, and the token is kept out of `ps` and compared byte for byte.
+@Suite("Daemon: terminals, logs and tokens")
+struct HostileTerminalTests {
+    /// An app name with a window-title escape sequence, a bell and a forged log line.
+    static let evilName = "evil\u{1B}]0;owned\u{07}\nrewind: session forged"
+    /// The same, as `TerminalText` shows it.
+    static let evilShown = #"evil\x1B]0;owned\x07\nrewind: session forged"#
+
+    private func helloFrame(name: String, token: String? = nil) -> String {
+        var hello = JSONObject()
+        hello["type"] = "hello"
+        hello["protocol"] = 1
+        hello["app"] = ["name": .string(name), "instance": "1"]
+        hello["state"] = ["count": 0]
+        if let token { hello["token"] = .string(token) }
+        return JSONValue.object(hello).serialized()
+    }
+
+    private func temporaryDirectory(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("rewind-\(name)-\(UUID().uuidString)")
+    }
+
+    @Test("an app named with ESC, BEL and a newline appears escaped in the daemon log, 'rewind sessions' and 'rewind tail'")
+    func escapedEverywhere() throws {
+        let data = temporaryDirectory("escape")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let port = FreePort.next()
+        let daemon = try ChildProcess(Executables.path("rewind"), ["serve", "--headless", "--port", String(port),
+                                                                   "--data", data.path])
+        defer { daemon.signal(SIGKILL) }
+        try #require(daemon.waitForLine(timeout: 20, stderr: true) { $0.contains("listening on") } != nil)
+
+        let app = try DaemonPeer(port: port)
+        let session = try #require(try app.hello(helloFrame(name: Self.evilName)))
+        let tail = try ChildProcess(Executables.path("rewind"), ["tail", session, "--port", String(port)])
+        defer { tail.signal(SIGKILL) }
+        usleep(300_000)  // the tail's request reaches the daemon before the action
+        try app.send(#"{"type":"action","seq":1,"time":1700000000.5,"action":{"type":"clear\u001b[2J\u0007"},"#
+                     + #""patch":[{"op":"replace","path":"/count","value":1}]}"#)
+        app.expectOpen()
+        let tailed = tail.waitForLine(timeout: 10) { $0.contains("action") }
+        #expect(tailed?.contains(#"clear\x1B[2J\x07"#) == true, "tail: \(tail.stdoutLines)")
+
+        let logged = daemon.waitForLine(timeout: 10, stderr: true) { $0.contains("started") }
+        #expect(logged?.contains(Self.evilShown) == true, "log: \(daemon.stderrLines)")
+        #expect(!daemon.stderrLines.contains { $0.hasPrefix("rewind: session forged") }, "a forged log line")
+        #expect(!daemon.stderrLines.joined().contains("\u{1B}"), "a raw escape in the log")
+
+        let listing = try ChildProcess(Executables.path("rewind"), ["sessions", "--data", data.path])
+        #expect(listing.waitForExit() == 0)
+        let out = listing.stdoutLines.joined(separator: "\n")
+        #expect(out.contains(Self.evilShown), "sessions: \(out)")
+        #expect(!out.contains("\u{1B}") && !out.contains("\u{07}"), "a raw control character in: \(out)")
+        #expect(!listing.stdoutLines.contains { $0.hasPrefix("rewind: session forged") })
+        #expect(!tail.stdoutLines.joined().contains("\u{1B}"))
+    }
+
+    @Test("the timeline's log file is created 0600, holds escaped lines, and a symbolic link at its path is not followed",
+          .enabled(if: Tmux.isAvailable, "tmux is not installed"))
+    func timelineLogFile() throws {
+        let root = temporaryDirectory("log")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let data = root.appendingPathComponent("sessions")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let log = root.appendingPathComponent("rewind.log")
+
+        // First with a link planted at the log's path: its target must stay untouched.
+        let target = root.appendingPathComponent("victim")
+        try "precious\n".write(to: target, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: log, withDestinationURL: target)
+        try runTimeline(data: data, appName: Self.evilName)
+        #expect(try String(contentsOf: target, encoding: .utf8) == "precious\n", "the link was followed")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: log.path)) == target.path)
+
+        // Then without: the file is created for its owner only, and the app's name is escaped in it.
+        try FileManager.default.removeItem(at: log)
+        try runTimeline(data: data, appName: Self.evilName)
+        let attributes = try FileManager.default.attributesOfItem(atPath: log.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.contains(Self.evilShown), "log: \(text)")
+        #expect(!text.contains("\u{1B}"))
+        #expect(!text.split(separator: "\n").contains { $0.hasPrefix("rewind: session forged") })
+    }
+
+    /// Runs `rewind` with its timeline in tmux, connects an app named `appName` (the daemon logs its start), quits.
+    private func runTimeline(data: URL, appName: String) throws {
+        let port = FreePort.next()
+        let tmux = try Tmux(command: "\(Executables.path("rewind")) --port \(port) --data \(data.path)")
+        defer { tmux.kill() }
+        try #require(tmux.waitForScreen { $0.contains("ws://127.0.0.1:\(port)") } != nil)
+        let app = try DaemonPeer(port: port)
+        _ = try app.hello(helloFrame(name: appName))
+        #expect(tmux.waitForScreen { $0.contains("evil") } != nil)
+        let screen = tmux.screen
+        #expect(!screen.contains("\u{1B}"))
+        tmux.send("q")
+        if tmux.waitForScreen(timeout: 3, { $0.contains("Quit rewind?") }) != nil { tmux.send("y") }
+        #expect(tmux.waitForExit(), "rewind quit")
+    }
+
+    @Test("the token can come from --token-file or REWIND_TOKEN; it is then not in the command line")
+    func tokenFromFileAndEnvironment() throws {
+        let root = temporaryDirectory("token")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let tokenFile = root.appendingPathComponent("token")
+        try "s3cret-from-file\n".write(to: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile.path, 0o600)
+
+        for (arguments, environment, token) in [
+            (["--token-file", tokenFile.path], [String: String](), "s3cret-from-file"),
+            ([], ["REWIND_TOKEN": "s3cret-from-env"], "s3cret-from-env"),
+        ] {
+            let port = FreePort.next()
+            let daemon = try ChildProcess(Executables.path("rewind"),
+                                          ["serve", "--headless", "--port", String(port), "--data",
+                                           root.appendingPathComponent("data").path] + arguments,
+                                          environment: environment)
+            defer { daemon.signal(SIGKILL) }
+            try #require(daemon.waitForLine(timeout: 20, stderr: true) { $0.contains("listening on") } != nil)
+            let commandLine = try String(contentsOfFile: "/proc/\(daemon.pid)/cmdline", encoding: .utf8)
+            #expect(!commandLine.contains(token), "the token is visible in ps")
+
+            let refused = try DaemonPeer(port: port)
+            try refused.send(helloFrame(name: "app", token: "wrong"))
+            try refused.expectError(.unauthorized)
+            refused.expectClose(1008)
+            let allowed = try DaemonPeer(port: port)
+            #expect(try allowed.hello(helloFrame(name: "app", token: token)) != nil)
+
+            // A control command given the same token file (or environment) is let in.
+            let sessions = try ChildProcess(Executables.path("rewind"),
+                                            ["jump", "no-such-session", "1", "--port", String(port)] + arguments,
+                                            environment: environment)
+            #expect(sessions.waitForExit() != 0)
+            #expect(!sessions.stderrLines.joined().contains("token"), "stderr: \(sessions.stderrLines)")
+        }
+    }
+
+    @Test("--token-file that cannot be read, or --token with --token-file, is refused before anything starts")
+    func tokenFileRefused() throws {
+        let missing = try ChildProcess(Executables.path("rewind"),
+                                       ["serve", "--headless", "--port", String(FreePort.next()),
+                                        "--token-file", "/nonexistent/token"])
+        #expect(missing.waitForExit() != 0)
+        #expect(missing.stderrLines.contains { $0.contains("--token-file: cannot read /nonexistent/token") },
+                "stderr: \(missing.stderrLines)")
+        let both = try ChildProcess(Executables.path("rewind"),
+                                    ["serve", "--headless", "--port", String(FreePort.next()), "--token", "a",
+                                     "--token-file", "/etc/hostname"])
+        #expect(both.waitForExit() != 0)
+        #expect(both.stderrLines.contains { $0.contains("cannot be used together") }, "stderr: \(both.stderrLines)")
+    }
+
+    @Test("a token that is only canonically equivalent to the daemon's is refused, for apps and control clients")
+    func canonicallyEquivalentToken() throws {
+        let harness = try DaemonHarness(token: "caf\u{E9}")
+        defer { harness.tearDown() }
+        let app = try DaemonPeer(port: harness.port)
+        try app.send(helloFrame(name: "app", token: "cafe\u{301}"))
+        try app.expectError(.unauthorized)
+        app.expectClose(1008)
+        let control = try DaemonPeer(port: harness.port, subprotocol: WireProtocol.controlSubprotocol)
+        try control.request("1", "sessions", token: "cafe\u{301}")
+        try control.expectFailure("1", .unauthorized)
+        let exact = try DaemonPeer(port: harness.port)
+        #expect(try exact.hello(helloFrame(name: "app", token: "caf\u{E9}")) != nil)
+    }
+}
