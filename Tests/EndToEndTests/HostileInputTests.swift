@@ -108,4 +108,22 @@ struct HostileInputTests {
         #expect(events[60].patch == nil)
         #expect(events[61].kind == .error)
     }
+
+    @Test("a message of more values than its budget (empty arrays: 32 bytes each once parsed) gets too_big and 1009; others go on")
+    func tooManyValues() throws {
+        let harness = try harness(maxMessageBytes: 1 << 20)  // at most 65,536 values per message
+        defer { harness.tearDown() }
+        let bystander = try DaemonPeer(port: harness.port)
+        let bystanderSession = try bystander.hello()
+        let app = try DaemonPeer(port: harness.port)
+        let arrays = Array(repeating: "[]", count: 300_000).joined(separator: ",")
+        try app.send(#"{"type":"hello","protocol":1,"app":{"name":"arrays","instance":"1"},"state":[\#(arrays)]}"#)
+        let message = try app.expectError(.tooBig)
+        #expect(message.contains("more than 65536 values"), "\(message)")
+        app.expectClose(1009)
+        #expect(harness.daemon.sessions.count == 1)
+        try bystander.send(AppFrames.action(seq: 1))
+        bystander.expectOpen()
+        #expect(try recordedFinalState(harness, bystanderSession) == ["count": 1])
+    }
 }

@@ -121,4 +121,26 @@ struct HostileValueTests {
         #expect(decode("1", micros: "1e300")?.field == "action.reducerMicros")
         #expect(decode("1", micros: "-1")?.field == "action.reducerMicros")
     }
+
+    @Test("a document with more values than the limit fails with tooBig, whatever its size in bytes")
+    func valueLimit() throws {
+        #expect(JSONLimits.default.maxValues == 4_194_304)
+        #expect(JSONLimits(maxBytes: 1 << 10).maxValues == 65_536)
+        let limits = JSONLimits(maxBytes: 1 << 20, maxValues: 1000)
+        let fits = "[" + Array(repeating: "[]", count: 999).joined(separator: ",") + "]"
+        #expect(try JSONValue(parsing: Array(fits.utf8), limits: limits).arrayValue?.count == 999)
+        let over = "[" + Array(repeating: "[]", count: 1000).joined(separator: ",") + "]"
+        #expect {
+            try JSONValue(parsing: Array(over.utf8), limits: limits)
+        } throws: { error in
+            (error as? JSONParseError)?.kind == .tooBig
+        }
+        let frame = #"{"type":"hello","protocol":1,"app":{"name":"a","instance":"1"},"state":"# + over + "}"
+        #expect(throws: WireError.self) { try WireCodec.decodeAppMessage(Array(frame.utf8), limits: limits) }
+        do {
+            _ = try WireCodec.decodeAppMessage(Array(frame.utf8), limits: limits)
+        } catch {
+            #expect(error.code == .tooBig)
+        }
+    }
 }
