@@ -173,4 +173,38 @@ struct HostileTerminalTests {
         let exact = try DaemonPeer(port: harness.port)
         #expect(try exact.hello(helloFrame(name: "app", token: "caf\u{E9}")) != nil)
     }
+
+    @Test("a session stored with absurd times (by an older version) lists, exports and opens without trapping")
+    func storedAbsurdTimes() throws {
+        let data = temporaryDirectory("absurd")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let store = try SessionStore(directory: data)
+        let recording = try store.createSession(appName: "old", protocolVersion: 1, initialState: ["n": 0],
+                                                startedAt: Date(timeIntervalSince1970: 1e300))
+        for (n, time) in [1e19, 1e300, -1e300, 1_700_000_000].enumerated() {
+            let patch = JSONPatch([.replace(path: JSONPointer(tokens: ["n"]), value: .int(Int64(n + 1)))])
+            recording.append(NewEvent(appSeq: Int64(n + 1), time: time, kind: .action, label: "set", patch: patch,
+                                      reducerMicros: time),
+                             stateAfter: ["n": .int(Int64(n + 1))])
+        }
+        recording.finish(endState: .clean)
+        let id = recording.id.rawValue
+
+        for arguments in [["sessions"], ["sessions", "--json"],
+                          ["export", id, "--format", "redux-devtools", "-o", data.appendingPathComponent("r.json").path],
+                          ["export", id, "--format", "jsonl", "-o", data.appendingPathComponent("r.jsonl").path]] {
+            let run = try ChildProcess(Executables.path("rewind"), arguments + ["--data", data.path])
+            #expect(run.waitForExit() == 0, "\(arguments): \(run.stderrLines)")
+        }
+        guard Tmux.isAvailable else { return }
+        let tmux = try Tmux(command: "\(Executables.path("rewind")) open \(id) --data \(data.path)")
+        defer { tmux.kill() }
+        #expect(tmux.waitForScreen { $0.contains("set") } != nil, "the timeline shows the events: \(tmux.screen)")
+        tmux.send("G")
+        tmux.send("g")
+        #expect(tmux.waitForScreen { $0.contains("set") } != nil)
+        tmux.send("q")
+        if tmux.waitForScreen(timeout: 3, { $0.contains("Quit rewind?") }) != nil { tmux.send("y") }
+        #expect(tmux.waitForExit(), "rewind open quit normally (it did not trap)")
+    }
 }
