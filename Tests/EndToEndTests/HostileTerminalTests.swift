@@ -174,7 +174,7 @@ struct HostileTerminalTests {
         #expect(try exact.hello(helloFrame(name: "app", token: "caf\u{E9}")) != nil)
     }
 
-    @Test("a session stored with absurd times (by an older version) lists, exports and opens without trapping")
+    @Test("sessions stored with absurd or negative times (by older versions) list, export and open without trapping")
     func storedAbsurdTimes() throws {
         let data = temporaryDirectory("absurd")
         defer { try? FileManager.default.removeItem(at: data) }
@@ -189,12 +189,30 @@ struct HostileTerminalTests {
         }
         recording.finish(endState: .clean)
         let id = recording.id.rawValue
+        var negativeIDs: [String] = []
+        for startedAt in [-1.0, -1e10, -1e300] {
+            let negative = try store.createSession(appName: "negative", protocolVersion: 1, initialState: ["n": 0],
+                                                   startedAt: Date(timeIntervalSince1970: startedAt))
+            negative.append(NewEvent(time: startedAt, kind: .note, label: "n"), stateAfter: ["n": 0])
+            negative.finish(endState: .clean)
+            negativeIDs.append(negative.id.rawValue)
+        }
+        #expect(try store.listSessions().count == 4)
+        for negative in negativeIDs {
+            let run = try ChildProcess(Executables.path("rewind"), ["export", negative, "--format", "redux-devtools", "-o",
+                                                                   data.appendingPathComponent("\(negative).json").path,
+                                                                   "--data", data.path])
+            #expect(run.waitForExit() == 0, "\(negative): \(run.stderrLines)")
+        }
 
         for arguments in [["sessions"], ["sessions", "--json"],
                           ["export", id, "--format", "redux-devtools", "-o", data.appendingPathComponent("r.json").path],
                           ["export", id, "--format", "jsonl", "-o", data.appendingPathComponent("r.jsonl").path]] {
             let run = try ChildProcess(Executables.path("rewind"), arguments + ["--data", data.path])
             #expect(run.waitForExit() == 0, "\(arguments): \(run.stderrLines)")
+            if arguments == ["sessions"] {
+                #expect(run.stdoutLines.count == 5, "a header and four sessions: \(run.stdoutLines)")
+            }
         }
         guard Tmux.isAvailable else { return }
         let tmux = try Tmux(command: "\(Executables.path("rewind")) open \(id) --data \(data.path)")

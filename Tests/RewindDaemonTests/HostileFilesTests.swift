@@ -90,6 +90,15 @@ struct HostileFilesTests {
         #expect(ReduxDevToolsFormat.milliseconds(.nan) == 0)
     }
 
+    @Test("a session id made for a start time outside 1970…9999 is still valid: the time is clamped",
+          arguments: [(-1.0, "19700101-000000-x-"), (-1e300, "19700101-000000-x-"), (Double.nan, "19700101-000000-x-"),
+                      (1e300, "99991231-235959-x-"), (1e19, "99991231-235959-x-")])
+    func idForAbsurdStart(time: Double, prefix: String) throws {
+        let id = SessionID.generate(appName: "x", date: Date(timeIntervalSince1970: time))
+        #expect(id.rawValue.hasPrefix(prefix), "\(id)")
+        #expect(try SessionID(validating: id.rawValue) == id)
+    }
+
     @Test("importing a device such as /dev/zero is refused at once")
     func importDevice() throws {
         let directory = TemporaryDirectory()
