@@ -225,4 +225,28 @@ struct HostileTerminalTests {
         if tmux.waitForScreen(timeout: 3, { $0.contains("Quit rewind?") }) != nil { tmux.send("y") }
         #expect(tmux.waitForExit(), "rewind open quit normally (it did not trap)")
     }
+
+    @Test("rewind serve with its timeline survives an action time of 1e19 and 1e300, and keeps recording the app",
+          .enabled(if: Tmux.isAvailable, "tmux is not installed"))
+    func timelineSurvivesHugeTimes() throws {
+        let data = temporaryDirectory("huge-time")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let port = FreePort.next()
+        let tmux = try Tmux(command: "\(Executables.path("rewind")) --port \(port) --data \(data.path)")
+        defer { tmux.kill() }
+        try #require(tmux.waitForScreen { $0.contains("ws://127.0.0.1:\(port)") } != nil)
+        let app = try DaemonPeer(port: port)
+        _ = try app.hello(helloFrame(name: "clockwork"))
+        for (seq, time) in [(1, "1e19"), (1, "1e300"), (1, "1700000000.5")] {
+            try app.send(#"{"type":"action","seq":\#(seq),"time":\#(time),"action":{"type":"tick"},"#
+                         + #""patch":[{"op":"replace","path":"/count","value":\#(seq)}]}"#)
+        }
+        try app.expectError(.badField, field: "action.time")
+        try app.expectError(.badField, field: "action.time")
+        app.expectOpen()
+        #expect(tmux.waitForScreen { $0.contains("tick") && $0.contains("3 events") } != nil, "screen: \(tmux.screen)")
+        tmux.send("q")
+        if tmux.waitForScreen(timeout: 3, { $0.contains("Quit rewind?") }) != nil { tmux.send("y") }
+        #expect(tmux.waitForExit(), "rewind quit normally")
+    }
 }
