@@ -157,7 +157,7 @@ struct HostileFilesTests {
         #expect(try store.listSessions().isEmpty)
     }
 
-    @Test("a FIFO or a directory named like a session (or a FIFO as its -wal) is skipped by listing and recovery, without blocking")
+    @Test("a FIFO or a directory named like a session, or a FIFO as its -wal or lock file, does not block listing and recovery")
     func nonRegularFilesInTheDataDirectory() throws {
         let directory = TemporaryDirectory()
         let store = try SessionStore.forTests(directory)
@@ -174,13 +174,20 @@ struct HostileFilesTests {
         unlink(wal)
         #expect(mkfifo(wal, 0o600) == 0)
 
+        // A session left live whose lock file was replaced by a FIFO (its recorder still holds the old one).
+        let live = try store.createSession(appName: "livefifo", protocolVersion: 1, initialState: ["n": 0])
+        let lockPath = directory.url.appendingPathComponent("\(live.id).lock").path
+        #expect(unlink(lockPath) == 0)
+        #expect(mkfifo(lockPath, 0o600) == 0)
+        defer { live.finish(endState: .clean) }
+
         // If reading blocks on a FIFO, a writer opened after a while unblocks it, and the test fails instead of hanging.
         let finished = Atomic(false)
         let watchdog = Thread {
             let deadline = Date(timeIntervalSinceNow: 5)
             while Date() < deadline { if finished.value { return }; usleep(20_000) }
             while !finished.value {
-                for path in [fifo, wal] {
+                for path in [fifo, wal, lockPath] {
                     let fd = open(path, O_WRONLY | O_NONBLOCK)
                     if fd >= 0 { close(fd) }
                 }
@@ -194,7 +201,7 @@ struct HostileFilesTests {
         _ = try store.recoverInterrupted()
         finished.value = true
         #expect(Date().timeIntervalSince(started) < 4, "listing blocked on a FIFO")
-        #expect(sessions.map(\.id) == [recording.id])
+        #expect(Set(sessions.map(\.id)) == [recording.id, live.id])
         #expect(Set(skipped) == ["20260101-000000-fifo-abcdef.rewind", "20260101-000000-dir-abcdef.rewind",
                                  "\(walTarget.id).rewind"])
     }
