@@ -135,6 +135,22 @@ struct HostileFilesTests {
         #expect(try store.listSessions().isEmpty)
     }
 
+    @Test("an import line of more values than its budget (one per 16 bytes of the line limit) is refused")
+    func importTooManyValues() throws {
+        let directory = TemporaryDirectory()
+        let store = try SessionStore.forTests(directory)
+        let arrays = Array(repeating: "[]", count: 70_000).joined(separator: ",")
+        let content = Self.header(startedAt: "1") + "\n" + #"{"index":1,"time":2,"kind":"snapshot","state":[\#(arrays)]}"#
+        let error = try importFile(content, into: store, directory: directory, maxLineBytes: 1 << 20)
+        guard case .malformedImport(_, let line, let reason)? = error else {
+            Issue.record("not refused: \(String(describing: error))")
+            return
+        }
+        #expect(line == 2)
+        #expect(reason.contains("more than 65536 values"), "\(reason)")
+        #expect(try store.listSessions().isEmpty)
+    }
+
     @Test("an import whose patch copies the state into itself is refused at the state limit")
     func importCopyBomb() throws {
         let directory = TemporaryDirectory()

@@ -67,7 +67,8 @@ public struct SessionImporter: Sendable {
         let firstLineNumber = lines.lineNumber
         let neither = "it is JSON, but neither a Rewind session header ({\"format\":\"rewind-session\",…}) "
             + "nor a Redux DevTools state (with \"actionsById\" and \"computedStates\")"
-        if let value = try? parse(firstLine) {
+        let limits = parseLimits(maxLineBytes: maxLineBytes)
+        if let value = try? parse(firstLine, limits) {
             if SessionLinesFormat.isHeader(value) { return .lines(header: value, headerLine: firstLineNumber, lines) }
             if ReduxDevToolsFormat.isDocument(value) {
                 while let line = try lines.nextLine() {
@@ -84,7 +85,7 @@ public struct SessionImporter: Sendable {
         let whole = Array(firstLine) + [UInt8(ascii: "\n")] + (try lines.remainder())
         let value: JSONValue
         do throws(JSONParseError) {
-            value = try parse(whole[...])
+            value = try parse(whole[...], limits)
         } catch {
             let offset = min(max(0, error.offset), whole.count)
             let line = firstLineNumber + whole[..<offset].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
@@ -94,10 +95,17 @@ public struct SessionImporter: Sendable {
         return .redux(value)
     }
 
-    private static func parse(_ bytes: ArraySlice<UInt8>) throws(JSONParseError) -> JSONValue {
+    /// The parser's limits for an import: no size limit beyond the line limit, and at most one JSON value per
+    /// 16 bytes of it (a parsed value takes 32 bytes), so that a line of `[],[],…` cannot cost 11 times its size.
+    static func parseLimits(maxLineBytes: Int) -> JSONLimits {
+        JSONLimits(maxDepth: SessionFileReader.storedJSONLimits.maxDepth, maxBytes: Int.max,
+                   maxValues: max(1 << 16, maxLineBytes / 16))
+    }
+
+    private static func parse(_ bytes: ArraySlice<UInt8>, _ limits: JSONLimits) throws(JSONParseError) -> JSONValue {
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(JSONParseError) {
-                return .success(try JSONValue(parsing: buffer, limits: SessionFileReader.storedJSONLimits))
+                return .success(try JSONValue(parsing: buffer, limits: limits))
             } catch {
                 return .failure(error)
             }
@@ -122,6 +130,7 @@ public struct SessionImporter: Sendable {
         } catch {
             throw .malformedImport(path: path, line: headerLine, reason: error.reason)
         }
+        let limits = SessionImporter.parseLimits(maxLineBytes: maxLineBytes)
         let recording = try store.createSession(
             appName: session.app, instance: session.instance, protocolVersion: session.protocolVersion,
             stateType: session.stateType, initialState: initialState, startedAt: session.startedAt,
@@ -137,7 +146,7 @@ public struct SessionImporter: Sendable {
                 let number = lines.lineNumber
                 let value: JSONValue
                 do throws(JSONParseError) {
-                    value = try SessionImporter.parse(line)
+                    value = try SessionImporter.parse(line, limits)
                 } catch {
                     throw .malformedImport(path: path, line: number,
                                            reason: "not valid JSON: \(error.reason) (column \(error.offset + 1))")
