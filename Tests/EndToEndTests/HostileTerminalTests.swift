@@ -40,11 +40,14 @@ struct HostileTerminalTests {
         let session = try #require(try app.hello(helloFrame(name: Self.evilName)))
         let tail = try ChildProcess(Executables.path("rewind"), ["tail", session, "--port", String(port)])
         defer { tail.signal(SIGKILL) }
-        usleep(300_000)  // the tail's request reaches the daemon before the action
-        try app.send(#"{"type":"action","seq":1,"time":1700000000.5,"action":{"type":"clear\u001b[2J\u0007"},"#
-                     + #""patch":[{"op":"replace","path":"/count","value":1}]}"#)
+        // Actions until the tail (which subscribes at its own pace) shows one.
+        var tailed: String?
+        for seq in 1...40 where tailed == nil {
+            try app.send(#"{"type":"action","seq":\#(seq),"time":1700000000.5,"action":{"type":"clear\u001b[2J\u0007"},"#
+                         + #""patch":[{"op":"replace","path":"/count","value":\#(seq)}]}"#)
+            tailed = tail.waitForLine(timeout: 0.25) { $0.contains("action") }
+        }
         app.expectOpen()
-        let tailed = tail.waitForLine(timeout: 10) { $0.contains("action") }
         #expect(tailed?.contains(#"clear\x1B[2J\x07"#) == true, "tail: \(tail.stdoutLines)")
 
         let logged = daemon.waitForLine(timeout: 10, stderr: true) { $0.contains("started") }
