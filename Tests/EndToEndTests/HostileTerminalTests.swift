@@ -88,6 +88,10 @@ struct HostileTerminalTests {
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let text = try String(contentsOf: log, encoding: .utf8)
         #expect(text.contains(Self.evilShown), "log: \(text)")
+        // A log another version left world-readable becomes owner-only at the next line.
+        chmod(log.path, 0o644)
+        try runTimeline(data: data, appName: "plain")
+        #expect((try FileManager.default.attributesOfItem(atPath: log.path)[.posixPermissions] as? Int) == 0o600)
         #expect(!text.contains("\u{1B}"))
         #expect(!text.split(separator: "\n").contains { $0.hasPrefix("rewind: session forged") })
     }
@@ -100,7 +104,7 @@ struct HostileTerminalTests {
         try #require(tmux.waitForScreen { $0.contains("ws://127.0.0.1:\(port)") } != nil)
         let app = try DaemonPeer(port: port)
         _ = try app.hello(helloFrame(name: appName))
-        #expect(tmux.waitForScreen { $0.contains("evil") } != nil)
+        #expect(tmux.waitForScreen { $0.contains(appName.prefix(4)) } != nil)
         let screen = tmux.screen
         #expect(!screen.contains("\u{1B}"))
         tmux.send("q")
