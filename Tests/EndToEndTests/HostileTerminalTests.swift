@@ -256,4 +256,27 @@ struct HostileTerminalTests {
         if tmux.waitForScreen(timeout: 3, { $0.contains("Quit rewind?") }) != nil { tmux.send("y") }
         #expect(tmux.waitForExit(), "rewind quit normally")
     }
+
+    @Test("a FIFO named like a session in the data directory neither hangs 'rewind sessions' nor the daemon's start")
+    func fifoInTheDataDirectory() throws {
+        let data = temporaryDirectory("fifo")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let store = try SessionStore(directory: data)
+        let recording = try store.createSession(appName: "real", protocolVersion: 1, initialState: ["n": 0])
+        recording.finish(endState: .clean)
+        #expect(mkfifo(data.appendingPathComponent("20260101-000000-fifo-abcdef.rewind").path, 0o600) == 0)
+
+        let listing = try ChildProcess(Executables.path("rewind"), ["sessions", "--data", data.path])
+        #expect(listing.waitForExit(timeout: 10) == 0, "rewind sessions did not finish: \(listing.stderrLines)")
+        #expect(listing.stdoutLines.contains { $0.contains(recording.id.rawValue) })
+        #expect(listing.stderrLines.contains { $0.contains("skipped 20260101-000000-fifo-abcdef.rewind") && $0.contains("FIFO") },
+                "stderr: \(listing.stderrLines)")
+
+        let port = FreePort.next()
+        let daemon = try ChildProcess(Executables.path("rewind"), ["serve", "--headless", "--port", String(port),
+                                                                   "--data", data.path])
+        defer { daemon.signal(SIGKILL) }
+        #expect(daemon.waitForLine(timeout: 10, stderr: true) { $0.contains("listening on") } != nil,
+                "the daemon did not start: \(daemon.stderrLines)")
+    }
 }
