@@ -99,6 +99,32 @@ struct HostileFilesTests {
         #expect(try SessionID(validating: id.rawValue) == id)
     }
 
+    @Test("exporting a session stored with a copy bomb (by an older version) fails at the state limit, naming the event")
+    func exportStoredCopyBomb() throws {
+        let directory = TemporaryDirectory()
+        let store = try SessionStore.forTests(directory)
+        let recording = try store.createSession(appName: "bombed", protocolVersion: 1,
+                                                initialState: ["filler": .string(String(repeating: "x", count: 1000))])
+        let copies = (0..<40).map { JSONPatchOperation.copy(from: JSONPointer(tokens: []), path: JSONPointer(tokens: ["c\($0)"])) }
+        recording.append(NewEvent(time: 2, kind: .action, label: "bomb", patch: JSONPatch(copies)), stateAfter: ["small": true])
+        recording.finish(endState: .clean)
+        let reader = try store.openSession(recording.id)
+        for format in [SessionExportFormat.jsonl, .reduxDevTools] {
+            let file = directory.url.appendingPathComponent("out-\(format.rawValue)")
+            do {
+                try SessionExporter(reader: reader, maxStateBytes: 1 << 20).export(format: format, to: file)
+                Issue.record("\(format): the bomb was exported")
+            } catch {
+                guard case .corrupt(_, let detail) = error else {
+                    Issue.record("\(format): unexpected error \(error)")
+                    continue
+                }
+                #expect(detail.contains("event 1") && detail.contains("grow past the limit of 1048576 bytes"), "\(detail)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: file.path))
+        }
+    }
+
     @Test("importing a device such as /dev/zero is refused at once")
     func importDevice() throws {
         let directory = TemporaryDirectory()

@@ -8,6 +8,8 @@ struct SessionTimelineWalker {
     let reader: SessionReader
     /// Every branch, or only the original timeline (branch 0).
     let allBranches: Bool
+    /// The largest state rebuilt from patches, in bytes of compact JSON (see `JSONPatch.apply(to:size:maxSize:)`).
+    let maxStateBytes: Int
     /// Events read per query.
     var chunkSize: Int64 = 2048
 
@@ -16,6 +18,7 @@ struct SessionTimelineWalker {
         _ body: (RecordedEvent, JSONValue, Bool) throws(SessionStoreError) -> Void
     ) throws(SessionStoreError) {
         var states: [Int64: JSONValue] = [0: try reader.initialState()]
+        var sizes: [Int64: Int] = [:]  // compactSize of each branch's state, once measured
         let total = reader.eventCount
         var start: Int64 = 1
         while start <= total {
@@ -25,8 +28,10 @@ struct SessionTimelineWalker {
             for event in events {
                 var computed = states[event.branch]
                 if var state = computed, let patch = event.patch {
+                    var size = sizes[event.branch] ?? state.compactSize(limit: maxStateBytes)
                     do {
-                        try patch.apply(to: &state)
+                        try patch.apply(to: &state, size: &size, maxSize: maxStateBytes)
+                        sizes[event.branch] = size
                     } catch {
                         throw .corrupt(path: reader.fileURL.path,
                                        detail: "the patch of event \(event.index) does not apply to the state before it: \(error)")
@@ -38,6 +43,7 @@ struct SessionTimelineWalker {
                    let keyframe = try reader.keyframe(at: event.index, branch: event.branch), keyframe != computed {
                     computed = keyframe
                     replaces = true
+                    sizes[event.branch] = nil
                 }
                 guard let after = computed else {
                     throw .corrupt(path: reader.fileURL.path,
