@@ -149,6 +149,34 @@ enum FuzzTarget {
             default:
                 problems.append("patch applies in place or to a copy but not both: \(patch)")
             }
+            // With a size budget: the same outcome when the budget is ample, and the size kept exact; with a
+            // small budget, either it applies within it or the document and its size are left as they were.
+            var budgeted = document
+            var size = document.compactSize()
+            let withBudget = Result { () throws(JSONPatchError) in
+                try patch.apply(to: &budgeted, size: &size, maxSize: Int.max / 2)
+            }
+            switch (applied, withBudget) {
+            case (.success, .success):
+                if budgeted != inPlace { problems.append("patch applied with a budget differs: \(patch)") }
+                if size != budgeted.compactSize() {
+                    problems.append("budgeted size \(size) is not compactSize \(budgeted.compactSize()): \(patch)")
+                }
+            case (.failure, .failure):
+                break
+            default:
+                problems.append("patch applies with an ample budget or without one but not both: \(patch)")
+            }
+            var tight = document
+            var tightSize = document.compactSize()
+            let small = tightSize + 16
+            if (try? patch.apply(to: &tight, size: &tightSize, maxSize: small)) != nil {
+                if tightSize > small || tightSize != tight.compactSize() {
+                    problems.append("a small budget was exceeded or miscounted (\(tightSize) > \(small)): \(patch)")
+                }
+            } else if tight != document || tightSize != document.compactSize() {
+                problems.append("a refused patch did not restore the document and its size: \(patch)")
+            }
         }
     }
 }

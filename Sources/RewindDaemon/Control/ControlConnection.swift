@@ -46,7 +46,7 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
             return
         }
         if !authorized {
-            guard let token = daemon.configuration.token, request.token == token else {
+            guard let token = daemon.configuration.token, TokenComparison.matches(request.token, token) else {
                 let error = WireError(code: .unauthorized, message: request.token == nil
                     ? "this daemon requires a token (--token or REWIND_TOKEN)" : "the token does not match")
                 reply(ControlReply(id: request.id, error: error))

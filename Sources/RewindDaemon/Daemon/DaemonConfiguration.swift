@@ -23,9 +23,10 @@ public struct DaemonConfiguration: Sendable {
     public var maxBacklogBytesPerApp = 8 << 20
     /// Keyframe spacing and batching of the session files.
     public var recording = RecordingOptions()
-    /// Where one-line notices go (session started/ended, refusals); standard error by default.
+    /// Where one-line notices go (session started/ended, refusals); standard error by default, with control
+    /// characters escaped (`TerminalText`): notices name apps, and an app's name is the app's to choose.
     public var log: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data("rewind: \(line)\n".utf8))
+        FileHandle.standardError.write(Data("rewind: \(TerminalText.escaped(line))\n".utf8))
     }
 
     /// The defaults: loopback port 7723, `~/.rewind/sessions`, no token.

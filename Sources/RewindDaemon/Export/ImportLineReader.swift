@@ -1,9 +1,16 @@
 import Foundation
 
 /// Reads a file line by line in large chunks, counting lines (1-based) and bytes, without loading it whole.
-/// Lines end at `\n`; a `\r` before it is dropped.
+/// Lines end at `\n`; a `\r` before it is dropped. A line (or the remainder of a multi-line document) longer
+/// than `maxLineBytes` fails with `malformedImport` as soon as that many bytes were read without a line end, so
+/// memory stays bounded whatever the input (`/dev/zero`, a pipe that never sends a newline). Only regular files
+/// and pipes are read: a device, a socket or a directory is refused before reading.
 /// Threading: confined to the importing thread.
 final class ImportLineReader {
+    /// The longest line (and the longest multi-line document) read by default: 256 MiB.
+    static let defaultMaxLineBytes = 256 << 20
+    /// The longest line accepted, in bytes.
+    let maxLineBytes: Int
     private let descriptor: Int32
     /// The file's path, for errors.
     let path: String
@@ -21,8 +28,9 @@ final class ImportLineReader {
     /// The read buffer, allocated once.
     private var chunk = [UInt8](repeating: 0, count: 1 << 20)
 
-    init(url: URL) throws(SessionStoreError) {
+    init(url: URL, maxLineBytes: Int = ImportLineReader.defaultMaxLineBytes) throws(SessionStoreError) {
         path = url.path
+        self.maxLineBytes = max(1, maxLineBytes)
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         var info = stat()
@@ -31,9 +39,11 @@ final class ImportLineReader {
             close(fd)
             throw .unreadable(path: path, reason: String(cString: strerror(code)))
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG || type == S_IFIFO else {
             close(fd)
-            throw .unreadable(path: path, reason: "it is a directory")
+            let kind = type == S_IFDIR ? "a directory" : type == S_IFCHR || type == S_IFBLK ? "a device" : "not a file"
+            throw .unreadable(path: path, reason: "it is \(kind), not a regular file or a pipe")
         }
         descriptor = fd
         size = Int64(info.st_size)
@@ -57,6 +67,7 @@ final class ImportLineReader {
                 return line
             }
             searched = buffer.count
+            if buffer.count - start > maxLineBytes { throw tooLong() }
             if atEnd {
                 guard start < buffer.count else { return nil }
                 let line = buffer[start...]
@@ -71,11 +82,20 @@ final class ImportLineReader {
 
     /// Everything from the current position to the end of the file.
     func remainder() throws(SessionStoreError) -> [UInt8] {
-        while !atEnd { try fill() }
+        while !atEnd {
+            if buffer.count - start > maxLineBytes { throw tooLong() }
+            try fill()
+        }
+        if buffer.count - start > maxLineBytes { throw tooLong() }
         let rest = Array(buffer[start...])
         bytesRead += Int64(rest.count)
         start = buffer.count
         return rest
+    }
+
+    private func tooLong() -> SessionStoreError {
+        .malformedImport(path: path, line: lineNumber + 1,
+                         reason: "the line is longer than \(maxLineBytes) bytes (the import limit) without a line end")
     }
 
     /// The position of the first `\n` at or after `position`, found with `memchr`.

@@ -8,6 +8,16 @@ struct ImportProblem: Error {
     init(_ reason: String) {
         self.reason = reason
     }
+
+    /// `time`, when it is inside `WireRanges.time`; otherwise a problem naming `key` and the range.
+    static func checkTime(_ time: Double, _ key: String, in place: String) throws(ImportProblem) -> Double {
+        guard WireRanges.isValidTime(time) else {
+            throw ImportProblem("\(place): \"\(key)\" must be a time in seconds since 1970 from 0 to "
+                                + "\(WireRanges.text(WireRanges.time.upperBound)) (9999-12-31), "
+                                + "not \(WireRanges.text(time))")
+        }
+        return time
+    }
 }
 
 /// Typed access to the members of an object read from an import file, with problems that name the member.
@@ -42,6 +52,27 @@ extension JSONObject {
             throw ImportProblem("\(place): \"\(key)\" must be a number, not \(value.kindName)")
         }
         return number
+    }
+
+    /// A time in seconds since 1970 inside `WireRanges.time` (no later value can be shown or stored safely).
+    func requiredTime(_ key: String, in place: String) throws(ImportProblem) -> Double {
+        try ImportProblem.checkTime(try requiredNumber(key, in: place), key, in: place)
+    }
+
+    /// An optional time in seconds since 1970 inside `WireRanges.time`.
+    func optionalTime(_ key: String, in place: String) throws(ImportProblem) -> Double? {
+        guard let time = try optionalNumber(key, in: place) else { return nil }
+        return try ImportProblem.checkTime(time, key, in: place)
+    }
+
+    /// An optional duration in microseconds inside `WireRanges.micros`.
+    func optionalMicros(_ key: String, in place: String) throws(ImportProblem) -> Double? {
+        guard let micros = try optionalNumber(key, in: place) else { return nil }
+        guard WireRanges.micros.contains(micros) else {
+            throw ImportProblem("\(place): \"\(key)\" must be a duration in microseconds from 0 to "
+                                + "\(WireRanges.text(WireRanges.micros.upperBound)), not \(WireRanges.text(micros))")
+        }
+        return micros
     }
 
     func optionalInteger(_ key: String, in place: String) throws(ImportProblem) -> Int64? {

@@ -54,9 +54,10 @@ enum ReduxDevToolsFormat {
         ]))
     }
 
-    /// Unix seconds to JavaScript milliseconds.
+    /// Unix seconds to JavaScript milliseconds. Never traps: a stored time outside any sensible range (written
+    /// by an older version, which did not check) saturates.
     static func milliseconds(_ seconds: Double) -> Int64 {
-        Int64((seconds * 1000).rounded())
+        Int64(saturating: (seconds * 1000).rounded())
     }
 
     // MARK: Decoding
@@ -140,7 +141,12 @@ enum ReduxDevToolsFormat {
             }
             let synthesized = details["synthesized"]?.boolValue ?? false
             let timestamp = try lifted.optionalNumber("timestamp", in: place).map { $0 / 1000 }
-            let time = try details.optionalNumber("time", in: detailsPlace) ?? timestamp ?? previousTime
+            let time: Double
+            if let exact = try details.optionalTime("time", in: detailsPlace) {
+                time = exact
+            } else {
+                time = try ImportProblem.checkTime(timestamp ?? previousTime, "timestamp", in: place)
+            }
             previousTime = time
             var detail = try details.optionalString("detail", in: detailsPlace)
             if detail == nil, details.isEmpty, skipped.contains(id) { detail = "skipped in Redux DevTools" }
@@ -151,7 +157,7 @@ enum ReduxDevToolsFormat {
                 label: details.isEmpty ? action["type"]?.stringValue : try details.optionalString("label", in: detailsPlace),
                 action: synthesized ? details["action"] : action,
                 patch: nil,
-                reducerMicros: try details.optionalNumber("reducerMicros", in: detailsPlace),
+                reducerMicros: try details.optionalMicros("reducerMicros", in: detailsPlace),
                 detail: detail,
                 branch: 0)
             steps.append(Step(event: event, state: try state(at: position), noPatch: details["noPatch"]?.boolValue ?? false))

@@ -10,10 +10,15 @@ import RewindWire
 public struct SessionExporter: Sendable {
     /// The session to export.
     public let reader: SessionReader
+    /// The largest state the export rebuilds from the stored patches, in bytes of compact JSON (about): a session
+    /// recorded before the daemon bounded states may hold a patch that copies the state into itself; its export
+    /// fails naming the event instead of writing without end. Default 1 GiB.
+    public let maxStateBytes: Int
 
     /// An exporter of the session `reader` reads.
-    public init(reader: SessionReader) {
+    public init(reader: SessionReader, maxStateBytes: Int = 1 << 30) {
         self.reader = reader
+        self.maxStateBytes = maxStateBytes
     }
 
     /// Writes the export to `url`. The file appears complete or not at all (written as `<file>.partial`, then
@@ -53,7 +58,7 @@ public struct SessionExporter: Sendable {
         try output.write("\n")
         var done: Int64 = 0
         progress?(TransferProgress(completed: 0, total: total, unit: .events))
-        try SessionTimelineWalker(reader: reader, allBranches: true).walk { (event, state, replaces, unknown) throws(SessionStoreError) in
+        try SessionTimelineWalker(reader: reader, allBranches: true, maxStateBytes: maxStateBytes).walk { (event, state, replaces, unknown) throws(SessionStoreError) in
             // Not a ternary: `JSONValue` is `ExpressibleByNilLiteral`, so `c ? state : nil` would be `.null`.
             var replacement: JSONValue?
             if replaces { replacement = state }
@@ -113,7 +118,7 @@ public struct SessionExporter: Sendable {
         try output.write(initialState.serializedBytes())
         try output.write("}")
         var done: Int64 = 0
-        try SessionTimelineWalker(reader: reader, allBranches: false).walk { (event, state, _, _) throws(SessionStoreError) in
+        try SessionTimelineWalker(reader: reader, allBranches: false, maxStateBytes: maxStateBytes).walk { (event, state, _, _) throws(SessionStoreError) in
             try output.write(",{\"state\":")
             try output.write(state.serializedBytes())
             try output.write("}")

@@ -11,17 +11,25 @@ import RewindWire
 public struct SessionImporter: Sendable {
     /// Where imported sessions are created.
     public let store: SessionStore
+    /// The longest line of a file (and the longest pretty-printed document), in bytes: beyond it the import fails
+    /// without reading further. Default 256 MiB.
+    public let maxLineBytes: Int
+    /// The largest state an event's patch may build, in bytes of compact JSON (about): a patch going beyond it
+    /// fails the import (a JSON Patch `copy` can double a state with a few bytes). Default 256 MiB.
+    public let maxStateBytes: Int
 
     /// An importer into `store`.
-    public init(store: SessionStore) {
+    public init(store: SessionStore, maxLineBytes: Int = 256 << 20, maxStateBytes: Int = 256 << 20) {
         self.store = store
+        self.maxLineBytes = maxLineBytes
+        self.maxStateBytes = maxStateBytes
     }
 
     /// The format of the file at `url`: JSON Lines when its first line is a Rewind session header, Redux DevTools
     /// when the file is one JSON object with `actionsById` and `computedStates`. Throws `unknownImportFormat`,
     /// `malformedImport` (a file that is not JSON, naming the line) or `unreadable`.
     public static func detectFormat(of url: URL) throws(SessionStoreError) -> SessionExportFormat {
-        switch try SessionImporter.open(url) {
+        switch try SessionImporter.open(url, maxLineBytes: ImportLineReader.defaultMaxLineBytes) {
         case .lines: return .jsonl
         case .redux: return .reduxDevTools
         }
@@ -31,7 +39,7 @@ public struct SessionImporter: Sendable {
     public func importSession(
         from url: URL, progress: ((TransferProgress) -> Void)? = nil
     ) throws(SessionStoreError) -> SessionImportResult {
-        switch try SessionImporter.open(url) {
+        switch try SessionImporter.open(url, maxLineBytes: maxLineBytes) {
         case .lines(let header, let headerLine, let lines):
             return try importLines(header: header, headerLine: headerLine, lines: lines, url: url, progress: progress)
         case .redux(let document):
@@ -46,8 +54,8 @@ public struct SessionImporter: Sendable {
         case redux(JSONValue)
     }
 
-    private static func open(_ url: URL) throws(SessionStoreError) -> OpenedFile {
-        let lines = try ImportLineReader(url: url)
+    private static func open(_ url: URL, maxLineBytes: Int) throws(SessionStoreError) -> OpenedFile {
+        let lines = try ImportLineReader(url: url, maxLineBytes: maxLineBytes)
         var firstLine: ArraySlice<UInt8>?
         while let line = try lines.nextLine() {
             if !isBlank(line) {
@@ -59,7 +67,8 @@ public struct SessionImporter: Sendable {
         let firstLineNumber = lines.lineNumber
         let neither = "it is JSON, but neither a Rewind session header ({\"format\":\"rewind-session\",…}) "
             + "nor a Redux DevTools state (with \"actionsById\" and \"computedStates\")"
-        if let value = try? parse(firstLine) {
+        let limits = parseLimits(maxLineBytes: maxLineBytes)
+        if let value = try? parse(firstLine, limits) {
             if SessionLinesFormat.isHeader(value) { return .lines(header: value, headerLine: firstLineNumber, lines) }
             if ReduxDevToolsFormat.isDocument(value) {
                 while let line = try lines.nextLine() {
@@ -76,7 +85,7 @@ public struct SessionImporter: Sendable {
         let whole = Array(firstLine) + [UInt8(ascii: "\n")] + (try lines.remainder())
         let value: JSONValue
         do throws(JSONParseError) {
-            value = try parse(whole[...])
+            value = try parse(whole[...], limits)
         } catch {
             let offset = min(max(0, error.offset), whole.count)
             let line = firstLineNumber + whole[..<offset].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
@@ -86,10 +95,17 @@ public struct SessionImporter: Sendable {
         return .redux(value)
     }
 
-    private static func parse(_ bytes: ArraySlice<UInt8>) throws(JSONParseError) -> JSONValue {
+    /// The parser's limits for an import: no size limit beyond the line limit, and at most one JSON value per
+    /// 16 bytes of it (a parsed value takes 32 bytes), so that a line of `[],[],…` cannot cost 11 times its size.
+    static func parseLimits(maxLineBytes: Int) -> JSONLimits {
+        JSONLimits(maxDepth: SessionFileReader.storedJSONLimits.maxDepth, maxBytes: Int.max,
+                   maxValues: max(1 << 16, maxLineBytes / 16))
+    }
+
+    private static func parse(_ bytes: ArraySlice<UInt8>, _ limits: JSONLimits) throws(JSONParseError) -> JSONValue {
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(JSONParseError) {
-                return .success(try JSONValue(parsing: buffer, limits: SessionFileReader.storedJSONLimits))
+                return .success(try JSONValue(parsing: buffer, limits: limits))
             } catch {
                 return .failure(error)
             }
@@ -114,12 +130,14 @@ public struct SessionImporter: Sendable {
         } catch {
             throw .malformedImport(path: path, line: headerLine, reason: error.reason)
         }
+        let limits = SessionImporter.parseLimits(maxLineBytes: maxLineBytes)
         let recording = try store.createSession(
             appName: session.app, instance: session.instance, protocolVersion: session.protocolVersion,
             stateType: session.stateType, initialState: initialState, startedAt: session.startedAt,
             importedFrom: url.lastPathComponent)
         do throws(SessionStoreError) {
             var states: [Int64: JSONValue] = [0: initialState]
+            var sizes: [Int64: Int] = [:]
             var lastIndex: Int64 = 0
             var count: Int64 = 0
             progress?(TransferProgress(completed: lines.bytesRead, total: lines.size, unit: .bytes))
@@ -128,7 +146,7 @@ public struct SessionImporter: Sendable {
                 let number = lines.lineNumber
                 let value: JSONValue
                 do throws(JSONParseError) {
-                    value = try SessionImporter.parse(line)
+                    value = try SessionImporter.parse(line, limits)
                 } catch {
                     throw .malformedImport(path: path, line: number,
                                            reason: "not valid JSON: \(error.reason) (column \(error.offset + 1))")
@@ -150,10 +168,14 @@ public struct SessionImporter: Sendable {
                 let stateAfter: JSONValue
                 if let state = parsed.state {
                     stateAfter = state
+                    sizes[branch] = nil
                 } else if var state = states[branch] {
+                    states[branch] = nil  // so that the patch changes the state in place
                     if let patch = parsed.event.patch {
+                        var size = sizes[branch] ?? state.compactSize(limit: maxStateBytes)
                         do throws(JSONPatchError) {
-                            try patch.apply(to: &state)
+                            try patch.apply(to: &state, size: &size, maxSize: maxStateBytes)
+                            sizes[branch] = size
                         } catch {
                             throw .malformedImport(path: path, line: number,
                                                    reason: "the patch does not apply to the state before it: \(error)")

@@ -110,9 +110,9 @@ enum SessionLinesFormat {
             id: try object.optionalString("id", in: place),
             app: try object.requiredString("app", in: place),
             instance: try object.optionalString("instance", in: place),
-            startedAt: Date(timeIntervalSince1970: try object.requiredNumber("startedAt", in: place)),
-            endedAt: try object.optionalNumber("endedAt", in: place).map { Date(timeIntervalSince1970: $0) },
-            protocolVersion: Int(try object.optionalInteger("protocolVersion", in: place) ?? 0),
+            startedAt: Date(timeIntervalSince1970: try object.requiredTime("startedAt", in: place)),
+            endedAt: try object.optionalTime("endedAt", in: place).map { Date(timeIntervalSince1970: $0) },
+            protocolVersion: Int(clamping: try object.optionalInteger("protocolVersion", in: place) ?? 0),
             stateType: try object.optionalString("stateType", in: place),
             endState: endState)
     }
@@ -130,12 +130,12 @@ enum SessionLinesFormat {
         guard branch >= 0 else { throw ImportProblem("\"branch\" must not be negative") }
         let event = NewEvent(
             appSeq: try object.optionalInteger("appSeq", in: place),
-            time: try object.requiredNumber("time", in: place),
+            time: try object.requiredTime("time", in: place),
             kind: kind,
             label: try object.optionalString("label", in: place),
             action: object["action"],
             patch: try object.optionalPatch("patch", in: place),
-            reducerMicros: try object.optionalNumber("reducerMicros", in: place),
+            reducerMicros: try object.optionalMicros("reducerMicros", in: place),
             detail: try object.optionalString("detail", in: place),
             branch: branch)
         return EventLine(index: try object.optionalInteger("index", in: place), event: event, state: object["state"])

@@ -10,6 +10,8 @@ struct SessionTimelineWalker {
     let reader: SessionReader
     /// Every branch, or only the original timeline (branch 0).
     let allBranches: Bool
+    /// The largest state rebuilt from patches, in bytes of compact JSON (see `JSONPatch.apply(to:size:maxSize:)`).
+    let maxStateBytes: Int
     /// Events read per query.
     var chunkSize: Int64 = 2048
 
@@ -31,6 +33,7 @@ struct SessionTimelineWalker {
             guard cursor < list.count, list[cursor].contains(event.index, branch: event.branch) else { return nil }
             return list[cursor]
         }
+        var sizes: [Int64: Int] = [:]  // compactSize of each branch's state, once measured
         let total = reader.eventCount
         var start: Int64 = 1
         while start <= total {
@@ -40,8 +43,10 @@ struct SessionTimelineWalker {
             for event in events {
                 var computed = states[event.branch]
                 if var state = computed, let patch = event.patch {
+                    var size = sizes[event.branch] ?? state.compactSize(limit: maxStateBytes)
                     do {
-                        try patch.apply(to: &state)
+                        try patch.apply(to: &state, size: &size, maxSize: maxStateBytes)
+                        sizes[event.branch] = size
                     } catch {
                         throw .corrupt(path: reader.fileURL.path,
                                        detail: "the patch of event \(event.index) does not apply to the state before it: \(error)")
@@ -53,6 +58,7 @@ struct SessionTimelineWalker {
                    let keyframe = try reader.keyframe(at: event.index, branch: event.branch), keyframe != computed {
                     computed = keyframe
                     replaces = true
+                    sizes[event.branch] = nil
                 }
                 guard let after = computed else {
                     throw .corrupt(path: reader.fileURL.path,

@@ -177,7 +177,7 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
                                  + "(\(WireProtocol.version)); upgrade rewind"))
             return
         }
-        if let token = environment.token, hello.token != token {
+        if let token = environment.token, !TokenComparison.matches(hello.token, token) {
             reject(WireError(code: .unauthorized,
                              message: hello.token == nil ? "this daemon requires a token (REWIND_TOKEN)"
                                                          : "the token does not match"))
@@ -204,7 +204,8 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
             environment.send(.error(problem))
             environment.send(.resync(Resync(reason: "out_of_order")))
         }
-        if let failure = session.recordAction(event, connectionBase: connectionBase) {
+        if let failure = session.recordAction(event, connectionBase: connectionBase,
+                                                 maxStateBytes: environment.limits.maxBytes) {
             environment.send(.error(failure))
             environment.send(.resync(Resync(reason: failure.code.rawValue)))
         }

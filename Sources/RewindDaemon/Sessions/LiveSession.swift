@@ -28,6 +28,8 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     private let lock = NSLock()
     private var state: JSONValue
     private var stateKnown = true
+    /// `state.compactSize`, kept up to date by the patches; nil until measured (after a full state arrives).
+    private var stateSize: Int?
     private var connection: ConnectionID?
     private var appActions: UInt64
     private var pending: [String: @Sendable (CommandResult) -> Void] = [:]
@@ -96,15 +98,19 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     // MARK: - Recording what the app sends
 
     /// Records one action. `connectionBase` is the app's action count at this connection's `hello`. Returns the
-    /// error to report to the app when the patch did not apply.
-    func recordAction(_ event: ActionEvent, connectionBase: UInt64) -> WireError? {
+    /// error to report to the app when the patch did not apply, or would make the state larger than
+    /// `maxStateBytes` (of compact JSON: what one snapshot message could carry).
+    func recordAction(_ event: ActionEvent, connectionBase: UInt64,
+                      maxStateBytes: Int = JSONLimits.default.maxBytes) -> WireError? {
         lock.lock()
         var failure: WireError?
         var patch: JSONPatch? = event.patch.operations.isEmpty ? nil : event.patch
         if let candidate = patch {
             if stateKnown {
                 do {
-                    try candidate.apply(to: &state)
+                    var size = stateSize ?? state.compactSize(limit: maxStateBytes)
+                    try candidate.apply(to: &state, size: &size, maxSize: maxStateBytes)
+                    stateSize = size
                 } catch {
                     failure = WireError(code: .patchFailed,
                                         message: "the patch of event \(event.seq) does not apply: \(error)")
@@ -215,6 +221,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         let patch: JSONPatch? = stateKnown ? JSONPatch.diff(from: state, to: new) : nil
         let full = !stateKnown
         state = new
+        stateSize = nil
         stateKnown = true
         let text = full ? [detail, "full state (the previous one was unknown)"].compactMap { $0 }.joined(separator: "; ")
                         : detail

@@ -68,11 +68,14 @@ final class SessionFileReader {
         return statement
     }
 
-    /// Opens `path` read-only and checks that it is a session this build can read.
+    /// Opens `path` read-only and checks that it is a session this build can read. Anything but a regular file
+    /// (a FIFO, a device, a socket, a directory — at the path or as its `-wal`/`-shm` companion) is refused
+    /// before SQLite opens it: opening a FIFO would block until someone writes to it.
     init(path: String) throws(SessionStoreError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .unreadable(path: path, reason: "no such file")
         }
+        try SessionFileReader.requireRegularFiles(at: path)
         let database = try SQLiteDatabase(path: path, mode: .readOnly)
         self.database = database
         schemaVersion = try SessionFileReader.checkSchema(of: database)
@@ -367,6 +370,24 @@ final class SessionFileReader {
     /// A date read from the meta table.
     static func date(from text: String) -> Date? {
         Double(text).map { Date(timeIntervalSince1970: $0) }
+    }
+
+    /// Throws `unreadable` unless `path` is a regular file (following a symbolic link) and its `-wal` and
+    /// `-shm` companions, when they exist, are too.
+    static func requireRegularFiles(at path: String) throws(SessionStoreError) {
+        for suffix in ["", "-wal", "-shm"] {
+            var info = stat()
+            guard stat(path + suffix, &info) == 0 else {
+                if suffix.isEmpty { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+                continue
+            }
+            let type = info.st_mode & S_IFMT
+            guard type == S_IFREG else {
+                let kind = type == S_IFIFO ? "a FIFO" : type == S_IFDIR ? "a directory"
+                    : type == S_IFSOCK ? "a socket" : type == S_IFCHR || type == S_IFBLK ? "a device" : "not a file"
+                throw .unreadable(path: path + suffix, reason: "it is \(kind), not a regular file")
+            }
+        }
     }
 
     /// The bytes a session takes on disk: the file plus its write-ahead log.

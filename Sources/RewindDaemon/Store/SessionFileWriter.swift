@@ -63,6 +63,7 @@ final class SessionFileWriter {
     /// Checks its schema version first.
     static func openExisting(path: String, maxFileBytes: Int64? = nil) throws(SessionStoreError) -> SessionFileWriter {
         guard FileManager.default.fileExists(atPath: path) else { throw .unwritable(path: path, reason: "no such file") }
+        try SessionFileReader.requireRegularFiles(at: path)  // a FIFO would block the open
         let database = try SQLiteDatabase(path: path, mode: .readWrite)
         _ = try SessionFileReader.checkSchema(of: database)
         try database.execute("PRAGMA synchronous = NORMAL")

@@ -1,4 +1,5 @@
 import Foundation
+import RewindWire
 
 /// The name of one recorded session, also the base name of its file in the data directory.
 ///
@@ -99,7 +100,10 @@ public struct SessionID: Hashable, Sendable, Codable, CustomStringConvertible, C
     }
 
     private static func timestamp(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        // Clamped to 1970…9999, so that an id always starts with eight digits (a negative or huge start time
+        // gave a leading "-", which is not a valid id, or a 13-digit year).
+        let unix = date.timeIntervalSince1970
+        var seconds = time_t(saturating: unix.isNaN ? 0 : min(max(unix, 0), WireRanges.time.upperBound).rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }

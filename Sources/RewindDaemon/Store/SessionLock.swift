@@ -28,7 +28,7 @@ final class SessionLock {
     /// Takes the lock of an existing session without waiting: nil when a live process holds it (or the file
     /// does not exist); used to repair a session whose recorder died.
     static func acquireExisting(at path: String) -> SessionLock? {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
+        let fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK)  // a FIFO planted there must not block
         guard fd >= 0 else { return nil }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)
@@ -39,7 +39,7 @@ final class SessionLock {
 
     /// True when a live process (this one included) holds the lock at `path`.
     static func isHeld(at path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)  // a FIFO planted there must not block the listing
         guard fd >= 0 else { return false }
         defer { close(fd) }
         if flock(fd, LOCK_SH | LOCK_NB) == 0 {

@@ -9,13 +9,23 @@ public struct JSONLimits: Sendable, Hashable {
     public var maxDepth: Int
     /// The largest document accepted, in bytes of UTF-8. Default 64 MiB.
     public var maxBytes: Int
+    /// The most values a document may hold (every scalar, array and object counts one). A parsed value takes
+    /// 32 bytes whatever its text (`[]` is 2 bytes of text), so without this bound a document of empty arrays
+    /// costs about 11 times its size. Unless set, one value per 16 bytes of ``maxBytes`` and at least 65,536:
+    /// 4,194,304 values (128 MiB of parsed values) for 64 MiB. A document with more fails with `tooBig`.
+    public var maxValues: Int {
+        get { explicitMaxValues ?? max(1 << 16, maxBytes / 16) }
+        set { explicitMaxValues = newValue }
+    }
+    private var explicitMaxValues: Int?
 
-    /// Limits with the given values.
-    public init(maxDepth: Int = 512, maxBytes: Int = 64 << 20) {
+    /// Limits with the given values (`maxValues` nil: derived from `maxBytes`, see ``maxValues``).
+    public init(maxDepth: Int = 512, maxBytes: Int = 64 << 20, maxValues: Int? = nil) {
         self.maxDepth = maxDepth
         self.maxBytes = maxBytes
+        self.explicitMaxValues = maxValues
     }
 
-    /// Depth 512, 64 MiB.
+    /// Depth 512, 64 MiB, 4,194,304 values.
     public static let `default` = JSONLimits()
 }

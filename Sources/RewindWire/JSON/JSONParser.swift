@@ -10,6 +10,9 @@ struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let limits: JSONLimits
     private var pos = 0
+    /// Values read so far (bounded by `limits.maxValues`).
+    private var valueCount = 0
+    private let maxValues: Int
 
     private struct Frame {
         var isObject: Bool
@@ -36,6 +39,7 @@ struct JSONParser {
     private init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
         self.bytes = bytes
         self.limits = limits
+        self.maxValues = limits.maxValues
     }
 
     /// Parses one complete document.
@@ -198,6 +202,10 @@ struct JSONParser {
             // Read one value (a scalar, an empty container, or the opening of a container).
             skipWhitespace()
             guard pos < bytes.count else { throw error("unexpected end of input, expected a value") }
+            valueCount += 1
+            guard valueCount <= maxValues else {
+                throw error("more than \(maxValues) values (the limit of values in one document)", kind: .tooBig)
+            }
             var value: JSONValue
             switch bytes[pos] {
             case UInt8(ascii: "{"), UInt8(ascii: "["):

@@ -108,6 +108,19 @@ public struct JSONPatch: Hashable, Sendable {
         try JSONPatchApplier.apply(operations, to: &document, atomically: true)
     }
 
+    /// Applies the operations in place, all or nothing, like ``apply(to:)-(JSONValue)``, while bounding what the
+    /// patch can make the document become: `size` is the document's ``JSONValue/compactSize(limit:)`` before
+    /// the patch (measure it once, then let this method keep it up to date), and an operation that would take
+    /// it past `maxSize` bytes fails with a `JSONPatchError` saying so, the document and `size` restored. This is
+    /// what a receiver of patches from an untrusted peer calls: a small patch that copies the document into
+    /// itself again and again is refused after the budget, not after memory or disk runs out.
+    ///
+    /// Cost: as ``apply(to:)-(JSONValue)``, plus measuring each value that enters or leaves the document (a
+    /// `copy`'s source only up to the budget left).
+    public func apply(to document: inout JSONValue, size: inout Int, maxSize: Int) throws(JSONPatchError) {
+        try JSONPatchApplier.apply(operations, to: &document, size: &size, maxSize: maxSize)
+    }
+
     /// A patch that turns `from` into `to`: `try diff(from: a, to: b).apply(to: a) == b` always holds.
     ///
     /// Strategy and cost (N = size of the two documents):

@@ -45,6 +45,107 @@ enum JSONPatchApplier {
         }
     }
 
+    /// Applies the operations in order, all or nothing, keeping `size` (the document's
+    /// ``JSONValue/compactSize(limit:)`` before the patch) up to date as the document grows and shrinks. An
+    /// operation that would take it past `maxSize` fails before it is applied (a `copy` is measured only up to the
+    /// budget left, so a copy bomb costs no more than the budget); on any failure the document and `size` are
+    /// restored.
+    static func apply(_ operations: [JSONPatchOperation], to document: inout JSONValue, size: inout Int,
+                      maxSize: Int) throws(JSONPatchError) {
+        var undo: [Undo]? = []
+        let sizeBefore = size
+        for (index, operation) in operations.enumerated() {
+            do throws(Failure) {
+                size = try sizeAfter(operation, on: document, size: size, maxSize: maxSize)
+                try apply(operation, to: &document, undo: &undo)
+            } catch {
+                if let undo { rollBack(undo, in: &document) }
+                size = sizeBefore
+                throw JSONPatchError(operationIndex: index, pointer: error.pointer, reason: error.reason)
+            }
+        }
+    }
+
+    /// The document's size once `operation` is applied, or a failure when it would exceed `maxSize`. Values
+    /// that leave the document are measured up to the current size, values that enter it up to the budget left.
+    /// An operation that will fail to apply for another reason gets a harmless estimate (the applier throws).
+    /// Each location is looked up once, without allocating.
+    private static func sizeAfter(_ operation: JSONPatchOperation, on document: JSONValue, size: Int,
+                                  maxSize: Int) throws(Failure) -> Int {
+        /// The size after `value` enters at `path` (found as `target`), with what it replaces leaving.
+        func entering(_ value: JSONValue, at path: JSONPointer, _ target: Target, replacing: Bool) throws(Failure) -> Int {
+            let base = max(0, size - (replacing ? leaving(target) : 0))
+            let budget = maxSize - base
+            let added = budget < 0 ? budget &+ 1 : value.compactSize(limit: budget) + target.overhead
+            guard added <= budget else {
+                throw Failure(pointer: path.description,
+                              reason: "the document would grow past the limit of \(maxSize) bytes")
+            }
+            return base + added
+        }
+        /// The size of what is at `target` (0 when nothing), with its member or element overhead.
+        func leaving(_ target: Target) -> Int {
+            guard let old = target.value else { return 0 }
+            return min(size, old.compactSize(limit: size) + target.overhead)
+        }
+        switch operation {
+        case .add(let path, let value):
+            let target = Target(path, in: document)
+            // Adding to an object replaces a member of that name; adding to an array inserts.
+            return try entering(value, at: path, target, replacing: target.isMember || path.tokens.isEmpty)
+        case .replace(let path, let value):
+            return try entering(value, at: path, Target(path, in: document), replacing: true)
+        case .copy(let from, let path):
+            guard let value = document[from] else { return size }
+            let target = Target(path, in: document)
+            return try entering(value, at: path, target, replacing: target.isMember || path.tokens.isEmpty)
+        case .remove(let path):
+            return max(0, size - leaving(Target(path, in: document)))
+        case .move, .test:
+            return size
+        }
+    }
+
+    /// What a pointer designates, for size accounting: the value there (if any) and whether its last token names
+    /// an object member (whose key is part of the size) or an array element.
+    private struct Target {
+        var value: JSONValue?
+        var isMember = false
+        /// Bytes besides the value: `"key":` and a comma for a member, a comma for an element, none for the root.
+        var overhead = 0
+
+        init(_ path: JSONPointer, in document: JSONValue) {
+            guard let last = path.tokens.last else {
+                value = document
+                return
+            }
+            var current = document
+            for token in path.tokens.dropLast() {
+                switch current {
+                case .object(let object):
+                    guard let next = object[token] else { return }
+                    current = next
+                case .array(let array):
+                    guard let i = JSONPointer.arrayIndex(token), i < array.count else { return }
+                    current = array[i]
+                default:
+                    return
+                }
+            }
+            switch current {
+            case .object(let object):
+                isMember = true
+                overhead = last.utf8.count + 4
+                value = object[last]
+            case .array(let array):
+                overhead = 1
+                if let i = JSONPointer.arrayIndex(last), i < array.count { value = array[i] }
+            default:
+                return
+            }
+        }
+    }
+
     /// Undoes recorded changes, latest first. The steps cannot fail on the document they were recorded on.
     private static func rollBack(_ steps: [Undo], in document: inout JSONValue) {
         var none: [Undo]? = nil

@@ -5,14 +5,15 @@
 public struct ActionEvent: Sendable, Hashable {
     /// Sequence number: 1 for the first action after `hello`, then +1 per action, per connection.
     public var seq: UInt64
-    /// When the action was dispatched, in seconds since 1970-01-01T00:00:00Z.
+    /// When the action was dispatched, in seconds since 1970-01-01T00:00:00Z; decoding accepts
+    /// ``WireRanges/time`` only.
     public var time: Double
     /// The action.
     public var action: ActionPayload
     /// Turns the state after the previous event (or the `hello`/`snapshot` state) into the state after this
     /// one. Empty when nothing changed — and inside a `dropped` range, where states were not captured.
     public var patch: JSONPatch
-    /// How long the reducers took, in microseconds (optional).
+    /// How long the reducers took, in microseconds (optional); decoding accepts ``WireRanges/micros`` only.
     public var reducerMicros: Double?
     /// Where the action was dispatched (optional): the text `File.swift:42`, or the number a ``SourceTable`` gave
     /// it earlier on the same connection.
@@ -51,10 +52,10 @@ public struct ActionEvent: Sendable, Hashable {
     init(reading fields: WireFields) throws(WireError) {
         self.init(
             seq: try fields.uint64("seq"),
-            time: try fields.double("time"),
+            time: try fields.time("time"),
             action: try ActionPayload(reading: try fields.fields("action")),
             patch: try fields.patch("patch"),
-            reducerMicros: try fields.optionalDouble("reducerMicros"),
+            reducerMicros: try fields.optionalMicros("reducerMicros"),
             source: try fields.optionalSource("source"))
     }
 }

@@ -136,6 +136,26 @@ struct WireFields {
         return d
     }
 
+    /// A time in seconds since 1970 inside ``WireRanges/time``; `bad_field` otherwise.
+    func time(_ name: String) throws(WireError) -> Double {
+        try inRange(try double(name), WireRanges.time, name, "a time in seconds since 1970")
+    }
+
+    /// An optional duration in microseconds inside ``WireRanges/micros``; `bad_field` otherwise.
+    func optionalMicros(_ name: String) throws(WireError) -> Double? {
+        guard let value = try optionalDouble(name) else { return nil }
+        return try inRange(value, WireRanges.micros, name, "a duration in microseconds")
+    }
+
+    private func inRange(_ value: Double, _ range: ClosedRange<Double>, _ name: String,
+                         _ what: String) throws(WireError) -> Double {
+        guard range.contains(value) else {
+            throw WireFields.badField(fieldPath(name), "expected \(what) from \(WireRanges.text(range.lowerBound)) "
+                                          + "to \(WireRanges.text(range.upperBound)), found \(WireRanges.text(value))")
+        }
+        return value
+    }
+
     func array(_ name: String) throws(WireError) -> [JSONValue] {
         try asArray(try required(name), name)
     }

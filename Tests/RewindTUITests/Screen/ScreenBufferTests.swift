@@ -78,11 +78,14 @@ struct ScreenBufferTests {
         #expect(buffer[0, 3].character == "x")
     }
 
-    @Test("control characters are shown as spaces")
+    @Test("control characters from an app are shown as visible escapes, never sent to the terminal")
     func controlCharacters() {
-        var buffer = ScreenBuffer(width: 6, height: 1)
-        buffer.put("a\tb\nc", row: 0, column: 0)
-        #expect(buffer.lines[0] == "a b c ")
+        var buffer = ScreenBuffer(width: 23, height: 1)
+        buffer.put("a\tb\nc\u{1B}[31m\u{07}\u{9B}", row: 0, column: 0)
+        #expect(buffer.lines[0] == "a\\tb\\nc\\x1B[31m\\x07\\x9B")
+        var right = ScreenBuffer(width: 8, height: 1)
+        right.putRightAligned("\u{1B}]0;x", row: 0, end: 8)
+        #expect(right.lines[0] == "\\x1B]0;x")
     }
 
     @Test("writes outside the screen are ignored")

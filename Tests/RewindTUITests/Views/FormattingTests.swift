@@ -44,4 +44,20 @@ struct FormattingTests {
         #expect(Sparkline.render([1, 2, 3, 4, 5, 6, 7, 8], width: 3) == "▆▇█")
         #expect(Sparkline.render([], width: 3) == "   ")
     }
+
+    @Test("times and durations far outside any sensible range are shown without trapping (stored by older versions)",
+          arguments: [1e19, 1e300, -1e300, Double.infinity, -Double.infinity, Double.nan, 9.3e18, -9.3e18])
+    func hostileNumbers(value: Double) {
+        #expect(!Formatting.relativeTime(value).isEmpty)
+        #expect(!Formatting.clockTime(value).isEmpty)
+        #expect(!Formatting.dateTime(value).isEmpty)
+        #expect(!Formatting.duration(micros: value).isEmpty)
+        #expect(!Formatting.rate(value).isEmpty)
+        #expect(Sparkline.render([value, 1, value], width: 3).count == 3)
+    }
+
+    @Test("a time past the year 9999 is shown as the last second of 9999")
+    func clampedDate() {
+        #expect(Formatting.dateTime(1e300).hasPrefix("9999-12-3") || Formatting.dateTime(1e300).hasPrefix("10000-01-01"))
+    }
 }

@@ -1,7 +1,7 @@
 /// How many terminal columns text occupies, without libc's `wcwidth`.
 ///
 /// Rules (chosen to agree with glibc's `wcwidth` in a UTF-8 locale, which ncurses and tmux use):
-/// - control characters have width 0 (the screen buffer never stores them; it shows them as spaces);
+/// - control characters have width 0 (the screen buffer never stores them; it shows them as visible escapes such as `\x1B`);
 /// - combining and enclosing marks, format characters (zero-width joiner, variation selectors, …) and Hangul
 ///   medial/final jamo have width 0;
 /// - East Asian Wide and Fullwidth characters (CJK, Hangul syllables, fullwidth forms, …) and emoji with emoji

@@ -1,8 +1,11 @@
+import RewindWire
+
 /// The in-memory screen every view renders into and the painter copies to the terminal.
 ///
 /// A grid of `height` rows by `width` columns of `Cell`s. Wide characters take two cells and are never split:
-/// text that does not fit is cut at a character boundary and ends with `…`. Control characters are shown as
-/// spaces. Because layout happens here and not in ncurses, every view is testable through `lines`.
+/// text that does not fit is cut at a character boundary and ends with `…`. Control characters (and the other
+/// characters `TerminalText` escapes) are shown as visible escapes such as `\x1B`, so that text from an app can
+/// neither act on the terminal nor hide. Because layout happens here and not in ncurses, every view is testable through `lines`.
 ///
 /// A value type with no shared state: build and read it on one thread, or copy it across threads.
 public struct ScreenBuffer: Sendable, Equatable {
@@ -62,8 +65,8 @@ public struct ScreenBuffer: Sendable, Equatable {
     ///
     /// Text wider than the space is cut at a character boundary and ends with `…` in the last column; a wide
     /// character that would straddle the cut is replaced by a space. Writing over half of an existing wide
-    /// character blanks its other half. Control characters become spaces; zero-width characters on their own
-    /// are dropped. Rows and columns outside the screen are ignored.
+    /// character blanks its other half. Control characters are written as their `TerminalText` escapes (`\x1B`,
+    /// `\n`); zero-width characters on their own are dropped. Rows and columns outside the screen are ignored.
     /// - Returns: the number of columns written.
     @discardableResult
     public mutating func put(
@@ -72,6 +75,7 @@ public struct ScreenBuffer: Sendable, Equatable {
         guard row >= 0, row < height, column >= 0, column < width else { return 0 }
         let limit = min(width - column, maxWidth ?? Int.max)
         guard limit > 0 else { return 0 }
+        let text = TerminalText.escaped(text)
         var used = 0
         for character in text {
             var shown = character
@@ -101,6 +105,7 @@ public struct ScreenBuffer: Sendable, Equatable {
         _ text: String, row: Int, end: Int, minColumn: Int = 0, style: CellStyle = .plain
     ) -> Int {
         let available = max(0, end - minColumn)
+        let text = TerminalText.escaped(text)
         let textWidth = DisplayWidth.of(text)
         let start = end - min(textWidth, available)
         put(text, row: row, column: start, style: style, maxWidth: end - start)

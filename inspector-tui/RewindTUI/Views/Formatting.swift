@@ -1,7 +1,10 @@
 import Foundation
+import RewindWire
 
 /// Number and time formatting for the timeline, without Foundation formatters (which are slow to create and
-/// depend on the locale in ways a terminal tool should not). Pure functions: safe from any thread.
+/// depend on the locale in ways a terminal tool should not). Every function takes any `Double` without trapping
+/// (a stored session may hold a time of `1e300` or a NaN written by an older version): conversions saturate.
+/// Pure functions: safe from any thread.
 public enum Formatting {
     /// `12345` → `12,345`.
     public static func grouped(_ value: Int) -> String {
@@ -18,7 +21,7 @@ public enum Formatting {
     /// Time since the session started: `+0.123s`, `+12.345s`, `+3:04.567`, `+1:02:03`; `-…` before the start.
     public static func relativeTime(_ seconds: Double) -> String {
         let sign = seconds < 0 ? "-" : "+"
-        let totalMillis = Int((abs(seconds) * 1000).rounded())
+        let totalMillis = Int(saturating: (abs(seconds) * 1000).rounded())
         let millis = totalMillis % 1000
         let totalSeconds = totalMillis / 1000
         if totalSeconds < 60 {
@@ -47,23 +50,23 @@ public enum Formatting {
 
     /// Reducer time: `850ns`, `12µs`, `1.2ms`, `340ms`, `1.5s`.
     public static func duration(micros: Double) -> String {
-        if micros < 1 { return "\(Int((micros * 1000).rounded()))ns" }
-        if micros < 1000 { return "\(Int(micros.rounded()))µs" }
+        if micros < 1 { return "\(Int(saturating: (micros * 1000).rounded()))ns" }
+        if micros < 1000 { return "\(Int(saturating: micros.rounded()))µs" }
         let millis = micros / 1000
         if millis < 10 { return "\(oneDecimal(millis))ms" }
-        if millis < 1000 { return "\(Int(millis.rounded()))ms" }
+        if millis < 1000 { return "\(Int(saturating: millis.rounded()))ms" }
         return "\(oneDecimal(millis / 1000))s"
     }
 
     /// Events per second: `950/s`, `12.3k/s`, `1.2M/s`.
     public static func rate(_ perSecond: Double) -> String {
-        if perSecond < 1000 { return "\(Int(perSecond.rounded()))/s" }
+        if perSecond < 1000 { return "\(Int(saturating: perSecond.rounded()))/s" }
         if perSecond < 1_000_000 { return "\(oneDecimal(perSecond / 1000))k/s" }
         return "\(oneDecimal(perSecond / 1_000_000))M/s"
     }
 
     private static func oneDecimal(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
+        let tenths = Int(saturating: (value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
     }
 
@@ -74,9 +77,11 @@ public enum Formatting {
 
     private static func localParts(_ unixSeconds: Double)
         -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millis: Int) {
-        let whole = unixSeconds.rounded(.down)
-        var seconds = time_t(whole)
-        var millis = Int(((unixSeconds - whole) * 1000).rounded())
+        // Outside the years 1 to 9999 (or not a number) a time is shown as its nearest end.
+        let shown = unixSeconds.isNaN ? 0 : min(max(unixSeconds, -62_135_596_800), 253_402_300_799)
+        let whole = shown.rounded(.down)
+        var seconds = time_t(saturating: whole)
+        var millis = Int(saturating: ((shown - whole) * 1000).rounded())
         if millis >= 1000 {
             millis -= 1000
             seconds += 1

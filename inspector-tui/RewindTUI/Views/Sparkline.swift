@@ -1,3 +1,5 @@
+import RewindWire
+
 /// A one-row chart of recent values with the eight block characters ▁▂▃▄▅▆▇█. Pure: safe from any thread.
 public enum Sparkline {
     private static let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
@@ -14,7 +16,7 @@ public enum Sparkline {
             if sample <= 0 || peak <= 0 {
                 text.append(" ")
             } else {
-                let level = Int((sample / peak * Double(levels.count)).rounded(.up)) - 1
+                let level = Int(saturating: (sample / peak * Double(levels.count)).rounded(.up)) - 1  // NaN, inf: no trap
                 text.append(levels[min(max(level, 0), levels.count - 1)])
             }
         }

@@ -70,7 +70,7 @@ struct ReplayCommand: ParsableCommand {
         var previousTime = recorded.actions.first?.time
         for action in recorded.actions {
             if step {
-                print("event \(action.index) \(action.label ?? "action"): Enter replays it, Ctrl-C stops")
+                print("event \(action.index) \(TerminalText.escaped(action.label ?? "action")): Enter replays it, Ctrl-C stops")
                 fflush(nil)  // every stream: naming `stdout` is not concurrency-safe
                 guard progress.waitForEnter() else { break }
             } else if let speed, let previous = previousTime {

@@ -23,7 +23,9 @@ struct ServeCommand: ParsableCommand {
             help: ArgumentHelp("A browser Origin allowed to connect (repeatable).", valueName: "origin"))
     var allowedOrigins: [String] = []
 
-    @Option(name: .customLong("max-message"), help: "The largest message accepted, in bytes.")
+    @Option(name: .customLong("max-message"), help: ArgumentHelp(
+        "The largest message accepted, in bytes. Also the largest state rebuilt from an app's patches (as compact "
+            + "JSON), and one JSON value per 16 bytes of it is the most one message may hold.", valueName: "bytes"))
     var maxMessage = 64 << 20
 
     @Option(name: .customLong("max-backlog"),

@@ -32,7 +32,7 @@ struct SessionsCommand: ParsableCommand {
             print(Self.table(sessions))
         }
         for problem in unreadable {
-            FileHandle.standardError.write(Data("rewind: skipped \(problem)\n".utf8))
+            FileHandle.standardError.write(Data("rewind: skipped \(TerminalText.escaped(problem))\n".utf8))
         }
     }
 
@@ -54,7 +54,7 @@ struct SessionsCommand: ParsableCommand {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         let rows = sessions.map { session in
-            [session.id.rawValue, session.appName, formatter.string(from: session.startedAt),
+            [session.id.rawValue, TerminalText.escaped(session.appName), formatter.string(from: session.startedAt),
              String(session.eventCount), session.endState.rawValue, ByteCount.format(session.fileBytes)]
         }
         return TextTable(header: ["ID", "APP", "STARTED", "EVENTS", "END", "SIZE"],

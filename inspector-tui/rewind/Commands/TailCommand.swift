@@ -39,7 +39,9 @@ struct TailCommand: ParsableCommand {
 
     /// `SESSION  #12  action  todo/add  (2 ops)`.
     static func describe(_ event: ControlEvent) -> String {
-        guard case .object(let object) = event.event else { return "\(event.session)  \(event.event.serialized())" }
+        guard case .object(let object) = event.event else {
+            return TerminalText.escaped("\(event.session)  \(event.event.serialized())")
+        }
         func text(_ key: String) -> String? {
             if case .string(let value)? = object[key] { return value }
             return nil
@@ -50,6 +52,6 @@ struct TailCommand: ParsableCommand {
         if let label = text("label") { parts.append(label) }
         if case .array(let operations)? = object["patch"] { parts.append("(\(operations.count) ops)") }
         if let detail = text("detail") { parts.append("— \(detail)") }
-        return parts.joined(separator: "  ")
+        return TerminalText.escaped(parts.joined(separator: "  "))  // the app's labels and details: no escapes
     }
 }

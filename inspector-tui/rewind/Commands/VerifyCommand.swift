@@ -121,9 +121,9 @@ struct VerifyCommand: ParsableCommand {
         case .verified(let events):
             print("verified \(events) events")
         case .diverged(let divergence):
-            print("event \(divergence.index) (\(divergence.label)) differs from the recording (recorded → app):")
+            print("event \(divergence.index) (\(TerminalText.escaped(divergence.label))) differs from the recording (recorded → app):")
             for operation in divergence.diff.operations {
-                print("  " + Self.describe(operation, recorded: divergence.recorded))
+                print("  " + TerminalText.escaped(Self.describe(operation, recorded: divergence.recorded)))
             }
         case .failure(let message):
             FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
