@@ -109,7 +109,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
         let reader = try reader(session)
         guard index > 0 else { return nil }
         let branch = try reader.event(at: Int64(index)).branch
-        if branch == 0 { return try reader.state(at: Int64(index) - 1) }
+        if branch == 0 { return try reader.state(at: Int64(index) - 1, branch: 0) }
         // A branch is recorded in one go, so its previous row is almost always the row just before.
         var upper = Int64(index) - 1
         while upper >= 1 {
