@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `run()` takes over the terminal and loops until the user quits: it polls keys with a short timeout, hands
 /// them to the `TimelineController`, hands the resulting commands to a background queue that executes them
-/// through `TimelineActions` one at a time, in order (the status line says "jumping to event N…" at once, and
+/// through `TimelineActions` one at a time, in order (queued jumps coalescing to the last one; the status line says "jumping to event N…" at once, and
 /// each outcome when it arrives; keys keep working meanwhile), and repaints — only when a key arrived or the data source's `changeCounter`
 /// moved (and once a second for the events/s sparkline), and at most 30 times a second, so 10,000 events/s
 /// arriving cost at most 30 cheap frames per second. Ingest never waits for the UI: the data source is only
@@ -169,7 +169,9 @@ public final class TimelineApp {
             painter?.invalidate()
         case .jump, .skip, .replay, .dispatch, .export:
             running.append(command)
-            commands.submit(command)
+            if let replaced = commands.submit(command), let position = running.lastIndex(of: replaced) {
+                running.remove(at: position)  // a queued jump the new one replaces: it will not run
+            }
             showActivity()
         }
         return false
