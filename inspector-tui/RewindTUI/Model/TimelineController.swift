@@ -39,11 +39,14 @@ public struct TimelineController {
 
     // MARK: - Data and size
 
-    /// Reads the header and the sessions again, keeps the selection (or picks one), follows new events when
-    /// following, and keeps the cursor on screen. Call before each frame.
+    /// Reads the header and the sessions again (live sessions listed first), keeps the selection (or picks one:
+    /// the preferred session, else the first live one), follows new events when following, and keeps the cursor on
+    /// screen. Call before each frame.
     public mutating func refresh() {
         model.header = dataSource.header()
-        let sessions = dataSource.sessions()
+        // Live sessions first (in the source's order), then the others.
+        let listed = dataSource.sessions()
+        let sessions = listed.filter { $0.status == .live } + listed.filter { $0.status != .live }
         if model.paused {
             // Hold the events recorded since the pause back: each session keeps the count it had then
             // (sessions that started since show none yet); statuses stay current.
@@ -131,6 +134,9 @@ public struct TimelineController {
             model.status = StatusMessage("following live events")
         case .character("/"):
             model.dialog = .prompt(PromptState(kind: .filter, text: model.filter?.pattern ?? ""))
+        case .character(":"):
+            guard requireSession() != nil else { return [] }
+            model.dialog = .prompt(PromptState(kind: .goTo))
         case .character("n"):
             searchAgain(forward: true)
         case .character("N"):
@@ -141,7 +147,7 @@ public struct TimelineController {
                 model.status = StatusMessage("filter cleared")
             }
         case .character("d"):
-            guard let session = requireSession() else { return [] }
+            guard let session = requireConnectedApp() else { return [] }
             model.dialog = .prompt(PromptState(kind: .dispatch, text: recordedAction(session) ?? model.lastDispatch))
         case .character("p"):
             togglePause()
@@ -150,7 +156,7 @@ public struct TimelineController {
         case .character(">"), .character("."):
             return step(by: 1)
         case .character("s"):
-            guard let session = requireSession() else { return [] }
+            guard let session = requireConnectedApp() else { return [] }
             guard model.cursor > 0 else {
                 model.status = StatusMessage("the initial state is not an action: nothing to skip", isError: true)
                 return []
@@ -161,7 +167,7 @@ public struct TimelineController {
             }
             return [.skip(session: session.id, index: model.cursor)]
         case .character("r"):
-            guard let session = requireSession() else { return [] }
+            guard let session = requireConnectedApp() else { return [] }
             if let refusal = refusal(replayingFrom: model.cursor, in: session) {
                 model.status = refusal
                 return []
@@ -230,7 +236,7 @@ public struct TimelineController {
             model.cursor = model.eventCount
             ensureCursorVisible()
         case .enter:
-            guard let session = requireSession() else { return [] }
+            guard let session = requireConnectedApp() else { return [] }
             if let refusal = refusal(jumpingTo: model.cursor, in: session) {
                 model.status = refusal
                 return []
@@ -333,6 +339,9 @@ public struct TimelineController {
                 model.dialog = .prompt(refused)
             }
             return []
+        case .goTo:
+            goTo(prompt)
+            return []
         case .dispatch:
             guard let session = model.selectedSession else {
                 model.dialog = nil
@@ -379,7 +388,7 @@ public struct TimelineController {
 
     /// `<` / `>`: moves the cursor one event and jumps the app there.
     private mutating func step(by offset: Int) -> [TimelineCommand] {
-        guard let session = requireSession() else { return [] }
+        guard let session = requireConnectedApp() else { return [] }
         let target = model.cursor + offset
         guard target >= 0 else {
             model.status = StatusMessage("already at the initial state", isError: true)
@@ -463,6 +472,83 @@ public struct TimelineController {
         }
     }
 
+    // MARK: - Go to
+
+    /// `:` submitted: moves the selection to the event, time or percentage typed (centred in the timeline), or
+    /// keeps the prompt open with the reason it cannot. Costs O(log n) row reads for a time, none otherwise.
+    private mutating func goTo(_ prompt: PromptState) {
+        guard let session = model.selectedSession else {
+            model.dialog = nil
+            model.status = StatusMessage("no session selected", isError: true)
+            return
+        }
+        func refuse(_ reason: String) {
+            var refused = prompt
+            refused.error = reason
+            model.dialog = .prompt(refused)
+        }
+        let count = session.eventCount
+        let target: Int
+        var said: String?
+        do {
+            switch try GoToTarget(parsing: prompt.editor.text) {
+            case .event(let number):
+                guard number <= count else {
+                    refuse("no event \(Formatting.grouped(number)): the session has \(Formatting.grouped(count))")
+                    return
+                }
+                target = number
+            case .percent(let share):
+                target = Int((Double(count) * share / 100).rounded())
+                said = "\(prompt.editor.text.trimmingCharacters(in: .whitespaces)) of the session"
+            case .relativeTime(let seconds):
+                target = try index(atOrAfter: session.startedAt + seconds, in: session)
+                said = "the first event at or after \(Formatting.relativeTime(seconds))"
+            case .clockTime(let secondsOfDay):
+                var time = GoToTarget.localTime(secondsOfDay: secondsOfDay, dayOf: session.startedAt)
+                if time < session.startedAt - 1, let last = try lastTime(of: session), time + 86_400 <= last {
+                    time += 86_400  // the session ran past midnight
+                }
+                target = try index(atOrAfter: time, in: session)
+                said = "the first event at or after \(Formatting.clockTime(time))"
+            }
+        } catch let invalid as GoToTarget.Invalid {
+            refuse(invalid.description)
+            return
+        } catch {
+            refuse("cannot read the session: \(error)")
+            return
+        }
+        model.dialog = nil
+        model.status = StatusMessage("event \(Formatting.grouped(target))" + (said.map { ": " + $0 } ?? ""))
+        moveCursor(to: target)
+        centreCursor()  // after the status: it takes a row from the timeline
+    }
+
+    /// The event at or after unix time `time`: 0 (the initial state) before the first event.
+    private func index(atOrAfter time: Double, in session: TimelineSession) throws -> Int {
+        guard session.eventCount > 0 else { return 0 }
+        if let first = try dataSource.events(session: session.id, range: 1...min(session.eventCount, 8)).first,
+           time < first.time, time <= session.startedAt {
+            return 0
+        }
+        return try dataSource.firstEvent(session: session.id, atOrAfter: time, count: session.eventCount)
+    }
+
+    /// The newest event's time, if it can be read.
+    private func lastTime(of session: TimelineSession) throws -> Double? {
+        guard session.eventCount > 0 else { return nil }
+        let count = session.eventCount
+        return try dataSource.events(session: session.id, range: max(1, count - 7)...count).last?.time
+    }
+
+    /// Scrolls so that the cursor sits in the middle of the timeline's rows.
+    private mutating func centreCursor() {
+        let rows = model.layout.timelineRows
+        model.scrollTop = model.cursor - rows / 2
+        ensureCursorVisible()
+    }
+
     // MARK: - Search
 
     private mutating func searchAgain(forward: Bool) {
@@ -529,6 +615,25 @@ public struct TimelineController {
             return nil
         }
         return session
+    }
+
+    /// The selected session when its app is connected to this timeline's daemon (jump, step, skip, replay and
+    /// dispatch need it); otherwise says why not in the status line and returns nil.
+    private mutating func requireConnectedApp() -> TimelineSession? {
+        guard let session = requireSession() else { return nil }
+        guard !session.appConnected else { return session }
+        model.status = Self.noAppMessage(session)
+        return nil
+    }
+
+    /// Why the commands that need the app cannot reach `session`'s.
+    static func noAppMessage(_ session: TimelineSession) -> StatusMessage {
+        if session.status == .live {
+            return StatusMessage("this timeline only reads session \(session.id): its app is connected to another "
+                + "rewind (use that timeline, or 'rewind jump \(session.id) N')", isError: true)
+        }
+        return StatusMessage("session \(session.id) has \(session.status == .ended ? "ended" : "been interrupted"): "
+            + "no app is connected to jump, step, skip, replay or dispatch", isError: true)
     }
 
     private mutating func selectTab(_ tab: DetailTab) {

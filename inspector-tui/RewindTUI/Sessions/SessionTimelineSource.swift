@@ -17,6 +17,10 @@ import RewindWire
 /// - "before connect" (`beforeConnect`): an event whose time is earlier than the start of its connection (the
 ///   session's start, or its latest `reconnect` row).
 ///
+/// A session's app counts as connected (`TimelineSession.appConnected`) only when it is live in `daemon`: a
+/// session another daemon records (`rewind open` on a live session) streams its rows in, but takes no commands
+/// from this timeline.
+///
 /// Threading: any thread; readers and caches are guarded by a lock. Reading never blocks the daemon's ingest:
 /// session files are read through their own read-only connections (WAL snapshots).
 public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendable {  // state guarded by `lock`
@@ -76,7 +80,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
             TimelineSession(
                 id: metadata.id.rawValue, appName: metadata.appName, instance: metadata.instance,
                 startedAt: metadata.startedAt.timeIntervalSince1970, eventCount: Int(metadata.eventCount),
-                status: status(of: metadata))
+                status: status(of: metadata), appConnected: false)
         }
         return withLiveCounts(cachedSessions)
     }
@@ -132,6 +136,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
             var copy = session
             copy.eventCount = Int(live.committedIndex)
             copy.status = live.isLive ? .live : .ended
+            copy.appConnected = live.isLive
             return copy
         }
     }

@@ -3,10 +3,13 @@
 public struct FooterView {
     /// The model to draw.
     public var model: TimelineModel
+    /// The selected row, when the timeline has read it (the hints depend on it: see `KeyBindings.footer`).
+    public var cursorEvent: TimelineEvent?
 
     /// Creates the view.
-    public init(model: TimelineModel) {
+    public init(model: TimelineModel, cursorEvent: TimelineEvent? = nil) {
         self.model = model
+        self.cursorEvent = cursorEvent
     }
 
     /// Draws into `rect` (its first row): the pane's hints from the left, as many whole ones as fit, and
@@ -19,7 +22,7 @@ public struct FooterView {
         var available = rect.width - 1 - (tailWidth > 0 ? tailWidth + 2 : 0)
         if available < 10 { available = rect.width - 1 }
         var column = rect.column + 1
-        for binding in KeyBindings.footer(for: model) {
+        for binding in KeyBindings.footer(for: model, cursorEvent: cursorEvent) {
             let spans = Self.spans([binding])
             let width = DisplayWidth.of(spans.map(\.text).joined())
             guard width <= available - (column - rect.column - 1) else { break }

@@ -30,6 +30,7 @@ public enum KeyBindings {
             Binding("PgUp PgDn", "page up / down"),
             Binding("^B ^F ^U ^D", "page / half page"),
             Binding("g G Home End", "first / last (follows)"),
+            Binding(":", "go to event/time/%"),
             Binding("Tab S-Tab", "next / previous pane"),
         ]),
         Section(title: "Events", bindings: [
@@ -60,8 +61,12 @@ public enum KeyBindings {
     /// The hints always shown at the right end of the footer when no dialog is open.
     public static let footerTail = [Binding("?", "help"), Binding("q", "quit")]
 
-    /// The footer's hints for the focused pane (or the open dialog), without `footerTail`.
-    public static func footer(for model: TimelineModel) -> [Binding] {
+    /// The footer's hints for the focused pane (or the open dialog), without `footerTail`: only the keys that can
+    /// work here. `cursorEvent` is the selected row (nil for the initial state or when it is not known): the keys
+    /// that need the app (jump, step, skip, replay, dispatch) show only when the session's app is connected to
+    /// this timeline, and not where the recording refuses them (no jump onto an unknown state, no skip or replay on
+    /// a recomputed branch row or after an unknown state, no skip of the initial state).
+    public static func footer(for model: TimelineModel, cursorEvent: TimelineEvent? = nil) -> [Binding] {
         switch model.dialog {
         case .help:
             return [Binding("any key", "closes the help")]
@@ -73,19 +78,19 @@ public enum KeyBindings {
                 return [Binding("Enter", "apply (empty clears)"), Binding("Esc", "cancel"), Binding("^U", "clear")]
             case .dispatch:
                 return [Binding("Enter", "dispatch"), Binding("Esc", "cancel"), Binding("^U", "clear")]
+            case .goTo:
+                return [Binding("Enter", "go"), Binding("Esc", "cancel"), Binding("^U", "clear")]
             }
         case nil:
             break
         }
         switch model.focus {
         case .sessions:
-            return [Binding("↑↓", "select"), Binding("Enter", "open"), Binding("e", "export"), Binding("Tab", "pane")]
+            var bindings = [Binding("↑↓", "select"), Binding("Enter", "open")]
+            if model.selectedSession != nil { bindings.append(Binding("e", "export")) }
+            return bindings + [Binding("Tab", "pane")]
         case .timeline:
-            return [
-                Binding("↑↓", "move"), Binding("Enter", "jump"), Binding("< >", "step"), Binding("p", "pause"),
-                Binding("s", "skip"), Binding("r", "replay"), Binding("d", "dispatch"), Binding("/", "filter"), Binding("n/N", "match"), Binding("f", "follow"),
-                Binding("t", "time"), Binding("e", "export"), Binding("Tab", "pane"),
-            ]
+            return timelineFooter(model, cursorEvent: cursorEvent)
         case .detail:
             var bindings = [Binding("↑↓", "move"), Binding("[ ]", "tab")]
             if model.detailTab == .state {
@@ -93,5 +98,27 @@ public enum KeyBindings {
             }
             return bindings + [Binding("Tab", "pane")]
         }
+    }
+
+    private static func timelineFooter(_ model: TimelineModel, cursorEvent: TimelineEvent?) -> [Binding] {
+        guard let session = model.selectedSession else {
+            return [Binding("Tab", "pane")]
+        }
+        var bindings = [Binding("↑↓", "move")]
+        let event = model.cursor > 0 ? cursorEvent.flatMap { $0.index == model.cursor ? $0 : nil } : nil
+        if session.appConnected {
+            if event?.stateUnknown != true { bindings.append(Binding("Enter", "jump")) }
+            bindings.append(Binding("< >", "step"))
+            let onMainLine = event.map { $0.branch == 0 && !$0.stateBeforeUnknown } ?? true
+            if model.cursor > 0 && onMainLine { bindings.append(Binding("s", "skip")) }
+            if onMainLine { bindings.append(Binding("r", "replay")) }
+            bindings.append(Binding("d", "dispatch"))
+        }
+        if model.sessions.contains(where: { $0.status == .live }) { bindings.append(Binding("p", "pause")) }
+        bindings += [Binding(":", "go to"), Binding("/", "filter")]
+        if model.filter != nil { bindings.append(Binding("n/N", "match")) }
+        if session.status == .live && !model.following { bindings.append(Binding("f", "follow")) }
+        bindings += [Binding("t", "time"), Binding("e", "export"), Binding("Tab", "pane")]
+        return bindings
     }
 }

@@ -48,7 +48,7 @@ public struct TimelineRenderer {
         DetailView(model: model, content: detailContent.content(for: model, now: now))
             .render(into: &buffer, rect: layout.detail)
         PromptView(model: model).render(into: &buffer, rect: layout.status)
-        FooterView(model: model).render(into: &buffer, rect: layout.footer)
+        FooterView(model: model, cursorEvent: rows.first { $0.index == model.cursor }).render(into: &buffer, rect: layout.footer)
 
         let overlayArea = layout.screen.droppingTop(1).droppingBottom(1)
         switch model.dialog {

@@ -1,4 +1,4 @@
-/// The timeline pane: a title with the session, event count, filter and follow state ("▼ N new" when the user
+/// The timeline pane: a title with the session (app name and id, which every command takes), event count, filter and follow state ("▼ N new" when the user
 /// has scrolled away from live events), column headings, and one row per event —
 /// index, time, marker, label, patch size, reducer time. Row 0 is the initial state.
 ///
@@ -73,6 +73,7 @@ public struct TimelineView {
         var left = [TextSpan(" Timeline ")]
         if let session = model.selectedSession {
             left.append(TextSpan(session.appName + " ", CellStyle(bold: true)))
+            left.append(TextSpan(session.id + " ", Theme.dim))
             let count = session.eventCount == 1 ? "1 event " : Formatting.grouped(session.eventCount) + " events "
             left.append(TextSpan(count, Theme.dim))
         }
