@@ -47,9 +47,13 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     private var records: [String: Record] = [:]
     private var counter: UInt64 = 0
 
-    /// An empty source with the given header.
-    public init(header: TimelineHeader = TimelineHeader()) {
+    /// Where the timeline writes what the user copies (nil: the temporary directory).
+    public let dataDirectory: URL?
+
+    /// An empty source with the given header (and data directory, for copies).
+    public init(header: TimelineHeader = TimelineHeader(), dataDirectory: URL? = nil) {
         storedHeader = header
+        self.dataDirectory = dataDirectory
     }
 
     // MARK: - Feeding

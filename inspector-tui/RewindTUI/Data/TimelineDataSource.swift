@@ -1,3 +1,4 @@
+import Foundation
 import RewindWire
 
 /// Where the timeline's data comes from: implemented by the daemon glue (live sessions) and by the saved-session
@@ -17,6 +18,10 @@ public protocol TimelineDataSource: AnyObject, Sendable {
 
     /// The header facts: address, connected apps, recording, events/s samples.
     func header() -> TimelineHeader
+
+    /// The data directory the sessions are read from, where the timeline writes what the user copies (`y`);
+    /// nil for sources without one (the temporary directory is used then).
+    var dataDirectory: URL? { get }
 
     /// Live and saved sessions, in the order the sessions pane lists them (newest first is usual).
     func sessions() -> [TimelineSession]
@@ -54,6 +59,9 @@ public protocol TimelineDataSource: AnyObject, Sendable {
 }
 
 extension TimelineDataSource {
+    /// No data directory.
+    public var dataDirectory: URL? { nil }
+
     /// The state after event `index - 1` (for sources whose rows are all on one branch).
     public func stateBefore(session: String, index: Int) throws -> JSONValue? {
         guard index > 0 else { return nil }

@@ -82,6 +82,10 @@ public struct TimelineController {
     public mutating func resize(width: Int, height: Int) {
         model.screenWidth = width
         model.screenHeight = height
+        if case .viewer(var viewer) = model.dialog {
+            viewer.rewrap(width: ValueViewerOverlay.textWidth(screenWidth: width))
+            model.dialog = .viewer(viewer)
+        }
         ensureCursorVisible()
         ensureDetailCursorVisible()
     }
@@ -190,7 +194,7 @@ public struct TimelineController {
             switch model.focus {
             case .sessions: handleSessionsKey(key)
             case .timeline: return handleTimelineKey(key)
-            case .detail: handleDetailKey(key)
+            case .detail: return handleDetailKey(key)
             }
         }
         return []
@@ -247,10 +251,11 @@ public struct TimelineController {
         return []
     }
 
-    private mutating func handleDetailKey(_ key: Key) {
+    private mutating func handleDetailKey(_ key: Key) -> [TimelineCommand] {
         let lines = detailContent.content(for: model, now: clock()).lines
         let page = model.layout.detailRows
         model.detailCursor = min(max(0, model.detailCursor), max(0, lines.count - 1))
+        let line = lines.indices.contains(model.detailCursor) ? lines[model.detailCursor] : nil
         switch key {
         case .up, .character("k"): moveDetailCursor(to: model.detailCursor - 1, lineCount: lines.count)
         case .down, .character("j"): moveDetailCursor(to: model.detailCursor + 1, lineCount: lines.count)
@@ -261,22 +266,33 @@ public struct TimelineController {
         case .home, .character("g"): moveDetailCursor(to: 0, lineCount: lines.count)
         case .end, .character("G"): moveDetailCursor(to: lines.count - 1, lineCount: lines.count)
         case .enter, .character(" "):
-            guard model.detailTab == .state, lines.indices.contains(model.detailCursor) else { return }
-            let line = lines[model.detailCursor]
-            if line.isContainer, let path = line.path {
+            guard let line, let path = line.path else { return [] }
+            if line.isMore {
+                let shown = max(StateTree.maxChildren, model.childLimits[path] ?? StateTree.maxChildren)
+                model.childLimits[path] = shown + StateTree.maxChildren
+            } else if model.detailTab == .state && line.isContainer {
                 toggle(path)
+            } else {
+                openViewer(path: path)
             }
+        case .character("v"):
+            guard let path = line?.path, line?.isMore != true else { return [] }
+            openViewer(path: path)
+        case .character("o"), .character("y"), .character("Y"):
+            guard let path = line?.path, line?.isMore != true else {
+                model.status = StatusMessage("select a value of the State or Action tab first", isError: true)
+                return []
+            }
+            return valueCommand(key, path: path, text: nil)
         case .left, .character("h"):
-            guard model.detailTab == .state, lines.indices.contains(model.detailCursor) else { return }
-            let line = lines[model.detailCursor]
+            guard model.detailTab == .state, let line else { return [] }
             if line.isContainer && line.isExpanded, let path = line.path {
                 toggle(path)
             } else if let parent = lines[..<model.detailCursor].lastIndex(where: { $0.indent < line.indent }) {
                 moveDetailCursor(to: parent, lineCount: lines.count)
             }
         case .right, .character("l"):
-            guard model.detailTab == .state, lines.indices.contains(model.detailCursor) else { return }
-            let line = lines[model.detailCursor]
+            guard model.detailTab == .state, let line else { return [] }
             if line.isContainer && !line.isExpanded, let path = line.path {
                 toggle(path)
             } else {
@@ -284,6 +300,66 @@ public struct TimelineController {
             }
         default: break
         }
+        return []
+    }
+
+    // MARK: - Values
+
+    /// Opens the value viewer on the value at `path` of the State or Action tab.
+    private mutating func openViewer(path: String) {
+        guard let value = detailContent.value(at: path, for: model) else {
+            model.status = StatusMessage("no value to show here", isError: true)
+            return
+        }
+        model.dialog = .viewer(ValueViewerState(
+            path: path, tab: model.detailTab, value: value, width: ValueViewerOverlay.textWidth(screenWidth: model.screenWidth)))
+    }
+
+    /// `o` (pager), `y` (copy the value) or `Y` (copy its JSON Pointer) on the value at `path`; `text` is the
+    /// value's text when the viewer already holds it.
+    private mutating func valueCommand(_ key: Key, path: String, text: String?) -> [TimelineCommand] {
+        if key == .character("Y") {
+            return [.copy(text: path.isEmpty ? "/" : path, what: "the JSON Pointer \(path.isEmpty ? "(root)" : path)")]
+        }
+        let shown: String
+        var isString = false
+        if let text {
+            shown = text
+        } else {
+            guard let value = detailContent.value(at: path, for: model) else {
+                model.status = StatusMessage("no value to show here", isError: true)
+                return []
+            }
+            if case .string = value { isString = true }
+            shown = ValueViewerState.text(of: value)
+        }
+        if key == .character("o") {
+            return [.openInPager(text: shown, name: isString ? "value.txt" : "value.json")]
+        }
+        return [.copy(text: shown, what: "the value at \(path.isEmpty ? "(root)" : path)")]
+    }
+
+    private mutating func handleViewerKey(_ viewer: ValueViewerState, _ key: Key) -> [TimelineCommand] {
+        var viewer = viewer
+        let page = max(1, ValueViewerOverlay.textRows(screenHeight: model.screenHeight))
+        let last = max(0, viewer.lines.count - page)
+        switch key {
+        case .escape, .character("q"), .enter, .character("v"), .control("c"):
+            model.dialog = nil
+            return []
+        case .up, .character("k"): viewer.scroll -= 1
+        case .down, .character("j"): viewer.scroll += 1
+        case .pageUp, .control("b"), .character("b"): viewer.scroll -= page
+        case .pageDown, .control("f"), .character(" "): viewer.scroll += page
+        case .home, .character("g"): viewer.scroll = 0
+        case .end, .character("G"): viewer.scroll = last
+        case .character("o"), .character("y"), .character("Y"):
+            return valueCommand(key, path: viewer.path, text: viewer.text)
+        default: break
+        }
+        viewer.scroll = min(max(0, viewer.scroll), last)
+        model.dialog = .viewer(viewer)
+        return []
     }
 
     // MARK: - Dialogs
@@ -302,6 +378,8 @@ public struct TimelineController {
             default:
                 break
             }
+        case .viewer(let viewer):
+            return handleViewerKey(viewer, key)
         case .prompt(var prompt):
             switch key {
             case .escape, .control("c"), .control("g"):

@@ -33,6 +33,9 @@ public struct TimelineModel: Sendable, Hashable {
     /// State-tree nodes (JSON Pointer strings) whose collapsed/expanded state differs from the default
     /// (containers down to depth 2 start expanded, deeper ones collapsed).
     public var toggledPaths: Set<String> = []
+    /// State-tree containers (JSON Pointer strings, "" the root) the user paged into: how many children each
+    /// lists instead of `StateTree.maxChildren`.
+    public var childLimits: [String: Int] = [:]
     /// The open dialog, if any.
     public var dialog: TimelineDialog?
     /// The last action typed into the dispatch prompt (it reopens with it).

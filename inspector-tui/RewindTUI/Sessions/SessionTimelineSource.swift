@@ -49,6 +49,9 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
         return daemon.events.totalRecorded &+ UInt64(daemon.sessions.filter(\.isLive).count) << 48
     }
 
+    /// The store's directory.
+    public var dataDirectory: URL? { store.directory }
+
     public func header() -> TimelineHeader {
         guard let daemon else {
             return TimelineHeader(caption: only.map { "session \($0)" })

@@ -122,6 +122,25 @@ public final class Terminal {
         }
     }
 
+    /// Writes `bytes` straight to the terminal, past ncurses (an OSC 52 sequence, which moves no cursor).
+    public func writeRaw(_ text: String) {
+        fputs(text, output)
+        fflush(output)
+    }
+
+    /// Hands the terminal to another program: leaves curses mode, runs `body` (which may start a pager on the
+    /// terminal and wait for it), then takes the terminal back and forces a full repaint. A Ctrl-C typed meanwhile
+    /// was meant for that program: it does not end the timeline.
+    public func suspend(_ body: () -> Void) {
+        def_prog_mode()
+        endwin()
+        body()
+        signals.forgetInterrupts()
+        reset_prog_mode()
+        wrefresh(window)
+        painter.invalidate()
+    }
+
     /// What ncurses holds for the screen, row by row (wide characters once, as on the terminal): lets tests
     /// and diagnostics check what was painted without reading the terminal itself.
     public func screenLines() -> [String] {

@@ -50,6 +50,9 @@ public enum KeyBindings {
             Binding("t", "relative / clock time"),
             Binding("[ ]  1 2 3", "Action Diff State tab"),
             Binding("Enter ← →", "fold the state tree"),
+            Binding("Enter v", "view value/more items"),
+            Binding("o", "open value in $PAGER"),
+            Binding("y Y", "copy value / pointer"),
         ]),
         Section(title: "Other", bindings: [
             Binding("?  F1", "this help"),
@@ -72,6 +75,9 @@ public enum KeyBindings {
             return [Binding("any key", "closes the help")]
         case .confirmQuit:
             return [Binding("y", "quit"), Binding("n Esc", "stay")]
+        case .viewer:
+            return [Binding("↑↓ PgUp PgDn", "scroll"), Binding("o", "pager"), Binding("y", "copy"),
+                    Binding("Y", "copy pointer"), Binding("Esc", "close")]
         case .prompt(let prompt):
             switch prompt.kind {
             case .filter:
@@ -94,7 +100,12 @@ public enum KeyBindings {
         case .detail:
             var bindings = [Binding("↑↓", "move"), Binding("[ ]", "tab")]
             if model.detailTab == .state {
-                bindings += [Binding("Enter", "fold"), Binding("← →", "collapse/expand")]
+                bindings += [Binding("Enter", "fold/view/more"), Binding("← →", "collapse/expand")]
+            } else if model.detailTab == .action {
+                bindings.append(Binding("Enter", "view"))
+            }
+            if model.detailTab != .diff {
+                bindings += [Binding("o", "pager"), Binding("y Y", "copy value/pointer")]
             }
             return bindings + [Binding("Tab", "pane")]
         }

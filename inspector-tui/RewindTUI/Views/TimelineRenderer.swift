@@ -56,6 +56,8 @@ public struct TimelineRenderer {
             HelpOverlay().render(into: &buffer, area: overlayArea)
         case .confirmQuit:
             ConfirmQuitOverlay(connectedApps: model.header.connectedApps).render(into: &buffer, area: overlayArea)
+        case .viewer(let viewer):
+            ValueViewerOverlay(viewer: viewer).render(into: &buffer, area: overlayArea)
         case .prompt, nil:
             break
         }

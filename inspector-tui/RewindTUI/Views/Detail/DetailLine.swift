@@ -13,17 +13,20 @@ public struct DetailLine: Sendable, Hashable {
     public var isContainer: Bool
     /// Whether that container is currently expanded.
     public var isExpanded: Bool
+    /// Whether this is the "… N more" line of the container at `path`, which Enter extends.
+    public var isMore: Bool
 
     /// Creates a line.
     public init(
         indent: Int = 0, _ spans: [TextSpan], path: String? = nil, isContainer: Bool = false,
-        isExpanded: Bool = false
+        isExpanded: Bool = false, isMore: Bool = false
     ) {
         self.indent = indent
         self.spans = spans
         self.path = path
         self.isContainer = isContainer
         self.isExpanded = isExpanded
+        self.isMore = isMore
     }
 
     /// The line as plain text (indentation included), for tests.

@@ -1,0 +1,78 @@
+import RewindWire
+
+/// The value viewer (Enter on a value of the State or Action tab, or `v`): the whole value, never cut — a string's
+/// own text, anything else pretty-printed JSON — wrapped to the width of the overlay and scrolled by line.
+/// A plain value type.
+public struct ValueViewerState: Sendable, Hashable {
+    /// The value's JSON Pointer in the event's state or action ("" for the whole).
+    public let path: String
+    /// The tab the value comes from (`.state` or `.action`).
+    public let tab: DetailTab
+    /// The text shown, piped to the pager and copied.
+    public let text: String
+    /// `text` cut into lines of at most `width` columns.
+    public private(set) var lines: [String]
+    /// The width `lines` were wrapped for.
+    public private(set) var width: Int
+    /// The first line shown.
+    public var scroll = 0
+
+    /// A viewer of `value`, wrapped to `width` columns.
+    public init(path: String, tab: DetailTab, value: JSONValue, width: Int) {
+        self.path = path
+        self.tab = tab
+        text = Self.text(of: value)
+        self.width = max(1, width)
+        lines = Self.wrap(text, width: self.width)
+    }
+
+    /// Wraps the text again for another width (the terminal was resized).
+    public mutating func rewrap(width: Int) {
+        let width = max(1, width)
+        guard width != self.width else { return }
+        self.width = width
+        lines = Self.wrap(text, width: width)
+        scroll = min(scroll, max(0, lines.count - 1))
+    }
+
+    /// What the viewer shows of `value`: a string's text as it is, any other value as indented JSON.
+    public static func text(of value: JSONValue) -> String {
+        if case .string(let string) = value { return string }
+        return value.prettyPrinted()
+    }
+
+    /// `text` cut at its line breaks and then every `width` columns; a control character shows as `\u{…}`
+    /// (never sent to the terminal), a tab as two spaces.
+    public static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        let paragraphs = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for paragraph in paragraphs {
+            var line = ""
+            var used = 0
+            func add(_ character: Character, width characterWidth: Int) {
+                if used + characterWidth > width && !line.isEmpty {
+                    lines.append(line)
+                    line = ""
+                    used = 0
+                }
+                line.append(character)
+                used += characterWidth
+            }
+            for character in paragraph {
+                if character == "\t" {
+                    add(" ", width: 1)
+                    add(" ", width: 1)
+                } else if character == "\r" {
+                    continue
+                } else if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
+                          scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                    for escaped in "\\u{\(String(scalar.value, radix: 16))}" { add(escaped, width: 1) }
+                } else {
+                    add(character, width: DisplayWidth.of(character))
+                }
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}

@@ -1,0 +1,34 @@
+/// The value viewer: a framed overlay over the panes (between the header and the footer) showing the whole value,
+/// wrapped, from its scroll position; the title names the value's JSON Pointer and the lines shown. Pure
+/// rendering.
+public struct ValueViewerOverlay {
+    /// What to show.
+    public var viewer: ValueViewerState
+
+    /// Creates the view.
+    public init(viewer: ValueViewerState) {
+        self.viewer = viewer
+    }
+
+    /// The columns of text on a screen `screenWidth` wide (the controller wraps to it).
+    public static func textWidth(screenWidth: Int) -> Int { max(1, screenWidth - 4) }
+
+    /// The rows of text on a screen `screenHeight` high (a page, for the controller).
+    public static func textRows(screenHeight: Int) -> Int { max(1, screenHeight - 4) }
+
+    /// Draws over `area` (the screen without its first and last rows).
+    public func render(into buffer: inout ScreenBuffer, area: Rect) {
+        let rows = Self.textRows(screenHeight: area.height + 2)
+        let first = min(viewer.scroll, max(0, viewer.lines.count - 1))
+        let last = min(viewer.lines.count, first + rows)
+        let place = viewer.lines.count > rows
+            ? "lines \(Formatting.grouped(first + 1))–\(Formatting.grouped(last)) of \(Formatting.grouped(viewer.lines.count))"
+            : Formatting.grouped(viewer.lines.count) + (viewer.lines.count == 1 ? " line" : " lines")
+        let source = viewer.tab == .action ? "action" : "state"
+        let title = "\(source) \(viewer.path.isEmpty ? "(whole)" : viewer.path) · \(place)"
+        let inner = Box.draw(into: &buffer, rect: area, title: title)
+        for (offset, line) in viewer.lines[first..<last].enumerated() where offset < inner.height {
+            buffer.put(line, row: inner.row + offset, column: inner.column, maxWidth: inner.width)
+        }
+    }
+}
