@@ -113,6 +113,10 @@ public struct TimelineController {
     /// Applies one key and returns the commands it asks for (usually none).
     public mutating func handle(_ key: Key) -> [TimelineCommand] {
         if key == .resize { return [] }
+        if case .mouse(let event) = key {
+            handleMouse(event)
+            return []
+        }
         model.status = nil
         if let dialog = model.dialog {
             return handleDialog(dialog, key)
@@ -360,6 +364,93 @@ public struct TimelineController {
         viewer.scroll = min(max(0, viewer.scroll), last)
         model.dialog = .viewer(viewer)
         return []
+    }
+
+    // MARK: - Mouse
+
+    /// A click selects the session, row or detail line under it (and focuses its pane), or a detail tab; the wheel
+    /// scrolls the pane under the pointer (or the value viewer) three lines. Keys stay the primary way: nothing
+    /// is only reachable with the mouse.
+    private mutating func handleMouse(_ event: MouseEvent) {
+        let step = event.kind == .wheelUp ? -3 : 3
+        switch model.dialog {
+        case .viewer(var viewer):
+            guard event.kind != .press else { return }
+            let rows = ValueViewerOverlay.textRows(screenHeight: model.screenHeight)
+            viewer.scroll = min(max(0, viewer.scroll + step), max(0, viewer.lines.count - rows))
+            model.dialog = .viewer(viewer)
+            return
+        case .help:
+            if event.kind == .press { model.dialog = nil }
+            return
+        case .prompt, .confirmQuit:
+            return
+        case nil:
+            break
+        }
+        let layout = model.layout
+        let point = (row: event.row, column: event.column)
+        func inside(_ rect: Rect) -> Bool {
+            !rect.isEmpty && point.row >= rect.row && point.row < rect.bottom && point.column >= rect.column
+                && point.column < rect.right
+        }
+        if inside(layout.sessions) {
+            let body = layout.sessions.droppingTop(1)
+            guard !model.sessions.isEmpty else { return }
+            let position = model.selectedSessionPosition ?? 0
+            var target = position
+            if event.kind == .press {
+                guard inside(body) else { model.focus = .sessions; return }
+                target = SessionsView.firstVisible(model, rows: body.height) + (point.row - body.row)
+                model.focus = .sessions
+            } else {
+                target = position + (event.kind == .wheelUp ? -1 : 1)
+            }
+            guard model.sessions.indices.contains(target) else { return }
+            if target != position || model.selectedSession == nil { select(model.sessions[target]) }
+        } else if inside(layout.timeline) {
+            let body = layout.timeline.droppingTop(2)
+            if event.kind == .press {
+                model.focus = .timeline
+                guard inside(body) else { return }
+                let index = model.scrollTop + (point.row - body.row)
+                if index <= model.eventCount { moveCursor(to: index) }
+            } else {
+                moveCursor(to: model.cursor + step, scrollBy: step)
+            }
+        } else if inside(layout.detail) {
+            let body = layout.detail.droppingTop(1)
+            let lineCount = detailContent.content(for: model, now: clock()).lines.count
+            if event.kind == .press {
+                model.focus = .detail
+                if point.row == layout.detail.row {
+                    if let tab = Self.detailTab(atColumn: point.column - layout.detail.column) { selectTab(tab) }
+                    return
+                }
+                // The view keeps the cursor's line on screen from `detailScroll`; the same arithmetic here.
+                var scroll = min(model.detailScroll, max(0, lineCount - body.height))
+                if model.detailCursor < scroll { scroll = model.detailCursor }
+                if model.detailCursor >= scroll + body.height { scroll = model.detailCursor - body.height + 1 }
+                let line = max(0, scroll) + (point.row - body.row)
+                if line < lineCount { moveDetailCursor(to: line, lineCount: lineCount) }
+            } else {
+                model.detailScroll = min(max(0, model.detailScroll + step), max(0, lineCount - body.height))
+                model.detailCursor = min(max(model.detailCursor, model.detailScroll),
+                                         model.detailScroll + body.height - 1)
+            }
+        }
+    }
+
+    /// The tab whose title covers `column` of the detail pane's tab bar (as `DetailView` draws it:
+    /// ` 1 Action `, a space, ` 2 Diff `, a space, ` 3 State `).
+    static func detailTab(atColumn column: Int) -> DetailTab? {
+        var start = 0
+        for tab in DetailTab.allCases {
+            let width = DisplayWidth.of(" \(tab.rawValue + 1) \(tab.title) ")
+            if column >= start && column < start + width { return tab }
+            start += width + 1
+        }
+        return nil
     }
 
     // MARK: - Dialogs

@@ -90,6 +90,10 @@ public final class Terminal {
         keypad(window, true)
         set_escdelay(25)
         curs_set(0)
+        // Clicks and the wheel (as htop and lazygit): reported at once, without waiting to tell clicks from
+        // double clicks. Selecting text with the mouse then needs Shift, as in those programs.
+        mouseinterval(0)
+        _ = mousemask(mmask_t(MouseEvent.wanted), nil)
         painter = ScreenPainter(window: window, colorMode: colorMode)
     }
 
@@ -116,7 +120,15 @@ public final class Terminal {
         case OK:
             return Key(wideCharacter: UInt32(value))
         case KEY_CODE_YES:
-            return Key(keyCode: Int32(bitPattern: UInt32(value)))
+            let code = Int32(bitPattern: UInt32(value))
+            if code == KEY_MOUSE {
+                var event = MEVENT()
+                guard getmouse(&event) == OK,
+                      let mouse = MouseEvent.decode(buttonState: UInt(event.bstate), row: Int(event.y), column: Int(event.x))
+                else { return .unknown(code) }
+                return .mouse(mouse)
+            }
+            return Key(keyCode: code)
         default:
             return nil
         }
@@ -162,6 +174,7 @@ public final class Terminal {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
+        _ = mousemask(0, nil)
         curs_set(1)
         endwin()
         delscreen(screen)
