@@ -28,7 +28,7 @@ struct SessionsPaneTests {
     func idInTitle() {
         let app = TimelineApp(dataSource: Fixtures.todoSource(), actions: NoActions(), environment: [:], clock: { 0 })
         let lines = app.renderFrame(width: 80, height: 24).lines
-        #expect(lines[4].hasPrefix(" Timeline todo s-todo 30 events"), "\(lines[4])")
+        #expect(lines[4].hasPrefix(" s-todo 30 events"), "\(lines[4])")
     }
 
     @Test("when the list scrolls, the title says how many sessions are hidden above and below")

@@ -287,7 +287,7 @@ public struct TimelineController {
                 model.status = StatusMessage("select a value of the State or Action tab first", isError: true)
                 return []
             }
-            return valueCommand(key, path: path, text: nil)
+            return valueCommand(key, path: path, viewer: nil)
         case .left, .character("h"):
             guard model.detailTab == .state, let line else { return [] }
             if line.isContainer && line.isExpanded, let path = line.path {
@@ -319,16 +319,17 @@ public struct TimelineController {
             path: path, tab: model.detailTab, value: value, width: ValueViewerOverlay.textWidth(screenWidth: model.screenWidth)))
     }
 
-    /// `o` (pager), `y` (copy the value) or `Y` (copy its JSON Pointer) on the value at `path`; `text` is the
-    /// value's text when the viewer already holds it.
-    private mutating func valueCommand(_ key: Key, path: String, text: String?) -> [TimelineCommand] {
+    /// `o` (pager), `y` (copy the value) or `Y` (copy its JSON Pointer) on the value at `path`; `viewer` holds
+    /// the value's text when it is open.
+    private mutating func valueCommand(_ key: Key, path: String, viewer: ValueViewerState?) -> [TimelineCommand] {
         if key == .character("Y") {
-            return [.copy(text: path.isEmpty ? "/" : path, what: "the JSON Pointer \(path.isEmpty ? "(root)" : path)")]
+            return [.copy(text: path, what: "the JSON Pointer \(path.isEmpty ? "\"\" (the whole value)" : path)")]
         }
         let shown: String
         var isString = false
-        if let text {
-            shown = text
+        if let viewer {
+            shown = viewer.text
+            isString = viewer.isString
         } else {
             guard let value = detailContent.value(at: path, for: model) else {
                 model.status = StatusMessage("no value to show here", isError: true)
@@ -358,7 +359,7 @@ public struct TimelineController {
         case .home, .character("g"): viewer.scroll = 0
         case .end, .character("G"): viewer.scroll = last
         case .character("o"), .character("y"), .character("Y"):
-            return valueCommand(key, path: viewer.path, text: viewer.text)
+            return valueCommand(key, path: viewer.path, viewer: viewer)
         default: break
         }
         viewer.scroll = min(max(0, viewer.scroll), last)

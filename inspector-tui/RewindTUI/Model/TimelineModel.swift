@@ -81,6 +81,7 @@ public struct TimelineModel: Sendable, Hashable {
     public var layout: TimelineLayout {
         var hasStatusLine = status != nil || activity != nil
         if case .prompt = dialog { hasStatusLine = true }
+        if case .viewer = dialog { hasStatusLine = true }  // what o and y report shows below the viewer
         return TimelineLayout(
             width: screenWidth, height: screenHeight, sessionCount: sessions.count, hasStatusLine: hasStatusLine)
     }

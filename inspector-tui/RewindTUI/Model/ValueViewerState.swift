@@ -10,6 +10,8 @@ public struct ValueViewerState: Sendable, Hashable {
     public let tab: DetailTab
     /// The text shown, piped to the pager and copied.
     public let text: String
+    /// Whether the value is a string (`text` is its own text, not JSON).
+    public let isString: Bool
     /// `text` cut into lines of at most `width` columns.
     public private(set) var lines: [String]
     /// The width `lines` were wrapped for.
@@ -22,6 +24,7 @@ public struct ValueViewerState: Sendable, Hashable {
         self.path = path
         self.tab = tab
         text = Self.text(of: value)
+        if case .string = value { isString = true } else { isString = false }
         self.width = max(1, width)
         lines = Self.wrap(text, width: self.width)
     }

@@ -57,7 +57,7 @@ public struct TimelineRenderer {
         case .confirmQuit:
             ConfirmQuitOverlay(connectedApps: model.header.connectedApps).render(into: &buffer, area: overlayArea)
         case .viewer(let viewer):
-            ValueViewerOverlay(viewer: viewer).render(into: &buffer, area: overlayArea)
+            ValueViewerOverlay(viewer: viewer).render(into: &buffer, screen: layout.screen)
         case .prompt, nil:
             break
         }

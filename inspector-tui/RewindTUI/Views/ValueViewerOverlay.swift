@@ -1,6 +1,6 @@
-/// The value viewer: a framed overlay over the panes (between the header and the footer) showing the whole value,
-/// wrapped, from its scroll position; the title names the value's JSON Pointer and the lines shown. Pure
-/// rendering.
+/// The value viewer: a framed overlay over the panes (between the header and the status row above the footer,
+/// which stays visible for what `o` and `y` report) showing the whole value, wrapped, from its scroll position;
+/// the title names the value's JSON Pointer and the lines shown. Pure rendering.
 public struct ValueViewerOverlay {
     /// What to show.
     public var viewer: ValueViewerState
@@ -14,11 +14,15 @@ public struct ValueViewerOverlay {
     public static func textWidth(screenWidth: Int) -> Int { max(1, screenWidth - 4) }
 
     /// The rows of text on a screen `screenHeight` high (a page, for the controller).
-    public static func textRows(screenHeight: Int) -> Int { max(1, screenHeight - 4) }
+    public static func textRows(screenHeight: Int) -> Int { max(1, screenHeight - 5) }
 
-    /// Draws over `area` (the screen without its first and last rows).
-    public func render(into buffer: inout ScreenBuffer, area: Rect) {
-        let rows = Self.textRows(screenHeight: area.height + 2)
+    /// The overlay's frame on `screen`: below the header, above the status row and the footer.
+    public static func frame(screen: Rect) -> Rect { screen.droppingTop(1).droppingBottom(2) }
+
+    /// Draws on `screen` (within `frame(screen:)`).
+    public func render(into buffer: inout ScreenBuffer, screen: Rect) {
+        let area = Self.frame(screen: screen)
+        let rows = Self.textRows(screenHeight: screen.height)
         let first = min(viewer.scroll, max(0, viewer.lines.count - 1))
         let last = min(viewer.lines.count, first + rows)
         let place = viewer.lines.count > rows
