@@ -160,4 +160,32 @@ struct TimelineFindTmuxTests {
         tmux.send("q")
         #expect(tmux.waitForExit(), "rewind open quit")
     }
+
+    @Test("rewind open on a session a running daemon records: rows stream in, no app keys, never 'no app is connected'")
+    func openALiveSession() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let app = try DaemonPeer(port: harness.port)
+        let session = try #require(try app.hello(AppFrames.hello(name: "viewed")))
+        for seq in 1...3 { try app.send(AppFrames.action(seq: seq)) }
+        #expect(harness.waitForSession(events: 3) != nil)
+        let tmux = try Tmux(command: "\(Executables.path("rewind")) open \(session) --data \(harness.dataDirectory.path)")
+        defer { tmux.kill() }
+        let first = try #require(tmux.waitForScreen { $0.contains("3 events") }, "\(tmux.screen)")
+        #expect(first.contains("live"), "the session is shown live: \(first)")
+        let footer = String(first.split(separator: "\n").last ?? "")
+        #expect(!footer.contains("Enter jump") && !footer.contains("s skip") && !footer.contains("d dispatch"),
+                "\(footer)")
+
+        for seq in 4...6 { try app.send(AppFrames.action(seq: seq)) }
+        #expect(tmux.waitForScreen { $0.contains("6 events") } != nil, "the new rows stream in: \(tmux.screen)")
+        for key in ["Enter", "d", "<"] {
+            tmux.send(key)
+            let said = tmux.waitForScreen { $0.contains("this timeline only reads session \(session)") }
+            #expect(said?.contains("its app is connected to another rewind") == true, "\(key): \(tmux.screen)")
+            #expect(said?.contains("no app is connected") == false)
+        }
+        tmux.send("q")
+        #expect(tmux.waitForExit(), "rewind open quit")
+    }
 }
