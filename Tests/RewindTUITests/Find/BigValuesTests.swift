@@ -72,6 +72,33 @@ struct BigValuesTests {
         #expect(app.model.dialog == nil)
     }
 
+    @Test("a Diff-tab line's value is shown whole too (the diff cuts it), and Y copies its pointer")
+    func diffValue() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-copy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var controller = TimelineController(dataSource: try source(directory: directory), initialSession: "s-big",
+                                            clock: { 0 })
+        controller.resize(width: 100, height: 30)
+        controller.refresh()
+        _ = controller.handle(.character("G"))
+        _ = controller.handle(.character("2"))
+        _ = controller.handle(.tab)
+        let lines = controller.detailContent.content(for: controller.model, now: 0).lines
+        let text = try #require(lines.firstIndex { $0.text.hasPrefix("+ text: ") }, "\(lines.map(\.text))")
+        #expect(lines[text].text.hasSuffix("…"), "the diff cuts it")
+        for _ in 0..<text { _ = controller.handle(.down) }
+        _ = controller.handle(.enter)
+        guard case .viewer(let viewer)? = controller.model.dialog else {
+            Issue.record("no viewer")
+            return
+        }
+        #expect(viewer.tab == .diff && viewer.path == "/text" && viewer.text == Self.longText)
+        #expect(controller.handle(.character("y")) == [.copy(text: Self.longText, what: "the value at /text")])
+        _ = controller.handle(.escape)
+        #expect(controller.handle(.character("Y")) == [.copy(text: "/text", what: "the JSON Pointer /text")])
+        #expect(controller.handle(.character("o")) == [.openInPager(text: Self.longText, name: "value.txt")])
+    }
+
     @Test("y copies the value, Y its JSON Pointer, to a file in the data directory without a terminal")
     func copies() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-copy-\(UUID().uuidString)")

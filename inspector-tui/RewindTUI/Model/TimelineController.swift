@@ -277,17 +277,22 @@ public struct TimelineController {
             } else if model.detailTab == .state && line.isContainer {
                 toggle(path)
             } else {
-                openViewer(path: path)
+                openViewer(line)
             }
         case .character("v"):
-            guard let path = line?.path, line?.isMore != true else { return [] }
-            openViewer(path: path)
+            guard let line, line.path != nil, !line.isMore else { return [] }
+            openViewer(line)
         case .character("o"), .character("y"), .character("Y"):
-            guard let path = line?.path, line?.isMore != true else {
-                model.status = StatusMessage("select a value of the State or Action tab first", isError: true)
+            guard let line, let path = line.path, !line.isMore else {
+                model.status = StatusMessage("select a value first (a line of the Action, Diff or State tab)",
+                                             isError: true)
                 return []
             }
-            return valueCommand(key, path: path, viewer: nil)
+            if key == .character("Y") { return valueCommand(key, path: path, text: nil, isString: false) }
+            guard let value = wholeValue(line) else { return [] }
+            var isString = false
+            if case .string = value { isString = true }
+            return valueCommand(key, path: path, text: ValueViewerState.text(of: value), isString: isString)
         case .left, .character("h"):
             guard model.detailTab == .state, let line else { return [] }
             if line.isContainer && line.isExpanded, let path = line.path {
@@ -309,39 +314,34 @@ public struct TimelineController {
 
     // MARK: - Values
 
-    /// Opens the value viewer on the value at `path` of the State or Action tab.
-    private mutating func openViewer(path: String) {
-        guard let value = detailContent.value(at: path, for: model) else {
-            model.status = StatusMessage("no value to show here", isError: true)
-            return
-        }
-        model.dialog = .viewer(ValueViewerState(
-            path: path, tab: model.detailTab, value: value, width: ValueViewerOverlay.textWidth(screenWidth: model.screenWidth)))
+    /// Opens the value viewer on the whole value `line` shows.
+    private mutating func openViewer(_ line: DetailLine) {
+        guard let path = line.path, let value = wholeValue(line) else { return }
+        model.dialog = .viewer(ValueViewerState(path: path, tab: model.detailTab, value: value,
+                                                width: ValueViewerOverlay.textWidth(screenWidth: model.screenWidth)))
     }
 
-    /// `o` (pager), `y` (copy the value) or `Y` (copy its JSON Pointer) on the value at `path`; `viewer` holds
-    /// the value's text when it is open.
-    private mutating func valueCommand(_ key: Key, path: String, viewer: ValueViewerState?) -> [TimelineCommand] {
+    /// The whole value `line` shows: its own (Diff tab), or the value at its path in the selected event's state or
+    /// action; nil (saying so) when there is none.
+    private mutating func wholeValue(_ line: DetailLine) -> JSONValue? {
+        guard let path = line.path, let value = line.value ?? detailContent.value(at: path, for: model) else {
+            model.status = StatusMessage("no value to show here", isError: true)
+            return nil
+        }
+        return value
+    }
+
+    /// `o` (pager), `y` (copy the value) or `Y` (copy its JSON Pointer) on the value at `path`: `text` is the
+    /// value's text (a string's own, else JSON; nil only for `Y`).
+    private func valueCommand(_ key: Key, path: String, text: String?, isString: Bool) -> [TimelineCommand] {
         if key == .character("Y") {
             return [.copy(text: path, what: "the JSON Pointer \(path.isEmpty ? "\"\" (the whole value)" : path)")]
         }
-        let shown: String
-        var isString = false
-        if let viewer {
-            shown = viewer.text
-            isString = viewer.isString
-        } else {
-            guard let value = detailContent.value(at: path, for: model) else {
-                model.status = StatusMessage("no value to show here", isError: true)
-                return []
-            }
-            if case .string = value { isString = true }
-            shown = ValueViewerState.text(of: value)
-        }
+        guard let text else { return [] }
         if key == .character("o") {
-            return [.openInPager(text: shown, name: isString ? "value.txt" : "value.json")]
+            return [.openInPager(text: text, name: isString ? "value.txt" : "value.json")]
         }
-        return [.copy(text: shown, what: "the value at \(path.isEmpty ? "(root)" : path)")]
+        return [.copy(text: text, what: "the value at \(path.isEmpty ? "(root)" : path)")]
     }
 
     private mutating func handleViewerKey(_ viewer: ValueViewerState, _ key: Key) -> [TimelineCommand] {
@@ -359,7 +359,7 @@ public struct TimelineController {
         case .home, .character("g"): viewer.scroll = 0
         case .end, .character("G"): viewer.scroll = last
         case .character("o"), .character("y"), .character("Y"):
-            return valueCommand(key, path: viewer.path, viewer: viewer)
+            return valueCommand(key, path: viewer.path, text: viewer.text, isString: viewer.isString)
         default: break
         }
         viewer.scroll = min(max(0, viewer.scroll), last)

@@ -101,12 +101,10 @@ public enum KeyBindings {
             var bindings = [Binding("↑↓", "move"), Binding("[ ]", "tab")]
             if model.detailTab == .state {
                 bindings += [Binding("Enter", "fold/view/more"), Binding("← →", "collapse/expand")]
-            } else if model.detailTab == .action {
+            } else {
                 bindings.append(Binding("Enter", "view"))
             }
-            if model.detailTab != .diff {
-                bindings += [Binding("o", "pager"), Binding("y Y", "copy value/pointer")]
-            }
+            bindings += [Binding("o", "pager"), Binding("y Y", "copy value/pointer")]
             return bindings + [Binding("Tab", "pane")]
         }
     }

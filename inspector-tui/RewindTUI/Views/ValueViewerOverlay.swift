@@ -28,7 +28,12 @@ public struct ValueViewerOverlay {
         let place = viewer.lines.count > rows
             ? "lines \(Formatting.grouped(first + 1))–\(Formatting.grouped(last)) of \(Formatting.grouped(viewer.lines.count))"
             : Formatting.grouped(viewer.lines.count) + (viewer.lines.count == 1 ? " line" : " lines")
-        let source = viewer.tab == .action ? "action" : "state"
+        let source: String
+        switch viewer.tab {
+        case .action: source = "action"
+        case .diff: source = "diff"
+        case .state: source = "state"
+        }
         let title = "\(source) \(viewer.path.isEmpty ? "(whole)" : viewer.path) · \(place)"
         let inner = Box.draw(into: &buffer, rect: area, title: title)
         for (offset, line) in viewer.lines[first..<last].enumerated() where offset < inner.height {
