@@ -99,6 +99,29 @@ struct BigValuesTests {
         #expect(controller.handle(.character("o")) == [.openInPager(text: Self.longText, name: "value.txt")])
     }
 
+    @Test("an action's big array pages on in the Action tab too")
+    func actionArray() throws {
+        let source = InMemoryTimelineDataSource()
+        source.addSession(id: "s-act", appName: "bulk", startedAt: Fixtures.start, status: .ended)
+        try source.append(session: "s-act", time: Fixtures.start + 1, label: "bulk",
+                          action: ["type": "bulk", "ids": .array((0..<4_500).map { .int(Int64($0)) })])
+        var controller = TimelineController(dataSource: source, initialSession: "s-act", clock: { 0 })
+        controller.resize(width: 100, height: 30)
+        controller.refresh()
+        _ = controller.handle(.character("G"))
+        _ = controller.handle(.tab)
+        let first = controller.detailContent.content(for: controller.model, now: 0).lines
+        let more = try #require(first.firstIndex { $0.isMore })
+        #expect(first[more].text.hasSuffix("… 2,500 more — Enter shows the next 2,000"))
+        #expect(first[more].path == "/ids")
+        for _ in 0..<more { _ = controller.handle(.down) }
+        _ = controller.handle(.enter)
+        let paged = controller.detailContent.content(for: controller.model, now: 0).lines
+        #expect(paged[more].text.hasSuffix("2000,"), "the cursor's line is now the first new element")
+        #expect(paged.first { $0.isMore }?.text.hasSuffix("… 500 more — Enter shows the next 500") == true)
+        #expect(controller.model.childLimits.isEmpty, "the State tab's limits are its own")
+    }
+
     @Test("y copies the value, Y its JSON Pointer, to a file in the data directory without a terminal")
     func copies() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-copy-\(UUID().uuidString)")

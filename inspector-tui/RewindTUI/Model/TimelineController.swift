@@ -272,8 +272,13 @@ public struct TimelineController {
         case .enter, .character(" "):
             guard let line, let path = line.path else { return [] }
             if line.isMore {
-                let shown = max(StateTree.maxChildren, model.childLimits[path] ?? StateTree.maxChildren)
-                model.childLimits[path] = shown + StateTree.maxChildren
+                if model.detailTab == .action {
+                    let shown = max(StateTree.maxChildren, model.actionChildLimits[path] ?? StateTree.maxChildren)
+                    model.actionChildLimits[path] = shown + StateTree.maxChildren
+                } else {
+                    let shown = max(StateTree.maxChildren, model.childLimits[path] ?? StateTree.maxChildren)
+                    model.childLimits[path] = shown + StateTree.maxChildren
+                }
             } else if model.detailTab == .state && line.isContainer {
                 toggle(path)
             } else {

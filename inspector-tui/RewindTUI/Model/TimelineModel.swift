@@ -36,6 +36,8 @@ public struct TimelineModel: Sendable, Hashable {
     /// State-tree containers (JSON Pointer strings, "" the root) the user paged into: how many children each
     /// lists instead of `StateTree.maxChildren`.
     public var childLimits: [String: Int] = [:]
+    /// The same for the Action tab's containers (JSON Pointers into the action).
+    public var actionChildLimits: [String: Int] = [:]
     /// The open dialog, if any.
     public var dialog: TimelineDialog?
     /// The last action typed into the dispatch prompt (it reopens with it).

@@ -30,7 +30,8 @@ public final class DetailContentCache {
         let key = ContentKey(
             session: session.id, index: model.cursor, tab: model.detailTab,
             toggled: model.detailTab == .state ? model.toggledPaths : [],
-            limits: model.detailTab == .state ? model.childLimits : [:])
+            limits: model.detailTab == .state ? model.childLimits
+                : model.detailTab == .action ? model.actionChildLimits : [:])
         if let current {
             if current.key == key { return current.content }
             if model.following, current.key.session == key.session, current.key.tab == key.tab,
@@ -96,7 +97,8 @@ public final class DetailContentCache {
                 }
                 let detail = try eventDetail(session: key.session, index: index)
                 title = "#\(index) \(detail.event.displayLabel)"
-                return DetailContent(title: title, lines: ActionDetail.lines(detail, sessionStart: session.startedAt))
+                return DetailContent(title: title, lines: ActionDetail.lines(detail, sessionStart: session.startedAt,
+                                                                             limits: key.limits))
             case .diff:
                 guard index > 0 else {
                     return DetailContent(title: "#0 initial state", lines: [
