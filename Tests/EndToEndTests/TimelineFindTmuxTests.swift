@@ -161,7 +161,7 @@ struct TimelineFindTmuxTests {
         #expect(tmux.waitForExit(), "rewind open quit")
     }
 
-    @Test("rewind open on a session a running daemon records: rows stream in, no app keys, never 'no app is connected'")
+    @Test("rewind open on a session a running daemon records: rows stream in; not attached, no app keys and never 'no app is connected'; attached (--port), the keys reach the app")
     func openALiveSession() throws {
         let harness = try DaemonHarness()
         defer { harness.tearDown() }
@@ -187,5 +187,25 @@ struct TimelineFindTmuxTests {
         }
         tmux.send("q")
         #expect(tmux.waitForExit(), "rewind open quit")
+
+        // Attached to the daemon that records it (--port), the app keys are offered and reach the app.
+        let attached = try Tmux(command: "\(Executables.path("rewind")) open \(session) --data "
+                                + "\(harness.dataDirectory.path) --port \(harness.port)")
+        defer { attached.kill() }
+        let screen = try #require(attached.waitForScreen { $0.contains("6 events") }, "\(attached.screen)")
+        #expect(screen.contains("app commands through ws://127.0.0.1:\(harness.port)"), "\(screen)")
+        #expect(String(screen.split(separator: "\n").last ?? "").contains("Enter jump"), "\(screen)")
+        attached.send("k", "Enter")
+        var jump: JSONValue?
+        for _ in 0..<5 where jump == nil {
+            let message = try app.next()
+            if message["type"] == "jump" { jump = message }
+        }
+        let request = try #require(jump, "the app received the jump")
+        #expect(request["state"]?["count"] == 5, "the state of event 5: \(request)")
+        try app.send(#"{"type":"result","id":"\#(request["id"]?.stringValue ?? "")","ok":true}"#)
+        #expect(attached.waitForScreen { $0.contains("jumped the app to event 5") } != nil, "\(attached.screen)")
+        attached.send("q")
+        #expect(attached.waitForExit(), "rewind open quit")
     }
 }

@@ -13,10 +13,10 @@ public struct TimelineSession: Sendable, Hashable, Identifiable {
     public var eventCount: Int
     /// Live, ended or interrupted.
     public var status: TimelineSessionStatus
-    /// Whether the session's app is connected to the daemon this timeline runs in, so that jump, step, skip,
-    /// replay and dispatch can reach it. False for ended sessions, and for a session recorded by another daemon
-    /// (`rewind open` on a live session only reads its file): the timeline then neither offers nor sends those
-    /// commands.
+    /// Whether the session's app can be reached from this timeline — connected to the daemon it runs in, or to
+    /// the daemon `rewind open` attached to — so that jump, step, skip, replay and dispatch work. False for ended
+    /// sessions, and for a session recorded by a daemon this timeline cannot reach (it only reads the file): the
+    /// timeline then neither offers nor sends those commands.
     public var appConnected: Bool
 
     /// Creates a session view model; `appConnected` defaults to whether `status` is `.live`.

@@ -805,7 +805,8 @@ public struct TimelineController {
     static func noAppMessage(_ session: TimelineSession) -> StatusMessage {
         if session.status == .live {
             return StatusMessage("this timeline only reads session \(session.id): its app is connected to another "
-                + "rewind (use that timeline, or 'rewind jump \(session.id) N')", isError: true)
+                + "rewind, not reached (use that timeline, 'rewind open' with its --port, or 'rewind jump \(session.id) N')",
+                isError: true)
         }
         return StatusMessage("session \(session.id) has \(session.status == .ended ? "ended" : "been interrupted"): "
             + "no app is connected to jump, step, skip, replay or dispatch", isError: true)
