@@ -132,6 +132,8 @@ struct BigValuesTests {
         let file = directory.appendingPathComponent("copied.txt")
         #expect(app.model.status == StatusMessage("copied the value at /text to \(file.path)"))
         #expect(try String(contentsOf: file, encoding: .utf8) == Self.longText)
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "only the user reads what was copied")
         app.handle(.character("Y"))
         #expect(try String(contentsOf: file, encoding: .utf8) == "/text")
         app.handle(.character("o"))

@@ -33,11 +33,14 @@ public enum Clipboard {
         "\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
     }
 
-    /// Writes `text` to `file(in: directory)`, creating the directory if needed; returns the file.
+    /// Writes `text` to `file(in: directory)` (mode 0600: what is copied may hold what the sessions hold),
+    /// creating the directory (0700) if needed; returns the file.
     public static func write(_ text: String, in directory: URL) throws -> URL {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         let url = file(in: directory)
         try Data(text.utf8).write(to: url, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
         return url
     }
 }

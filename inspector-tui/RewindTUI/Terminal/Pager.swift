@@ -1,6 +1,6 @@
 import Foundation
 
-/// Shows a text in the user's pager (`$PAGER`, else `less`): writes it to a temporary file, runs
+/// Shows a text in the user's pager (`$PAGER`, else `less`): writes it to a temporary file (mode 0600), runs
 /// `/bin/sh -c '$PAGER "$1"' rewind-pager FILE` on the terminal and waits for it, then deletes the file. The pager
 /// command is read from the environment as a shell command (as git and man do); the file name is passed as an
 /// argument, never spliced into the command.
@@ -18,10 +18,10 @@ public enum Pager {
     public static func show(_ text: String, name: String, environment: [String: String]) -> String? {
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("rewind-\(UUID().uuidString.prefix(8))-\(name)")
-        do {
-            try Data(text.utf8).write(to: file)
-        } catch {
-            return "cannot write \(file.path): \(error.localizedDescription)"
+        // Readable by the user only: the value may hold what the session's files hold.
+        guard FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            return "cannot write \(file.path)"
         }
         defer { try? FileManager.default.removeItem(at: file) }
         let command = Self.command(environment: environment)
