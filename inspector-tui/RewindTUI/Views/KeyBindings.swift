@@ -115,17 +115,20 @@ public enum KeyBindings {
         }
         var bindings = [Binding("↑↓", "move")]
         let event = model.cursor > 0 ? cursorEvent.flatMap { $0.index == model.cursor ? $0 : nil } : nil
+        let onMainLine = event.map { $0.branch == 0 && !$0.stateBeforeUnknown } ?? true
+        // The most used first: the footer is cut at the right on narrow terminals.
         if session.appConnected {
             if event?.stateUnknown != true { bindings.append(Binding("Enter", "jump")) }
             bindings.append(Binding("< >", "step"))
-            let onMainLine = event.map { $0.branch == 0 && !$0.stateBeforeUnknown } ?? true
+        }
+        bindings += [Binding(":", "go to"), Binding("/", "filter")]
+        if model.filter != nil { bindings.append(Binding("n/N", "match")) }
+        if session.appConnected {
             if model.cursor > 0 && onMainLine { bindings.append(Binding("s", "skip")) }
             if onMainLine { bindings.append(Binding("r", "replay")) }
             bindings.append(Binding("d", "dispatch"))
         }
         if model.sessions.contains(where: { $0.status == .live }) { bindings.append(Binding("p", "pause")) }
-        bindings += [Binding(":", "go to"), Binding("/", "filter")]
-        if model.filter != nil { bindings.append(Binding("n/N", "match")) }
         if session.status == .live && !model.following { bindings.append(Binding("f", "follow")) }
         bindings += [Binding("t", "time"), Binding("e", "export"), Binding("Tab", "pane")]
         return bindings
