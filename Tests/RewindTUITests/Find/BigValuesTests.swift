@@ -63,7 +63,7 @@ struct BigValuesTests {
         }
         #expect(viewer.path == "/text" && viewer.text == Self.longText)
         text = app.renderOnce(width: 100, height: 30)
-        #expect(text.contains("state /text · 22 lines"), "\(text)")
+        #expect(text.contains("state /text · 23 lines"), "words are not cut: \(text)")
         #expect(text.contains("THE END"), "wrapped, the whole string fits")
         let lines = text.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("│ sentence 0 of a long description. sentence 1") })
@@ -154,6 +154,10 @@ struct BigValuesTests {
     @Test("the viewer wraps at the width, keeps line breaks, and shows control characters escaped")
     func wrapping() {
         #expect(ValueViewerState.wrap("abcdefgh", width: 3) == ["abc", "def", "gh"])
+        #expect(ValueViewerState.wrap("the quick brown fox", width: 12) == ["the quick ", "brown fox"],
+                "after the last space that fits")
+        #expect(ValueViewerState.wrap("a verylongword", width: 8) == ["a verylo", "ngword"],
+                "a space in the first half does not make a short line")
         #expect(ValueViewerState.wrap("ab\ncd\r\nef", width: 10) == ["ab", "cd", "ef"])
         #expect(ValueViewerState.wrap("a\u{1B}[2Jb", width: 20) == ["a\\u{1b}[2Jb"])
         #expect(ValueViewerState.wrap("日本語", width: 4) == ["日本", "語"])

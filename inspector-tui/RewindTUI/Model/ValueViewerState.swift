@@ -44,21 +44,26 @@ public struct ValueViewerState: Sendable, Hashable {
         return value.prettyPrinted()
     }
 
-    /// `text` cut at its line breaks and then every `width` columns; a control character shows as `\u{…}`
-    /// (never sent to the terminal), a tab as two spaces.
+    /// `text` cut at its line breaks, then to `width` columns — after the last space that fits when there is one
+    /// in the line's second half, else at the width; a control character shows as `\u{…}` (never sent to the
+    /// terminal), a tab as two spaces.
     public static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         let paragraphs = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         for paragraph in paragraphs {
-            var line = ""
+            var line: [(character: Character, width: Int)] = []
             var used = 0
             func add(_ character: Character, width characterWidth: Int) {
                 if used + characterWidth > width && !line.isEmpty {
-                    lines.append(line)
-                    line = ""
-                    used = 0
+                    var cut = line.count
+                    if let space = line.lastIndex(where: { $0.character == " " }), space >= line.count / 2 {
+                        cut = space + 1
+                    }
+                    lines.append(String(line[..<cut].map(\.character)))
+                    line.removeFirst(cut)
+                    used = line.reduce(0) { $0 + $1.width }
                 }
-                line.append(character)
+                line.append((character, characterWidth))
                 used += characterWidth
             }
             for character in paragraph {
@@ -74,7 +79,7 @@ public struct ValueViewerState: Sendable, Hashable {
                     add(character, width: DisplayWidth.of(character))
                 }
             }
-            lines.append(line)
+            lines.append(String(line.map(\.character)))
         }
         return lines
     }
