@@ -35,7 +35,9 @@ public struct ValueViewerOverlay {
         case .state: source = "state"
         }
         let title = "\(source) \(viewer.path.isEmpty ? "(whole)" : viewer.path) · \(place)"
-        let inner = Box.draw(into: &buffer, rect: area, title: title)
+        // As tall as the text needs (a short value leaves the panes below it visible), at most the frame.
+        let box = area.top(min(area.height, max(3, viewer.lines.count + 2)))
+        let inner = Box.draw(into: &buffer, rect: box, title: title)
         for (offset, line) in viewer.lines[first..<last].enumerated() where offset < inner.height {
             buffer.put(line, row: inner.row + offset, column: inner.column, maxWidth: inner.width)
         }
