@@ -122,6 +122,25 @@ struct BigValuesTests {
         #expect(controller.model.childLimits.isEmpty, "the State tab's limits are its own")
     }
 
+    @Test("the detail pane's footer offers Enter, v, o, y and Y only where they do something")
+    func detailFooter() throws {
+        let app = app(try source())
+        func footer() -> String { app.renderFrame(width: 160, height: 30).lines[29] }
+        app.handle(.character("g"))  // ▾ items
+        var keys = footer()
+        #expect(keys.contains("Enter fold") && keys.contains("v view") && keys.contains("o pager")
+                && keys.contains("y Y copy value/pointer"), "a container: \(keys)")
+        app.handle(.character("G"))
+        #expect(footer().contains("Enter view") && !footer().contains("v view"), "a string")
+        app.handle(.character("k"))
+        keys = footer()
+        #expect(keys.contains("Enter show more") && !keys.contains("o pager") && !keys.contains("y Y"), "more: \(keys)")
+        app.handle(.character("1"))  // the Action tab: its first line is the event's title
+        app.handle(.character("g"))
+        keys = footer()
+        #expect(!keys.contains("Enter") && !keys.contains("o pager") && keys.contains("[ ] tab"), "a title: \(keys)")
+    }
+
     @Test("y copies the value, Y its JSON Pointer, to a file in the data directory without a terminal")
     func copies() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-copy-\(UUID().uuidString)")

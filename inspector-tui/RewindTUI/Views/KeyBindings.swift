@@ -69,7 +69,11 @@ public enum KeyBindings {
     /// that need the app (jump, step, skip, replay, dispatch) show only when the session's app is connected to
     /// this timeline, and not where the recording refuses them (no jump onto an unknown state, no skip or replay on
     /// a recomputed branch row or after an unknown state, no skip of the initial state).
-    public static func footer(for model: TimelineModel, cursorEvent: TimelineEvent? = nil) -> [Binding] {
+    /// `detailLine` is the detail pane's line under its cursor: Enter, `v`, `o`, `y`, `Y` show only where they do
+    /// something there.
+    public static func footer(
+        for model: TimelineModel, cursorEvent: TimelineEvent? = nil, detailLine: DetailLine? = nil
+    ) -> [Binding] {
         switch model.dialog {
         case .help:
             return [Binding("any key", "closes the help")]
@@ -99,12 +103,17 @@ public enum KeyBindings {
             return timelineFooter(model, cursorEvent: cursorEvent)
         case .detail:
             var bindings = [Binding("↑↓", "move"), Binding("[ ]", "tab")]
-            if model.detailTab == .state {
-                bindings += [Binding("Enter", "fold/view/more"), Binding("← →", "collapse/expand")]
-            } else {
-                bindings.append(Binding("Enter", "view"))
+            if let line = detailLine, line.path != nil {
+                if line.isMore {
+                    bindings.append(Binding("Enter", "show more"))
+                } else {
+                    let folds = model.detailTab == .state && line.isContainer
+                    bindings.append(Binding("Enter", folds ? "fold" : "view"))
+                    if folds { bindings.append(Binding("v", "view")) }
+                    bindings += [Binding("o", "pager"), Binding("y Y", "copy value/pointer")]
+                }
             }
-            bindings += [Binding("o", "pager"), Binding("y Y", "copy value/pointer")]
+            if model.detailTab == .state { bindings.append(Binding("← →", "collapse/expand")) }
             return bindings + [Binding("Tab", "pane")]
         }
     }
