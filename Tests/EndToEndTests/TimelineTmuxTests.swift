@@ -138,6 +138,12 @@ final class Tmux {
         }
     }
 
+    /// Types `text` as it is (`send-keys -l`: no key names), e.g. a terminal's raw mouse report.
+    func sendLiteral(_ text: String) {
+        _ = Self.run(["send-keys", "-t", name, "-l", text])
+        usleep(150_000)
+    }
+
     /// Waits until the command ended and the session is gone.
     func waitForExit(timeout: Double = 10) -> Bool {
         let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))

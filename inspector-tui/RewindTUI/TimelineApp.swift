@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `run()` takes over the terminal and loops until the user quits: it polls keys with a short timeout, hands
 /// them to the `TimelineController`, hands the resulting commands to a background queue that executes them
-/// through `TimelineActions` one at a time, in order (the status line says "jumping to event N…" at once, and
+/// through `TimelineActions` one at a time, in order (queued jumps coalescing to the last one; the status line says "jumping to event N…" at once, and
 /// each outcome when it arrives; keys keep working meanwhile), and repaints — only when a key arrived or the data source's `changeCounter`
 /// moved (and once a second for the events/s sparkline), and at most 30 times a second, so 10,000 events/s
 /// arriving cost at most 30 cheap frames per second. Ingest never waits for the UI: the data source is only
@@ -30,6 +30,7 @@ public final class TimelineApp {
     private var controller: TimelineController
     private let renderer: TimelineRenderer
     private var painter: ScreenPainter?
+    private var terminal: Terminal?
 
     /// A timeline over `dataSource` whose commands `actions` executes.
     /// - Parameters:
@@ -74,7 +75,11 @@ public final class TimelineApp {
     /// once before returning.
     public func run(on terminal: Terminal) {
         painter = terminal.painter
-        defer { painter = nil }
+        self.terminal = terminal
+        defer {
+            painter = nil
+            self.terminal = nil
+        }
         let size = terminal.size
         controller.resize(width: size.width, height: size.height)
         var lastCounter = dataSource.changeCounter
@@ -167,12 +172,51 @@ public final class TimelineApp {
             return true
         case .redraw:
             painter?.invalidate()
+        case .openInPager(let text, let name):
+            openInPager(text, name: name)
+        case .copy(let text, let what):
+            copy(text, what: what)
         case .jump, .skip, .replay, .dispatch, .export:
             running.append(command)
-            commands.submit(command)
+            if let replaced = commands.submit(command), let position = running.lastIndex(of: replaced) {
+                running.remove(at: position)  // a queued jump the new one replaces: it will not run
+            }
             showActivity()
         }
         return false
+    }
+
+    /// `o`: hands the terminal to `$PAGER` on `text` until it exits (without a terminal: says so).
+    private func openInPager(_ text: String, name: String) {
+        guard let terminal else {
+            controller.report(StatusMessage("no terminal to run the pager on", isError: true))
+            return
+        }
+        var failure: String?
+        terminal.suspend {
+            failure = Pager.show(text, name: name, environment: environment)
+        }
+        controller.report(failure.map { StatusMessage($0, isError: true) }
+            ?? StatusMessage("closed the pager (\(Pager.command(environment: environment)))"))
+    }
+
+    /// `y` / `Y`: writes `text` to the copy file in the data directory, and also sends it with OSC 52 when the
+    /// terminal takes it (`Clipboard`); the status line says where it went.
+    private func copy(_ text: String, what: String) {
+        let directory = dataSource.dataDirectory ?? FileManager.default.temporaryDirectory
+        let file: URL
+        do {
+            file = try Clipboard.write(text, in: directory)
+        } catch {
+            controller.report(StatusMessage("cannot copy \(what): \(error.localizedDescription)", isError: true))
+            return
+        }
+        if let terminal, Clipboard.takesOSC52(environment: environment), text.utf8.count <= Clipboard.maxOSC52Bytes {
+            terminal.writeRaw(Clipboard.osc52(text))
+            controller.report(StatusMessage("copied \(what) to the clipboard (OSC 52); also in \(file.path)"))
+        } else {
+            controller.report(StatusMessage("copied \(what) to \(file.path)"))
+        }
     }
 
     /// Shows the outcomes of finished commands in the status line; true when there were any.

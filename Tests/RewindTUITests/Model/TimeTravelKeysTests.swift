@@ -27,7 +27,7 @@ struct TimeTravelKeysTests {
         controller.refresh()
         #expect(controller.model.eventCount == 30)
         #expect(controller.model.cursor == 30, "following stays on the last shown event")
-        #expect(controller.model.sessions.map(\.eventCount) == [30, 5, 0])
+        #expect(controller.model.sessions.map(\.eventCount) == [30, 0, 5], "live sessions first")
         #expect(controller.model.heldEvents == 7)
         _ = controller.handle(.up)
         #expect(controller.model.cursor == 29, "keys keep working while paused")

@@ -88,8 +88,9 @@ struct RecordedTruthTests {
 
     private func controller(in directory: URL) throws -> TimelineController {
         let (store, id) = try Self.recordedSession(in: directory)
-        var controller = TimelineController(dataSource: SessionTimelineSource(store: store, daemon: nil, only: id),
-                                            initialSession: id.rawValue, clock: { 0 })
+        // As the daemon's timeline sees the session while its app is connected (the refusals below are per row).
+        let source = AppConnectedSource(SessionTimelineSource(store: store, daemon: nil, only: id))
+        var controller = TimelineController(dataSource: source, initialSession: id.rawValue, clock: { 0 })
         controller.resize(width: 120, height: 40)
         controller.refresh()
         return controller

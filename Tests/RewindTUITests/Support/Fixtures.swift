@@ -127,7 +127,10 @@ final class BlockingActions: TimelineActions, @unchecked Sendable {  // state gu
     func skip(session: String, index: Int) throws -> String { "" }
     func replay(session: String, from index: Int) throws -> String { "" }
     func dispatch(session: String, action: JSONValue) throws -> String { "" }
-    func export(session: String) throws -> String { "" }
+    func export(session: String) throws -> String {
+        lock.withLock { callsStorage.append("export") }
+        return "exported"
+    }
     func quit() {
         lock.withLock { callsStorage.append("quit") }
         release()

@@ -47,7 +47,14 @@ struct DetailTreeTests {
         let state: JSONValue = ["items": .array((0..<5_000).map { .int(Int64($0)) })]
         let lines = StateTree.lines(state, toggled: [])
         #expect(lines.count == 1 + StateTree.maxChildren + 1)
-        #expect(lines.last?.text == "    … 3,000 more")
+        #expect(lines.last?.text == "    … 3,000 more — Enter shows the next 2,000")
+        #expect(lines.last?.isMore == true && lines.last?.path == "/items")
+        let paged = StateTree.lines(state, toggled: [], limits: ["/items": 4_000])
+        #expect(paged.count == 1 + 4_000 + 1)
+        #expect(paged.last?.text == "    … 1,000 more — Enter shows the next 1,000")
+        let all = StateTree.lines(state, toggled: [], limits: ["/items": 6_000])
+        #expect(all.count == 1 + 5_000)
+        #expect(all.last?.text == "    4999: 4999")
     }
 
     @Test("collapsed containers show a bounded one-line preview")

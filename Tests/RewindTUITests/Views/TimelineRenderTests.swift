@@ -22,7 +22,7 @@ struct TimelineRenderTests {
         #expect(lines[2].hasPrefix("▸ ● todo"))
         #expect(lines[2].contains("30 ev  live"))
         #expect(lines[3].contains("counter") && lines[3].contains("ended"))
-        #expect(lines[4].hasPrefix(" Timeline todo 30 events") && lines[4].contains("● following"))
+        #expect(lines[4].hasPrefix(" s-todo 30 events") && lines[4].contains("● following"))
         #expect(lines[5].hasPrefix("   #        time   label"))
         #expect(lines[5].hasSuffix("ops reducer "))
         let last = lines.firstIndex { $0.hasPrefix("  30     +7.500s   filter/set") }

@@ -47,9 +47,13 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     private var records: [String: Record] = [:]
     private var counter: UInt64 = 0
 
-    /// An empty source with the given header.
-    public init(header: TimelineHeader = TimelineHeader()) {
+    /// Where the timeline writes what the user copies (nil: the temporary directory).
+    public let dataDirectory: URL?
+
+    /// An empty source with the given header (and data directory, for copies).
+    public init(header: TimelineHeader = TimelineHeader(), dataDirectory: URL? = nil) {
         storedHeader = header
+        self.dataDirectory = dataDirectory
     }
 
     // MARK: - Feeding
@@ -62,15 +66,17 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
         }
     }
 
-    /// Adds a session (listed after the ones already added) starting from `initialState`.
+    /// Adds a session (listed after the ones already added) starting from `initialState`; `appConnected` (default:
+    /// whether it is live) says whether its app takes commands from this timeline.
     public func addSession(
         id: String, appName: String, instance: String? = nil, startedAt: Double, status: TimelineSessionStatus = .live,
-        initialState: JSONValue = .object(JSONObject())
+        initialState: JSONValue = .object(JSONObject()), appConnected: Bool? = nil
     ) {
         locked {
             if records[id] == nil { order.append(id) }
             let session = TimelineSession(
-                id: id, appName: appName, instance: instance, startedAt: startedAt, eventCount: 0, status: status)
+                id: id, appName: appName, instance: instance, startedAt: startedAt, eventCount: 0, status: status,
+                appConnected: appConnected)
             records[id] = Record(session: session, states: [initialState],
                                  annotator: MainLineAnnotator(connectedAt: startedAt))
             counter &+= 1
@@ -133,6 +139,7 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     public func setStatus(session id: String, status: TimelineSessionStatus) {
         locked {
             records[id]?.session.status = status
+            records[id]?.session.appConnected = status == .live
             counter &+= 1
         }
     }

@@ -13,11 +13,16 @@ public struct TimelineSession: Sendable, Hashable, Identifiable {
     public var eventCount: Int
     /// Live, ended or interrupted.
     public var status: TimelineSessionStatus
+    /// Whether the session's app can be reached from this timeline — connected to the daemon it runs in, or to
+    /// the daemon `rewind open` attached to — so that jump, step, skip, replay and dispatch work. False for ended
+    /// sessions, and for a session recorded by a daemon this timeline cannot reach (it only reads the file): the
+    /// timeline then neither offers nor sends those commands.
+    public var appConnected: Bool
 
-    /// Creates a session view model.
+    /// Creates a session view model; `appConnected` defaults to whether `status` is `.live`.
     public init(
         id: String, appName: String, instance: String? = nil, startedAt: Double, eventCount: Int,
-        status: TimelineSessionStatus
+        status: TimelineSessionStatus, appConnected: Bool? = nil
     ) {
         self.id = id
         self.appName = appName
@@ -25,5 +30,6 @@ public struct TimelineSession: Sendable, Hashable, Identifiable {
         self.startedAt = startedAt
         self.eventCount = eventCount
         self.status = status
+        self.appConnected = appConnected ?? (status == .live)
     }
 }

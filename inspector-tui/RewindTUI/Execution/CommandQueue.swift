@@ -4,6 +4,10 @@ import Foundation
 /// were submitted — and keeps their outcomes until the UI thread takes them, so that a command waiting for the
 /// app's answer never freezes the screen.
 ///
+/// Jumps coalesce: a jump submitted right after another jump that has not started yet replaces it (only the last
+/// of a burst of `<`/`>` presses is sent to the app; each whole-state jump of a 1 MB state costs ~0.2 s). A jump
+/// never overtakes or replaces another kind of command.
+///
 /// Threading: `submit`, `takeOutcomes`, `waitUntilIdle` and `cancelQueued` may be called from any thread (the UI
 /// thread, in practice); the actions are called on the queue's own serial thread. State is guarded by
 /// `condition`.
@@ -28,32 +32,52 @@ final class CommandQueue: @unchecked Sendable {  // mutable state guarded by `co
     private var unfinished = 0
     private var outcomes: [Outcome] = []
     private var generation = 0
+    /// Tickets of submitted commands, in order; the last one submitted, whether it is a jump and has not started.
+    private var nextTicket = 0
+    private var waitingJump: (ticket: Int, command: TimelineCommand)?
+    private var superseded: Set<Int> = []
 
     /// A queue executing commands through `actions`.
     init(actions: any TimelineActions) {
         self.actions = ActionsBox(actions: actions)
     }
 
-    /// Queues `command` to run after those already queued. `redraw` and `quit` are not for this queue (the UI
-    /// carries them out itself) and are ignored.
-    func submit(_ command: TimelineCommand) {
-        guard command.progressDescription != nil else { return }
+    /// Queues `command` to run after those already queued, and returns the queued jump it replaces, if any (a jump
+    /// right behind another jump that has not started: see the type's comment). `redraw` and `quit` are not for
+    /// this queue (the UI carries them out itself) and are ignored.
+    @discardableResult
+    func submit(_ command: TimelineCommand) -> TimelineCommand? {
+        guard command.progressDescription != nil else { return nil }
         condition.lock()
         unfinished += 1
         let submittedIn = generation
+        let ticket = nextTicket
+        nextTicket += 1
+        var replaced: TimelineCommand?
+        if case .jump = command {
+            if let waiting = waitingJump {
+                superseded.insert(waiting.ticket)
+                replaced = waiting.command
+            }
+            waitingJump = (ticket, command)
+        } else {
+            waitingJump = nil
+        }
         condition.unlock()
         let actions = actions
         queue.async { [self] in
             condition.lock()
-            let cancelled = submittedIn != generation
+            let skipped = submittedIn != generation || superseded.remove(ticket) != nil
+            if waitingJump?.ticket == ticket { waitingJump = nil }
             condition.unlock()
-            let message = cancelled ? nil : Self.execute(command, on: actions.actions)
+            let message = skipped ? nil : Self.execute(command, on: actions.actions)
             condition.lock()
             if let message { outcomes.append(Outcome(command: command, message: message)) }
             unfinished -= 1
             condition.broadcast()
             condition.unlock()
         }
+        return replaced
     }
 
     /// Whether finished commands wait to be taken.
@@ -110,7 +134,7 @@ final class CommandQueue: @unchecked Sendable {  // mutable state guarded by `co
                 return StatusMessage(try actions.dispatch(session: session, action: action))
             case .export(let session):
                 return StatusMessage(try actions.export(session: session))
-            case .redraw, .quit:
+            case .redraw, .quit, .openInPager, .copy:
                 return nil
             }
         } catch {

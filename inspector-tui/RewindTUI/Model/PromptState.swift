@@ -1,4 +1,5 @@
-/// An open prompt on the bottom line: the `/` filter or the `d` dispatch field. A plain value type.
+/// An open prompt on the bottom line: the `/` filter, the `:` go-to field or the `d` dispatch field. A plain value
+/// type.
 public struct PromptState: Sendable, Hashable {
     /// What the prompt asks for.
     public enum Kind: Sendable, Hashable {
@@ -6,6 +7,8 @@ public struct PromptState: Sendable, Hashable {
         case filter
         /// An action as JSON to dispatch into the app (`d`).
         case dispatch
+        /// An event number, a time or a percentage to move the selection to (`:`); see `GoToTarget`.
+        case goTo
     }
 
     /// What the prompt asks for.
@@ -22,11 +25,12 @@ public struct PromptState: Sendable, Hashable {
         self.error = error
     }
 
-    /// The label shown before the text: `/` or `dispatch JSON: `.
+    /// The label shown before the text: `/`, `go to: ` or `dispatch JSON: `.
     public var label: String {
         switch kind {
         case .filter: return "/"
         case .dispatch: return "dispatch JSON: "
+        case .goTo: return "go to (1234, +12.5s, 14:03:12, 50%): "
         }
     }
 }

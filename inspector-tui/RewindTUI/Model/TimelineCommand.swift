@@ -13,13 +13,19 @@ public enum TimelineCommand: Sendable, Hashable {
     case dispatch(session: String, action: JSONValue)
     /// Export the session (`e`).
     case export(session: String)
+    /// Show `text` in `$PAGER` (`o`): the terminal is handed to the pager until it exits. `name` ends the temporary
+    /// file's name (`value.json`, `value.txt`).
+    case openInPager(text: String, name: String)
+    /// Copy `text` (`y` a value, `Y` its JSON Pointer): OSC 52 where the terminal takes it, and a file in the data
+    /// directory. `what` names it in the status line.
+    case copy(text: String, what: String)
     /// Repaint the whole terminal (Ctrl-L).
     case redraw
     /// Leave the timeline (`q`, confirmed when apps are connected).
     case quit
 
     /// What the status line says while the command runs ("jumping to event 12…"); nil for the commands the UI
-    /// carries out at once (`redraw`, `quit`).
+    /// carries out at once (`redraw`, `quit`, `openInPager`, `copy`).
     public var progressDescription: String? {
         switch self {
         case .jump(_, let index): return "jumping to event \(index)…"
@@ -27,7 +33,7 @@ public enum TimelineCommand: Sendable, Hashable {
         case .replay(_, let index): return "replaying from event \(index)…"
         case .dispatch(_, let action): return "dispatching \(action.serialized().prefix(60))…"
         case .export: return "exporting the session…"
-        case .redraw, .quit: return nil
+        case .redraw, .quit, .openInPager, .copy: return nil
         }
     }
 }

@@ -39,11 +39,14 @@ public struct TimelineController {
 
     // MARK: - Data and size
 
-    /// Reads the header and the sessions again, keeps the selection (or picks one), follows new events when
-    /// following, and keeps the cursor on screen. Call before each frame.
+    /// Reads the header and the sessions again (live sessions listed first), keeps the selection (or picks one:
+    /// the preferred session, else the first live one), follows new events when following, and keeps the cursor on
+    /// screen. Call before each frame.
     public mutating func refresh() {
         model.header = dataSource.header()
-        let sessions = dataSource.sessions()
+        // Live sessions first (in the source's order), then the others.
+        let listed = dataSource.sessions()
+        let sessions = listed.filter { $0.status == .live } + listed.filter { $0.status != .live }
         if model.paused {
             // Hold the events recorded since the pause back: each session keeps the count it had then
             // (sessions that started since show none yet); statuses stay current.
@@ -79,6 +82,10 @@ public struct TimelineController {
     public mutating func resize(width: Int, height: Int) {
         model.screenWidth = width
         model.screenHeight = height
+        if case .viewer(var viewer) = model.dialog {
+            viewer.rewrap(width: ValueViewerOverlay.textWidth(screenWidth: width))
+            model.dialog = .viewer(viewer)
+        }
         ensureCursorVisible()
         ensureDetailCursorVisible()
     }
@@ -106,6 +113,10 @@ public struct TimelineController {
     /// Applies one key and returns the commands it asks for (usually none).
     public mutating func handle(_ key: Key) -> [TimelineCommand] {
         if key == .resize { return [] }
+        if case .mouse(let event) = key {
+            handleMouse(event)
+            return []
+        }
         model.status = nil
         if let dialog = model.dialog {
             return handleDialog(dialog, key)
@@ -131,6 +142,9 @@ public struct TimelineController {
             model.status = StatusMessage("following live events")
         case .character("/"):
             model.dialog = .prompt(PromptState(kind: .filter, text: model.filter?.pattern ?? ""))
+        case .character(":"):
+            guard requireSession() != nil else { return [] }
+            model.dialog = .prompt(PromptState(kind: .goTo))
         case .character("n"):
             searchAgain(forward: true)
         case .character("N"):
@@ -141,7 +155,7 @@ public struct TimelineController {
                 model.status = StatusMessage("filter cleared")
             }
         case .character("d"):
-            guard let session = requireSession() else { return [] }
+            guard let session = requireConnectedApp() else { return [] }
             model.dialog = .prompt(PromptState(kind: .dispatch, text: recordedAction(session) ?? model.lastDispatch))
         case .character("p"):
             togglePause()
@@ -150,7 +164,7 @@ public struct TimelineController {
         case .character(">"), .character("."):
             return step(by: 1)
         case .character("s"):
-            guard let session = requireSession() else { return [] }
+            guard let session = requireConnectedApp() else { return [] }
             guard model.cursor > 0 else {
                 model.status = StatusMessage("the initial state is not an action: nothing to skip", isError: true)
                 return []
@@ -161,7 +175,7 @@ public struct TimelineController {
             }
             return [.skip(session: session.id, index: model.cursor)]
         case .character("r"):
-            guard let session = requireSession() else { return [] }
+            guard let session = requireConnectedApp() else { return [] }
             if let refusal = refusal(replayingFrom: model.cursor, in: session) {
                 model.status = refusal
                 return []
@@ -184,7 +198,7 @@ public struct TimelineController {
             switch model.focus {
             case .sessions: handleSessionsKey(key)
             case .timeline: return handleTimelineKey(key)
-            case .detail: handleDetailKey(key)
+            case .detail: return handleDetailKey(key)
             }
         }
         return []
@@ -230,7 +244,7 @@ public struct TimelineController {
             model.cursor = model.eventCount
             ensureCursorVisible()
         case .enter:
-            guard let session = requireSession() else { return [] }
+            guard let session = requireConnectedApp() else { return [] }
             if let refusal = refusal(jumpingTo: model.cursor, in: session) {
                 model.status = refusal
                 return []
@@ -241,10 +255,11 @@ public struct TimelineController {
         return []
     }
 
-    private mutating func handleDetailKey(_ key: Key) {
+    private mutating func handleDetailKey(_ key: Key) -> [TimelineCommand] {
         let lines = detailContent.content(for: model, now: clock()).lines
         let page = model.layout.detailRows
         model.detailCursor = min(max(0, model.detailCursor), max(0, lines.count - 1))
+        let line = lines.indices.contains(model.detailCursor) ? lines[model.detailCursor] : nil
         switch key {
         case .up, .character("k"): moveDetailCursor(to: model.detailCursor - 1, lineCount: lines.count)
         case .down, .character("j"): moveDetailCursor(to: model.detailCursor + 1, lineCount: lines.count)
@@ -255,22 +270,43 @@ public struct TimelineController {
         case .home, .character("g"): moveDetailCursor(to: 0, lineCount: lines.count)
         case .end, .character("G"): moveDetailCursor(to: lines.count - 1, lineCount: lines.count)
         case .enter, .character(" "):
-            guard model.detailTab == .state, lines.indices.contains(model.detailCursor) else { return }
-            let line = lines[model.detailCursor]
-            if line.isContainer, let path = line.path {
+            guard let line, let path = line.path else { return [] }
+            if line.isMore {
+                if model.detailTab == .action {
+                    let shown = max(StateTree.maxChildren, model.actionChildLimits[path] ?? StateTree.maxChildren)
+                    model.actionChildLimits[path] = shown + StateTree.maxChildren
+                } else {
+                    let shown = max(StateTree.maxChildren, model.childLimits[path] ?? StateTree.maxChildren)
+                    model.childLimits[path] = shown + StateTree.maxChildren
+                }
+            } else if model.detailTab == .state && line.isContainer {
                 toggle(path)
+            } else {
+                openViewer(line)
             }
+        case .character("v"):
+            guard let line, line.path != nil, !line.isMore else { return [] }
+            openViewer(line)
+        case .character("o"), .character("y"), .character("Y"):
+            guard let line, let path = line.path, !line.isMore else {
+                model.status = StatusMessage("select a value first (a line of the Action, Diff or State tab)",
+                                             isError: true)
+                return []
+            }
+            if key == .character("Y") { return valueCommand(key, path: path, text: nil, isString: false) }
+            guard let value = wholeValue(line) else { return [] }
+            var isString = false
+            if case .string = value { isString = true }
+            return valueCommand(key, path: path, text: ValueViewerState.text(of: value), isString: isString)
         case .left, .character("h"):
-            guard model.detailTab == .state, lines.indices.contains(model.detailCursor) else { return }
-            let line = lines[model.detailCursor]
+            guard model.detailTab == .state, let line else { return [] }
             if line.isContainer && line.isExpanded, let path = line.path {
                 toggle(path)
             } else if let parent = lines[..<model.detailCursor].lastIndex(where: { $0.indent < line.indent }) {
                 moveDetailCursor(to: parent, lineCount: lines.count)
             }
         case .right, .character("l"):
-            guard model.detailTab == .state, lines.indices.contains(model.detailCursor) else { return }
-            let line = lines[model.detailCursor]
+            guard model.detailTab == .state, let line else { return [] }
             if line.isContainer && !line.isExpanded, let path = line.path {
                 toggle(path)
             } else {
@@ -278,6 +314,149 @@ public struct TimelineController {
             }
         default: break
         }
+        return []
+    }
+
+    // MARK: - Values
+
+    /// Opens the value viewer on the whole value `line` shows.
+    private mutating func openViewer(_ line: DetailLine) {
+        guard let path = line.path, let value = wholeValue(line) else { return }
+        model.dialog = .viewer(ValueViewerState(path: path, tab: model.detailTab, value: value,
+                                                width: ValueViewerOverlay.textWidth(screenWidth: model.screenWidth)))
+    }
+
+    /// The whole value `line` shows: its own (Diff tab), or the value at its path in the selected event's state or
+    /// action; nil (saying so) when there is none.
+    private mutating func wholeValue(_ line: DetailLine) -> JSONValue? {
+        guard let path = line.path, let value = line.value ?? detailContent.value(at: path, for: model) else {
+            model.status = StatusMessage("no value to show here", isError: true)
+            return nil
+        }
+        return value
+    }
+
+    /// `o` (pager), `y` (copy the value) or `Y` (copy its JSON Pointer) on the value at `path`: `text` is the
+    /// value's text (a string's own, else JSON; nil only for `Y`).
+    private func valueCommand(_ key: Key, path: String, text: String?, isString: Bool) -> [TimelineCommand] {
+        if key == .character("Y") {
+            return [.copy(text: path, what: "the JSON Pointer \(path.isEmpty ? "\"\" (the whole value)" : path)")]
+        }
+        guard let text else { return [] }
+        if key == .character("o") {
+            return [.openInPager(text: text, name: isString ? "value.txt" : "value.json")]
+        }
+        return [.copy(text: text, what: "the value at \(path.isEmpty ? "(root)" : path)")]
+    }
+
+    private mutating func handleViewerKey(_ viewer: ValueViewerState, _ key: Key) -> [TimelineCommand] {
+        var viewer = viewer
+        let page = max(1, ValueViewerOverlay.textRows(screenHeight: model.screenHeight))
+        let last = max(0, viewer.lines.count - page)
+        switch key {
+        case .escape, .character("q"), .enter, .character("v"), .control("c"):
+            model.dialog = nil
+            return []
+        case .up, .character("k"): viewer.scroll -= 1
+        case .down, .character("j"): viewer.scroll += 1
+        case .pageUp, .control("b"), .character("b"): viewer.scroll -= page
+        case .pageDown, .control("f"), .character(" "): viewer.scroll += page
+        case .home, .character("g"): viewer.scroll = 0
+        case .end, .character("G"): viewer.scroll = last
+        case .character("o"), .character("y"), .character("Y"):
+            return valueCommand(key, path: viewer.path, text: viewer.text, isString: viewer.isString)
+        default: break
+        }
+        viewer.scroll = min(max(0, viewer.scroll), last)
+        model.dialog = .viewer(viewer)
+        return []
+    }
+
+    // MARK: - Mouse
+
+    /// A click selects the session, row or detail line under it (and focuses its pane), or a detail tab; the wheel
+    /// scrolls the pane under the pointer (or the value viewer) three lines. Keys stay the primary way: nothing
+    /// is only reachable with the mouse.
+    private mutating func handleMouse(_ event: MouseEvent) {
+        let step = event.kind == .wheelUp ? -3 : 3
+        switch model.dialog {
+        case .viewer(var viewer):
+            guard event.kind != .press else { return }
+            let rows = ValueViewerOverlay.textRows(screenHeight: model.screenHeight)
+            viewer.scroll = min(max(0, viewer.scroll + step), max(0, viewer.lines.count - rows))
+            model.dialog = .viewer(viewer)
+            return
+        case .help:
+            if event.kind == .press { model.dialog = nil }
+            return
+        case .prompt, .confirmQuit:
+            return
+        case nil:
+            break
+        }
+        let layout = model.layout
+        let point = (row: event.row, column: event.column)
+        func inside(_ rect: Rect) -> Bool {
+            !rect.isEmpty && point.row >= rect.row && point.row < rect.bottom && point.column >= rect.column
+                && point.column < rect.right
+        }
+        if inside(layout.sessions) {
+            let body = layout.sessions.droppingTop(1)
+            guard !model.sessions.isEmpty else { return }
+            let position = model.selectedSessionPosition ?? 0
+            var target = position
+            if event.kind == .press {
+                guard inside(body) else { model.focus = .sessions; return }
+                target = SessionsView.firstVisible(model, rows: body.height) + (point.row - body.row)
+                model.focus = .sessions
+            } else {
+                target = position + (event.kind == .wheelUp ? -1 : 1)
+            }
+            guard model.sessions.indices.contains(target) else { return }
+            if target != position || model.selectedSession == nil { select(model.sessions[target]) }
+        } else if inside(layout.timeline) {
+            let body = layout.timeline.droppingTop(2)
+            if event.kind == .press {
+                model.focus = .timeline
+                guard inside(body) else { return }
+                let index = model.scrollTop + (point.row - body.row)
+                if index <= model.eventCount { moveCursor(to: index) }
+            } else {
+                moveCursor(to: model.cursor + step, scrollBy: step)
+            }
+        } else if inside(layout.detail) {
+            let body = layout.detail.droppingTop(1)
+            let lineCount = detailContent.content(for: model, now: clock()).lines.count
+            if event.kind == .press {
+                model.focus = .detail
+                if point.row == layout.detail.row {
+                    if let tab = Self.detailTab(atColumn: point.column - layout.detail.column) { selectTab(tab) }
+                    return
+                }
+                // The view keeps the cursor's line on screen from `detailScroll`; the same arithmetic here.
+                var scroll = min(model.detailScroll, max(0, lineCount - body.height))
+                if model.detailCursor < scroll { scroll = model.detailCursor }
+                if model.detailCursor >= scroll + body.height { scroll = model.detailCursor - body.height + 1 }
+                let line = max(0, scroll) + (point.row - body.row)
+                if line < lineCount { moveDetailCursor(to: line, lineCount: lineCount) }
+            } else {
+                model.detailScroll = min(max(0, model.detailScroll + step), max(0, lineCount - body.height))
+                model.detailCursor = min(max(model.detailCursor, model.detailScroll),
+                                         model.detailScroll + body.height - 1)
+            }
+        }
+    }
+
+    /// The tab whose title covers `column` of the detail pane's tab bar (as `DetailView` draws it:
+    /// ` 1 Action `, a space, ` 2 Diff `, a space, ` 3 State `).
+    static func detailTab(atColumn column: Int) -> DetailTab? {
+        var start = 0
+        for tab in DetailTab.allCases {
+            let width = DisplayWidth.of(" \(tab.rawValue + 1) \(tab.title) ")
+            if column >= start && column < start + width { return tab }
+            start += width + 1
+        }
+        return nil
     }
 
     // MARK: - Dialogs
@@ -296,6 +475,8 @@ public struct TimelineController {
             default:
                 break
             }
+        case .viewer(let viewer):
+            return handleViewerKey(viewer, key)
         case .prompt(var prompt):
             switch key {
             case .escape, .control("c"), .control("g"):
@@ -332,6 +513,9 @@ public struct TimelineController {
                 refused.error = error.description
                 model.dialog = .prompt(refused)
             }
+            return []
+        case .goTo:
+            goTo(prompt)
             return []
         case .dispatch:
             guard let session = model.selectedSession else {
@@ -379,7 +563,7 @@ public struct TimelineController {
 
     /// `<` / `>`: moves the cursor one event and jumps the app there.
     private mutating func step(by offset: Int) -> [TimelineCommand] {
-        guard let session = requireSession() else { return [] }
+        guard let session = requireConnectedApp() else { return [] }
         let target = model.cursor + offset
         guard target >= 0 else {
             model.status = StatusMessage("already at the initial state", isError: true)
@@ -463,6 +647,83 @@ public struct TimelineController {
         }
     }
 
+    // MARK: - Go to
+
+    /// `:` submitted: moves the selection to the event, time or percentage typed (centred in the timeline), or
+    /// keeps the prompt open with the reason it cannot. Costs O(log n) row reads for a time, none otherwise.
+    private mutating func goTo(_ prompt: PromptState) {
+        guard let session = model.selectedSession else {
+            model.dialog = nil
+            model.status = StatusMessage("no session selected", isError: true)
+            return
+        }
+        func refuse(_ reason: String) {
+            var refused = prompt
+            refused.error = reason
+            model.dialog = .prompt(refused)
+        }
+        let count = session.eventCount
+        let target: Int
+        var said: String?
+        do {
+            switch try GoToTarget(parsing: prompt.editor.text) {
+            case .event(let number):
+                guard number <= count else {
+                    refuse("no event \(Formatting.grouped(number)): the session has \(Formatting.grouped(count))")
+                    return
+                }
+                target = number
+            case .percent(let share):
+                target = Int((Double(count) * share / 100).rounded())
+                said = "\(prompt.editor.text.trimmingCharacters(in: .whitespaces)) of the session"
+            case .relativeTime(let seconds):
+                target = try index(atOrAfter: session.startedAt + seconds, in: session)
+                said = "the first event at or after \(Formatting.relativeTime(seconds))"
+            case .clockTime(let secondsOfDay):
+                var time = GoToTarget.localTime(secondsOfDay: secondsOfDay, dayOf: session.startedAt)
+                if time < session.startedAt - 1, let last = try lastTime(of: session), time + 86_400 <= last {
+                    time += 86_400  // the session ran past midnight
+                }
+                target = try index(atOrAfter: time, in: session)
+                said = "the first event at or after \(Formatting.clockTime(time))"
+            }
+        } catch let invalid as GoToTarget.Invalid {
+            refuse(invalid.description)
+            return
+        } catch {
+            refuse("cannot read the session: \(error)")
+            return
+        }
+        model.dialog = nil
+        model.status = StatusMessage("event \(Formatting.grouped(target))" + (said.map { ": " + $0 } ?? ""))
+        moveCursor(to: target)
+        centreCursor()  // after the status: it takes a row from the timeline
+    }
+
+    /// The event at or after unix time `time`: 0 (the initial state) before the first event.
+    private func index(atOrAfter time: Double, in session: TimelineSession) throws -> Int {
+        guard session.eventCount > 0 else { return 0 }
+        if let first = try dataSource.events(session: session.id, range: 1...min(session.eventCount, 8)).first,
+           time < first.time, time <= session.startedAt {
+            return 0
+        }
+        return try dataSource.firstEvent(session: session.id, atOrAfter: time, count: session.eventCount)
+    }
+
+    /// The newest event's time, if it can be read.
+    private func lastTime(of session: TimelineSession) throws -> Double? {
+        guard session.eventCount > 0 else { return nil }
+        let count = session.eventCount
+        return try dataSource.events(session: session.id, range: max(1, count - 7)...count).last?.time
+    }
+
+    /// Scrolls so that the cursor sits in the middle of the timeline's rows.
+    private mutating func centreCursor() {
+        let rows = model.layout.timelineRows
+        model.scrollTop = model.cursor - rows / 2
+        ensureCursorVisible()
+    }
+
     // MARK: - Search
 
     private mutating func searchAgain(forward: Bool) {
@@ -529,6 +790,26 @@ public struct TimelineController {
             return nil
         }
         return session
+    }
+
+    /// The selected session when its app is connected to this timeline's daemon (jump, step, skip, replay and
+    /// dispatch need it); otherwise says why not in the status line and returns nil.
+    private mutating func requireConnectedApp() -> TimelineSession? {
+        guard let session = requireSession() else { return nil }
+        guard !session.appConnected else { return session }
+        model.status = Self.noAppMessage(session)
+        return nil
+    }
+
+    /// Why the commands that need the app cannot reach `session`'s.
+    static func noAppMessage(_ session: TimelineSession) -> StatusMessage {
+        if session.status == .live {
+            return StatusMessage("this timeline only reads session \(session.id): its app is connected to another "
+                + "rewind, not reached (use that timeline, 'rewind open' with its --port, or 'rewind jump \(session.id) N')",
+                isError: true)
+        }
+        return StatusMessage("session \(session.id) has \(session.status == .ended ? "ended" : "been interrupted"): "
+            + "no app is connected to jump, step, skip, replay or dispatch", isError: true)
     }
 
     private mutating func selectTab(_ tab: DetailTab) {

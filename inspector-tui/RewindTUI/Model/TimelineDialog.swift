@@ -6,4 +6,6 @@ public enum TimelineDialog: Sendable, Hashable {
     case prompt(PromptState)
     /// "Quit? N apps are connected" — `y` quits, `n` or Esc goes back.
     case confirmQuit
+    /// The whole value under the detail cursor, wrapped and scrollable (Enter on a value, or `v`).
+    case viewer(ValueViewerState)
 }

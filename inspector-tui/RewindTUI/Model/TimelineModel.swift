@@ -33,6 +33,11 @@ public struct TimelineModel: Sendable, Hashable {
     /// State-tree nodes (JSON Pointer strings) whose collapsed/expanded state differs from the default
     /// (containers down to depth 2 start expanded, deeper ones collapsed).
     public var toggledPaths: Set<String> = []
+    /// State-tree containers (JSON Pointer strings, "" the root) the user paged into: how many children each
+    /// lists instead of `StateTree.maxChildren`.
+    public var childLimits: [String: Int] = [:]
+    /// The same for the Action tab's containers (JSON Pointers into the action).
+    public var actionChildLimits: [String: Int] = [:]
     /// The open dialog, if any.
     public var dialog: TimelineDialog?
     /// The last action typed into the dispatch prompt (it reopens with it).
@@ -78,6 +83,7 @@ public struct TimelineModel: Sendable, Hashable {
     public var layout: TimelineLayout {
         var hasStatusLine = status != nil || activity != nil
         if case .prompt = dialog { hasStatusLine = true }
+        if case .viewer = dialog { hasStatusLine = true }  // what o and y report shows below the viewer
         return TimelineLayout(
             width: screenWidth, height: screenHeight, sessionCount: sessions.count, hasStatusLine: hasStatusLine)
     }

@@ -17,6 +17,10 @@ import RewindWire
 /// - "before connect" (`beforeConnect`): an event whose time is earlier than the start of its connection (the
 ///   session's start, or its latest `reconnect` row).
 ///
+/// A session's app counts as connected (`TimelineSession.appConnected`) only when it is live in `daemon`, or live
+/// and `liveAppsReachable` (`rewind open` attached to the daemon recording it): otherwise a session another
+/// daemon records streams its rows in, but takes no commands from this timeline.
+///
 /// Threading: any thread; readers and caches are guarded by a lock. Reading never blocks the daemon's ingest:
 /// session files are read through their own read-only connections (WAL snapshots).
 public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendable {  // state guarded by `lock`
@@ -24,6 +28,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     private let daemon: Daemon?
     private let address: String?
     private let only: SessionID?
+    private let liveAppsReachable: Bool
     private let lock = NSLock()
     private var readers: [String: SessionReader] = [:]
     private var annotations: [String: SessionAnnotations] = [:]
@@ -32,11 +37,15 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     private var rateSamples: [(time: Double, total: UInt64)] = []
 
     /// A source over `store`; `daemon` adds live status and rates; `only` restricts it to one saved session.
-    public init(store: SessionStore, daemon: Daemon?, address: String? = nil, only: SessionID? = nil) {
+    /// `liveAppsReachable`: the caller reaches the daemon that records the live sessions of `store` by another way
+    /// (`rewind open` attached to it over its control connection), so their apps count as connected.
+    public init(store: SessionStore, daemon: Daemon?, address: String? = nil, only: SessionID? = nil,
+                liveAppsReachable: Bool = false) {
         self.store = store
         self.daemon = daemon
         self.address = address
         self.only = only
+        self.liveAppsReachable = liveAppsReachable
     }
 
     /// Grows whenever an event is recorded or a session starts or ends (the timeline repaints then).
@@ -45,9 +54,14 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
         return daemon.events.totalRecorded &+ UInt64(daemon.sessions.filter(\.isLive).count) << 48
     }
 
+    /// The store's directory.
+    public var dataDirectory: URL? { store.directory }
+
     public func header() -> TimelineHeader {
         guard let daemon else {
-            return TimelineHeader(caption: only.map { "session \($0)" })
+            // `rewind open`: the session, and the daemon its commands go through when attached to one.
+            let through = liveAppsReachable ? address.map { " · app commands through \($0)" } ?? "" : ""
+            return TimelineHeader(caption: only.map { "session \($0)\(through)" })
         }
         let now = Date().timeIntervalSince1970
         let total = daemon.events.totalRecorded
@@ -76,7 +90,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
             TimelineSession(
                 id: metadata.id.rawValue, appName: metadata.appName, instance: metadata.instance,
                 startedAt: metadata.startedAt.timeIntervalSince1970, eventCount: Int(metadata.eventCount),
-                status: status(of: metadata))
+                status: status(of: metadata), appConnected: liveAppsReachable && metadata.endState == .live)
         }
         return withLiveCounts(cachedSessions)
     }
@@ -132,6 +146,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
             var copy = session
             copy.eventCount = Int(live.committedIndex)
             copy.status = live.isLive ? .live : .ended
+            copy.appConnected = live.isLive
             return copy
         }
     }

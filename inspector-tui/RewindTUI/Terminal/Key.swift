@@ -38,6 +38,8 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     case function(Int)
     /// The terminal was resized: the next frame must be laid out for the new size.
     case resize
+    /// A mouse click or wheel step (keys remain the primary way; the mouse is a shortcut).
+    case mouse(MouseEvent)
     /// A key code ncurses reported that the timeline does not use.
     case unknown(Int32)
 
@@ -106,6 +108,7 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
         case .escape: return "Esc"
         case .function(let number): return "F\(number)"
         case .resize: return "resize"
+        case .mouse(let event): return "mouse \(event.kind) at \(event.row),\(event.column)"
         case .unknown(let code): return "key \(code)"
         }
     }

@@ -90,6 +90,10 @@ public final class Terminal {
         keypad(window, true)
         set_escdelay(25)
         curs_set(0)
+        // Clicks and the wheel (as htop and lazygit): reported at once, without waiting to tell clicks from
+        // double clicks. Selecting text with the mouse then needs Shift, as in those programs.
+        mouseinterval(0)
+        _ = mousemask(mmask_t(MouseEvent.wanted), nil)
         painter = ScreenPainter(window: window, colorMode: colorMode)
     }
 
@@ -116,10 +120,37 @@ public final class Terminal {
         case OK:
             return Key(wideCharacter: UInt32(value))
         case KEY_CODE_YES:
-            return Key(keyCode: Int32(bitPattern: UInt32(value)))
+            let code = Int32(bitPattern: UInt32(value))
+            if code == KEY_MOUSE {
+                var event = MEVENT()
+                guard getmouse(&event) == OK,
+                      let mouse = MouseEvent.decode(buttonState: UInt(event.bstate), row: Int(event.y), column: Int(event.x))
+                else { return .unknown(code) }
+                return .mouse(mouse)
+            }
+            return Key(keyCode: code)
         default:
             return nil
         }
+    }
+
+    /// Writes `bytes` straight to the terminal, past ncurses (an OSC 52 sequence, which moves no cursor).
+    public func writeRaw(_ text: String) {
+        fputs(text, output)
+        fflush(output)
+    }
+
+    /// Hands the terminal to another program: leaves curses mode, runs `body` (which may start a pager on the
+    /// terminal and wait for it), then takes the terminal back and forces a full repaint. A Ctrl-C typed meanwhile
+    /// was meant for that program: it does not end the timeline.
+    public func suspend(_ body: () -> Void) {
+        def_prog_mode()
+        endwin()
+        body()
+        signals.forgetInterrupts()
+        reset_prog_mode()
+        wrefresh(window)
+        painter.invalidate()
     }
 
     /// What ncurses holds for the screen, row by row (wide characters once, as on the terminal): lets tests
@@ -143,6 +174,7 @@ public final class Terminal {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
+        _ = mousemask(0, nil)
         curs_set(1)
         endwin()
         delscreen(screen)

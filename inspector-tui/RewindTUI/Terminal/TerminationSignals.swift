@@ -70,6 +70,20 @@ final class TerminationSignals: @unchecked Sendable {  // `flag` and `previous` 
         return flag
     }
 
+    /// Forgets the SIGINTs that arrived since the last check (Ctrl-C typed in a program the timeline handed the
+    /// terminal to, e.g. the pager, reaches the whole foreground process group); SIGTERM and SIGHUP still count.
+    func forgetInterrupts() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard terminationReadDescriptor >= 0 else { return }
+        var chunk = [UInt8](repeating: 0, count: 16)
+        while true {
+            let count = read(terminationReadDescriptor, &chunk, chunk.count)
+            guard count > 0 else { break }
+            if chunk[0..<count].contains(where: { Int32($0) != SIGINT }) { flag = true }
+        }
+    }
+
     /// Reads everything pending in the pipe; true when there was something.
     @discardableResult
     private static func drain() -> Bool {

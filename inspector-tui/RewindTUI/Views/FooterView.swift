@@ -3,10 +3,16 @@
 public struct FooterView {
     /// The model to draw.
     public var model: TimelineModel
+    /// The selected row, when the timeline has read it (the hints depend on it: see `KeyBindings.footer`).
+    public var cursorEvent: TimelineEvent?
+    /// The detail pane's line under its cursor (the detail pane's hints depend on it).
+    public var detailLine: DetailLine?
 
     /// Creates the view.
-    public init(model: TimelineModel) {
+    public init(model: TimelineModel, cursorEvent: TimelineEvent? = nil, detailLine: DetailLine? = nil) {
         self.model = model
+        self.cursorEvent = cursorEvent
+        self.detailLine = detailLine
     }
 
     /// Draws into `rect` (its first row): the pane's hints from the left, as many whole ones as fit, and
@@ -19,7 +25,7 @@ public struct FooterView {
         var available = rect.width - 1 - (tailWidth > 0 ? tailWidth + 2 : 0)
         if available < 10 { available = rect.width - 1 }
         var column = rect.column + 1
-        for binding in KeyBindings.footer(for: model) {
+        for binding in KeyBindings.footer(for: model, cursorEvent: cursorEvent, detailLine: detailLine) {
             let spans = Self.spans([binding])
             let width = DisplayWidth.of(spans.map(\.text).joined())
             guard width <= available - (column - rect.column - 1) else { break }

@@ -30,6 +30,7 @@ public enum KeyBindings {
             Binding("PgUp PgDn", "page up / down"),
             Binding("^B ^F ^U ^D", "page / half page"),
             Binding("g G Home End", "first / last (follows)"),
+            Binding(":", "go to event/time/%"),
             Binding("Tab S-Tab", "next / previous pane"),
         ]),
         Section(title: "Events", bindings: [
@@ -49,6 +50,9 @@ public enum KeyBindings {
             Binding("t", "relative / clock time"),
             Binding("[ ]  1 2 3", "Action Diff State tab"),
             Binding("Enter ← →", "fold the state tree"),
+            Binding("Enter v", "view value/more items"),
+            Binding("o", "open value in $PAGER"),
+            Binding("y Y", "copy value / pointer"),
         ]),
         Section(title: "Other", bindings: [
             Binding("?  F1", "this help"),
@@ -60,38 +64,82 @@ public enum KeyBindings {
     /// The hints always shown at the right end of the footer when no dialog is open.
     public static let footerTail = [Binding("?", "help"), Binding("q", "quit")]
 
-    /// The footer's hints for the focused pane (or the open dialog), without `footerTail`.
-    public static func footer(for model: TimelineModel) -> [Binding] {
+    /// The footer's hints for the focused pane (or the open dialog), without `footerTail`: only the keys that can
+    /// work here. `cursorEvent` is the selected row (nil for the initial state or when it is not known): the keys
+    /// that need the app (jump, step, skip, replay, dispatch) show only when the session's app is connected to
+    /// this timeline, and not where the recording refuses them (no jump onto an unknown state, no skip or replay on
+    /// a recomputed branch row or after an unknown state, no skip of the initial state).
+    /// `detailLine` is the detail pane's line under its cursor: Enter, `v`, `o`, `y`, `Y` show only where they do
+    /// something there.
+    public static func footer(
+        for model: TimelineModel, cursorEvent: TimelineEvent? = nil, detailLine: DetailLine? = nil
+    ) -> [Binding] {
         switch model.dialog {
         case .help:
             return [Binding("any key", "closes the help")]
         case .confirmQuit:
             return [Binding("y", "quit"), Binding("n Esc", "stay")]
+        case .viewer:
+            return [Binding("↑↓ PgUp PgDn", "scroll"), Binding("o", "pager"), Binding("y", "copy"),
+                    Binding("Y", "copy pointer"), Binding("Esc", "close")]
         case .prompt(let prompt):
             switch prompt.kind {
             case .filter:
                 return [Binding("Enter", "apply (empty clears)"), Binding("Esc", "cancel"), Binding("^U", "clear")]
             case .dispatch:
                 return [Binding("Enter", "dispatch"), Binding("Esc", "cancel"), Binding("^U", "clear")]
+            case .goTo:
+                return [Binding("Enter", "go"), Binding("Esc", "cancel"), Binding("^U", "clear")]
             }
         case nil:
             break
         }
         switch model.focus {
         case .sessions:
-            return [Binding("↑↓", "select"), Binding("Enter", "open"), Binding("e", "export"), Binding("Tab", "pane")]
+            var bindings = [Binding("↑↓", "select"), Binding("Enter", "open")]
+            if model.selectedSession != nil { bindings.append(Binding("e", "export")) }
+            return bindings + [Binding("Tab", "pane")]
         case .timeline:
-            return [
-                Binding("↑↓", "move"), Binding("Enter", "jump"), Binding("< >", "step"), Binding("p", "pause"),
-                Binding("s", "skip"), Binding("r", "replay"), Binding("d", "dispatch"), Binding("/", "filter"), Binding("n/N", "match"), Binding("f", "follow"),
-                Binding("t", "time"), Binding("e", "export"), Binding("Tab", "pane"),
-            ]
+            return timelineFooter(model, cursorEvent: cursorEvent)
         case .detail:
             var bindings = [Binding("↑↓", "move"), Binding("[ ]", "tab")]
-            if model.detailTab == .state {
-                bindings += [Binding("Enter", "fold"), Binding("← →", "collapse/expand")]
+            if let line = detailLine, line.path != nil {
+                if line.isMore {
+                    bindings.append(Binding("Enter", "show more"))
+                } else {
+                    let folds = model.detailTab == .state && line.isContainer
+                    bindings.append(Binding("Enter", folds ? "fold" : "view"))
+                    if folds { bindings.append(Binding("v", "view")) }
+                    bindings += [Binding("o", "pager"), Binding("y Y", "copy value/pointer")]
+                }
             }
+            if model.detailTab == .state { bindings.append(Binding("← →", "collapse/expand")) }
             return bindings + [Binding("Tab", "pane")]
         }
+    }
+
+    private static func timelineFooter(_ model: TimelineModel, cursorEvent: TimelineEvent?) -> [Binding] {
+        guard let session = model.selectedSession else {
+            return [Binding("Tab", "pane")]
+        }
+        var bindings = [Binding("↑↓", "move")]
+        let event = model.cursor > 0 ? cursorEvent.flatMap { $0.index == model.cursor ? $0 : nil } : nil
+        let onMainLine = event.map { $0.branch == 0 && !$0.stateBeforeUnknown } ?? true
+        // The most used first: the footer is cut at the right on narrow terminals.
+        if session.appConnected {
+            if event?.stateUnknown != true { bindings.append(Binding("Enter", "jump")) }
+            bindings.append(Binding("< >", "step"))
+        }
+        bindings += [Binding(":", "go to"), Binding("/", "filter")]
+        if model.filter != nil { bindings.append(Binding("n/N", "match")) }
+        if session.appConnected {
+            if model.cursor > 0 && onMainLine { bindings.append(Binding("s", "skip")) }
+            if onMainLine { bindings.append(Binding("r", "replay")) }
+            bindings.append(Binding("d", "dispatch"))
+        }
+        if model.sessions.contains(where: { $0.status == .live }) { bindings.append(Binding("p", "pause")) }
+        if session.status == .live && !model.following { bindings.append(Binding("f", "follow")) }
+        bindings += [Binding("t", "time"), Binding("e", "export"), Binding("Tab", "pane")]
+        return bindings
     }
 }

@@ -1,5 +1,6 @@
 /// The sessions pane: one row per live or saved session — status, app, start, events, state — with the
-/// selected one marked `▸` (and reversed when the pane has the focus). Pure rendering.
+/// selected one marked `▸` (and reversed when the pane has the focus). When the list scrolls, the title says how
+/// many sessions are hidden above and below (`▲ 2 ▼ 5 more`). Pure rendering.
 public struct SessionsView {
     /// The model to draw.
     public var model: TimelineModel
@@ -14,10 +15,20 @@ public struct SessionsView {
         guard !rect.isEmpty else { return }
         let focused = model.focus == .sessions && model.dialog == nil
         let live = model.sessions.filter { $0.status == .live }.count
+        let body = rect.droppingTop(1)
+        let first = Self.firstVisible(model, rows: body.height)
+        let below = max(0, model.sessions.count - first - body.height)
+        var right: [TextSpan] = []
+        if first > 0 || below > 0 {
+            var more: [String] = []
+            if first > 0 { more.append("▲ \(first)") }
+            if below > 0 { more.append("▼ \(below)") }
+            right.append(TextSpan(more.joined(separator: " ") + " more ", Theme.warning))
+        }
+        if live > 0 { right.append(TextSpan("\(live) live ", Theme.good)) }
         PaneTitle.render(into: &buffer, rect: rect, focused: focused,
                          left: [TextSpan(" Sessions "), TextSpan("\(model.sessions.count)", Theme.dim)],
-                         right: live > 0 ? [TextSpan("\(live) live ", Theme.good)] : [])
-        let body = rect.droppingTop(1)
+                         right: right)
         buffer.fill(body)
         guard !body.isEmpty else { return }
         guard !model.sessions.isEmpty else {
@@ -26,12 +37,18 @@ public struct SessionsView {
             return
         }
         let selected = model.selectedSessionPosition ?? 0
-        let first = min(max(0, selected - body.height + 1), max(0, model.sessions.count - body.height))
         for (offset, session) in model.sessions[first...].prefix(body.height).enumerated() {
             let position = first + offset
             renderRow(session, selected: position == selected, focused: focused, into: &buffer,
                       row: body.row + offset, rect: body)
         }
+    }
+
+    /// The position (in `model.sessions`) of the first session shown when the pane has `rows` rows below its
+    /// title: scrolled just enough to keep the selected one visible.
+    public static func firstVisible(_ model: TimelineModel, rows: Int) -> Int {
+        let selected = model.selectedSessionPosition ?? 0
+        return min(max(0, selected - rows + 1), max(0, model.sessions.count - rows))
     }
 
     private func renderRow(

@@ -45,10 +45,12 @@ public struct TimelineRenderer {
         for row in layout.separator.row..<layout.separator.bottom where layout.separator.width > 0 {
             buffer.put("│", row: row, column: layout.separator.column, style: Theme.dim)
         }
-        DetailView(model: model, content: detailContent.content(for: model, now: now))
-            .render(into: &buffer, rect: layout.detail)
+        let detail = detailContent.content(for: model, now: now)
+        DetailView(model: model, content: detail).render(into: &buffer, rect: layout.detail)
+        let detailCursor = min(max(0, model.detailCursor), max(0, detail.lines.count - 1))
         PromptView(model: model).render(into: &buffer, rect: layout.status)
-        FooterView(model: model).render(into: &buffer, rect: layout.footer)
+        FooterView(model: model, cursorEvent: rows.first { $0.index == model.cursor },
+                   detailLine: detail.lines.indices.contains(detailCursor) ? detail.lines[detailCursor] : nil).render(into: &buffer, rect: layout.footer)
 
         let overlayArea = layout.screen.droppingTop(1).droppingBottom(1)
         switch model.dialog {
@@ -56,6 +58,8 @@ public struct TimelineRenderer {
             HelpOverlay().render(into: &buffer, area: overlayArea)
         case .confirmQuit:
             ConfirmQuitOverlay(connectedApps: model.header.connectedApps).render(into: &buffer, area: overlayArea)
+        case .viewer(let viewer):
+            ValueViewerOverlay(viewer: viewer).render(into: &buffer, screen: layout.screen)
         case .prompt, nil:
             break
         }

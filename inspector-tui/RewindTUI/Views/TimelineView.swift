@@ -1,4 +1,5 @@
-/// The timeline pane: a title with the session, event count, filter and follow state ("▼ N new" when the user
+/// The timeline pane: a title with the session's id (which every command takes, and which names the app), event
+/// count, filter and follow state ("▼ N new" when the user
 /// has scrolled away from live events), column headings, and one row per event —
 /// index, time, marker, label, patch size, reducer time. Row 0 is the initial state.
 ///
@@ -70,11 +71,14 @@ public struct TimelineView {
     // MARK: - Parts
 
     private func renderTitle(into buffer: inout ScreenBuffer, rect: Rect, focused: Bool) {
-        var left = [TextSpan(" Timeline ")]
+        // The session id (which names the app too) rather than the word "Timeline": every command takes it.
+        var left = [TextSpan(" ")]
         if let session = model.selectedSession {
-            left.append(TextSpan(session.appName + " ", CellStyle(bold: true)))
+            left.append(TextSpan(session.id + " ", CellStyle(bold: true)))
             let count = session.eventCount == 1 ? "1 event " : Formatting.grouped(session.eventCount) + " events "
             left.append(TextSpan(count, Theme.dim))
+        } else {
+            left.append(TextSpan("Timeline "))
         }
         var right: [TextSpan] = []
         if let filter = model.filter {

@@ -3,17 +3,23 @@ import Foundation
 import RewindDaemon
 import RewindTUI
 
-/// `rewind open SESSION`: a saved session in the timeline.
+/// `rewind open SESSION`: a saved session in the timeline. A session a running daemon is recording streams in; when
+/// that daemon answers at `--host`/`--port` (its control connection), the keys that need the app (jump, step,
+/// skip, replay, dispatch) go through it, as `rewind jump` does; otherwise the timeline only reads the file and
+/// does not offer them.
 struct OpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
-        abstract: "Show a saved session in the timeline (lazily: only what is on screen is read)."
+        abstract: "Show a saved session in the timeline (lazily: only what is on screen is read).",
+        discussion: "A session that a running rewind is recording streams in; when that rewind listens at --host/--port, "
+            + "Enter, < >, s, r and d reach its app through it."
     )
 
     @Argument(help: "The session id (see 'rewind sessions').")
     var session: String
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
         guard isatty(0) == 1 && isatty(1) == 1 else {
@@ -21,14 +27,18 @@ struct OpenCommand: ParsableCommand {
         }
         let store = try data.openStore()
         let id: SessionID
+        let isLive: Bool
         do {
             id = try store.resolveSessionID(session)
-            _ = try store.openSession(id)
+            isLive = try store.openSession(id).metadata.endState == .live
         } catch {
             throw CommandError("\(error)")
         }
-        let source = SessionTimelineSource(store: store, daemon: nil, only: id)
-        let actions = DaemonTimelineActions(daemon: nil, store: store, onQuit: {})
+        // A live session: attach to the daemon recording it, if it answers where --host/--port say.
+        let attached = isLive ? ControlTimelineActions.attach(to: connection, session: id, store: store) : nil
+        let source = SessionTimelineSource(store: store, daemon: nil, address: "ws://\(connection.host):\(connection.port)",
+                                           only: id, liveAppsReachable: attached != nil)
+        let actions: any TimelineActions = attached ?? DaemonTimelineActions(daemon: nil, store: store, onQuit: {})
         do {
             try TimelineApp(dataSource: source, actions: actions, initialSession: id.rawValue).run()
         } catch {

@@ -3,7 +3,10 @@ import RewindWire
 /// The Action tab: the event's facts, then its action pretty-printed. Pure: safe from any thread.
 public enum ActionDetail {
     /// The lines for `detail` of a session that started at `sessionStart` (unix seconds).
-    public static func lines(_ detail: TimelineEventDetail, sessionStart: Double) -> [DetailLine] {
+    /// `limits`: how many children the action's containers at these JSON Pointers list (see `JSONLines`).
+    public static func lines(
+        _ detail: TimelineEventDetail, sessionStart: Double, limits: [String: Int] = [:]
+    ) -> [DetailLine] {
         let event = detail.event
         var output: [DetailLine] = []
         var title = [
@@ -47,7 +50,7 @@ public enum ActionDetail {
             output.append(DetailLine([TextSpan(text, event.kind == .error ? Theme.error : Theme.plain)]))
         }
         if let action = detail.action {
-            output += JSONLines.lines(action)
+            output += JSONLines.lines(action, limits: limits)
         } else {
             output.append(DetailLine([TextSpan("(no action payload)", Theme.dim)]))
         }

@@ -29,17 +29,39 @@ public final class DetailContentCache {
         }
         let key = ContentKey(
             session: session.id, index: model.cursor, tab: model.detailTab,
-            toggled: model.detailTab == .state ? model.toggledPaths : [])
+            toggled: model.detailTab == .state ? model.toggledPaths : [],
+            limits: model.detailTab == .state ? model.childLimits
+                : model.detailTab == .action ? model.actionChildLimits : [:])
         if let current {
             if current.key == key { return current.content }
             if model.following, current.key.session == key.session, current.key.tab == key.tab,
-               current.key.toggled == key.toggled, now - current.builtAt < throttleInterval {
+               current.key.toggled == key.toggled, current.key.limits == key.limits,
+               now - current.builtAt < throttleInterval {
                 return current.content
             }
         }
         let content = build(key: key, session: session)
         current = (key, content, now)
         return content
+    }
+
+    /// The whole value at JSON Pointer `path` of the selected event's state (State tab) or action (Action tab),
+    /// uncut: for the value viewer, the pager and copying. Nil when there is none (Diff tab, unknown state).
+    public func value(at path: String, for model: TimelineModel) -> JSONValue? {
+        guard let session = model.selectedSession, let pointer = try? JSONPointer(path) else { return nil }
+        switch model.detailTab {
+        case .state:
+            if model.cursor > 0,
+               (try? eventDetail(session: session.id, index: model.cursor))?.event.stateUnknown != false {
+                return nil
+            }
+            return (try? state(session: session.id, index: model.cursor))?[pointer]
+        case .action:
+            guard model.cursor > 0 else { return nil }
+            return (try? eventDetail(session: session.id, index: model.cursor))?.action?[pointer]
+        case .diff:
+            return nil
+        }
     }
 
     /// Forgets everything read (after a command that changes recorded data, e.g. a skip).
@@ -56,6 +78,7 @@ public final class DetailContentCache {
         let index: Int
         let tab: DetailTab
         let toggled: Set<String>
+        let limits: [String: Int]
     }
 
     private struct ItemKey: Hashable {
@@ -74,7 +97,8 @@ public final class DetailContentCache {
                 }
                 let detail = try eventDetail(session: key.session, index: index)
                 title = "#\(index) \(detail.event.displayLabel)"
-                return DetailContent(title: title, lines: ActionDetail.lines(detail, sessionStart: session.startedAt))
+                return DetailContent(title: title, lines: ActionDetail.lines(detail, sessionStart: session.startedAt,
+                                                                             limits: key.limits))
             case .diff:
                 guard index > 0 else {
                     return DetailContent(title: "#0 initial state", lines: [
@@ -113,7 +137,7 @@ public final class DetailContentCache {
                     lines.append(DetailLine([TextSpan("↳ branch \(event.branch): \(what)the state of this branch after it",
                                                       Theme.dim)]))
                 }
-                lines += StateTree.lines(state, toggled: key.toggled, changed: changed)
+                lines += StateTree.lines(state, toggled: key.toggled, changed: changed, limits: key.limits)
                 return DetailContent(title: title, lines: lines)
             }
         } catch {

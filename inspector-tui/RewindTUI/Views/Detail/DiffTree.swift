@@ -42,7 +42,8 @@ public enum DiffTree {
                 // An append: name the index the element landed at (the array after the operation).
                 tokens[tokens.count - 1] = String(elements.count - 1)
             }
-            root.insert(Entry(operation: operation, oldValue: oldValue, sourceValue: sourceValue),
+            root.insert(Entry(operation: operation, oldValue: oldValue, sourceValue: sourceValue,
+                              pointer: tokens.map { "/" + StateTree.escape($0) }.joined()),
                         tokens: tokens[...])
         }
         var output: [DetailLine] = []
@@ -57,6 +58,8 @@ public enum DiffTree {
         let operation: JSONPatchOperation
         let oldValue: JSONValue?
         let sourceValue: JSONValue?
+        /// Where the operation wrote (an append resolved to its index).
+        let pointer: String
     }
 
     private final class Node {
@@ -98,7 +101,20 @@ public enum DiffTree {
         }
     }
 
+    /// The entry's line, naming its pointer and holding the value it shows whole (the new value; for a removal
+    /// the old one; for a move or copy the source's), for the viewer, the pager and copying.
     private static func line(for entry: Entry, name: String, indent: Int) -> DetailLine {
+        var line = drawnLine(for: entry, name: name, indent: indent)
+        line.path = entry.pointer
+        switch entry.operation {
+        case .add(_, let value), .replace(_, let value), .test(_, let value): line.value = value
+        case .remove: line.value = entry.oldValue
+        case .move, .copy: line.value = entry.sourceValue
+        }
+        return line
+    }
+
+    private static func drawnLine(for entry: Entry, name: String, indent: Int) -> DetailLine {
         let label = TextSpan(name.isEmpty ? "\"\"" : name, Theme.jsonKey)
         switch entry.operation {
         case .add(_, let value):

@@ -18,8 +18,9 @@ public enum StateTree {
     /// Containers at this depth or shallower start expanded (depth 1 = the root's children).
     public static let expandedDepth = 2
 
-    /// At most this many children of one container are listed; a dim line says how many more there are
-    /// (so that an array of a million elements costs a few thousand lines, not a million).
+    /// At most this many children of one container are listed at first; a dim line says how many more there are
+    /// (so that an array of a million elements costs a few thousand lines, not a million), and Enter on it lists
+    /// this many more (`limits`).
     public static let maxChildren = 2_000
 
     /// Whether the node at `path` and `depth` is expanded.
@@ -31,7 +32,11 @@ public enum StateTree {
     /// - Parameters:
     ///   - toggled: JSON Pointers of nodes whose expansion differs from the default.
     ///   - changed: JSON Pointers the event's patch wrote.
-    public static func lines(_ state: JSONValue, toggled: Set<String>, changed: Set<String> = []) -> [DetailLine] {
+    ///   - limits: how many children to list of the containers at these JSON Pointers ("" the root), instead of
+    ///     `maxChildren`: the user paged further into them.
+    public static func lines(
+        _ state: JSONValue, toggled: Set<String>, changed: Set<String> = [], limits: [String: Int] = [:]
+    ) -> [DetailLine] {
         var output: [DetailLine] = []
         var ancestors: Set<String> = []
         for path in changed {
@@ -41,22 +46,23 @@ public enum StateTree {
                 end = slash
             }
         }
-        let context = Context(toggled: toggled, changed: changed, ancestors: ancestors)
+        let context = Context(toggled: toggled, changed: changed, ancestors: ancestors, limits: limits)
+        let rootLimit = context.limit("")
         switch state {
         case .object(let object):
             if object.isEmpty { output.append(DetailLine([TextSpan("{}", Theme.dim)])) }
-            for member in object.prefix(maxChildren) {
+            for member in object.prefix(rootLimit) {
                 emit(member.value, name: member.key, path: "/" + escape(member.key), depth: 1,
                      context: context, underChanged: changed.contains(""), into: &output)
             }
-            appendMore(object.count, indent: 0, into: &output)
+            appendMore(object.count, shown: rootLimit, path: "", indent: 0, into: &output)
         case .array(let elements):
             if elements.isEmpty { output.append(DetailLine([TextSpan("[]", Theme.dim)])) }
-            for (offset, element) in elements.prefix(maxChildren).enumerated() {
+            for (offset, element) in elements.prefix(rootLimit).enumerated() {
                 emit(element, name: String(offset), path: "/\(offset)", depth: 1,
                      context: context, underChanged: changed.contains(""), into: &output)
             }
-            appendMore(elements.count, indent: 0, into: &output)
+            appendMore(elements.count, shown: rootLimit, path: "", indent: 0, into: &output)
         default:
             output.append(DetailLine([TextSpan(state.serialized(), JSONPreview.style(of: state))], path: ""))
         }
@@ -73,6 +79,9 @@ public enum StateTree {
         let toggled: Set<String>
         let changed: Set<String>
         let ancestors: Set<String>
+        let limits: [String: Int]
+
+        func limit(_ path: String) -> Int { max(maxChildren, limits[path] ?? maxChildren) }
     }
 
     private static func emit(
@@ -102,18 +111,19 @@ public enum StateTree {
             if let mark { spans.append(mark) }
             output.append(DetailLine(indent: indent, spans, path: path, isContainer: true, isExpanded: expanded))
             guard expanded else { return }
+            let limit = context.limit(path)
             if case .object(let object) = value {
-                for member in object.prefix(maxChildren) {
+                for member in object.prefix(limit) {
                     emit(member.value, name: member.key, path: path + "/" + escape(member.key), depth: depth + 1,
                          context: context, underChanged: isChanged, into: &output)
                 }
-                appendMore(object.count, indent: indent + 2, into: &output)
+                appendMore(object.count, shown: limit, path: path, indent: indent + 2, into: &output)
             } else if case .array(let elements) = value {
-                for (offset, element) in elements.prefix(maxChildren).enumerated() {
+                for (offset, element) in elements.prefix(limit).enumerated() {
                     emit(element, name: String(offset), path: path + "/\(offset)", depth: depth + 1,
                          context: context, underChanged: isChanged, into: &output)
                 }
-                appendMore(elements.count, indent: indent + 2, into: &output)
+                appendMore(elements.count, shown: limit, path: path, indent: indent + 2, into: &output)
             }
         default:
             var spans = [TextSpan("  "), TextSpan(name, nameStyle), TextSpan(": ")]
@@ -123,9 +133,15 @@ public enum StateTree {
         }
     }
 
-    private static func appendMore(_ count: Int, indent: Int, into output: inout [DetailLine]) {
-        guard count > maxChildren else { return }
-        output.append(DetailLine(indent: indent, [TextSpan("  … \(Formatting.grouped(count - maxChildren)) more", Theme.dim)]))
+    /// `… 8,000 more — Enter shows the next 2,000` under a container of `count` children of which `shown` are
+    /// listed; the line names the container (`path`) and is marked `isMore`.
+    private static func appendMore(_ count: Int, shown: Int, path: String, indent: Int, into output: inout [DetailLine]) {
+        guard count > shown else { return }
+        let next = min(maxChildren, count - shown)
+        output.append(DetailLine(indent: indent, [
+            TextSpan("  … \(Formatting.grouped(count - shown)) more — Enter shows the next \(Formatting.grouped(next))",
+                     Theme.dim),
+        ], path: path, isMore: true))
     }
 
     private static func isEmptyContainer(_ value: JSONValue) -> Bool {

@@ -1,0 +1,73 @@
+import Foundation
+import RewindDaemon
+import RewindTUI
+import RewindWire
+
+/// What the timeline's keys do in `rewind open` attached to the running daemon that records the session: jump,
+/// skip, replay and dispatch go to that daemon over its control connection (as `rewind jump` and friends do);
+/// export reads the session file.
+///
+/// Threading: the commands run on the timeline's command thread, one at a time; `ControlClient.request` blocks
+/// that thread until the daemon answers (bounded). `quit()` runs on the UI thread.
+final class ControlTimelineActions: TimelineActions {
+    private let client: ControlClient
+    private let store: SessionStore
+    private let exportDirectory: URL
+
+    /// Actions through `client`; exports read `store` and are written to `exportDirectory`.
+    init(client: ControlClient, store: SessionStore,
+         exportDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+        self.client = client
+        self.store = store
+        self.exportDirectory = exportDirectory
+    }
+
+    /// Connects to the daemon at `connection` and returns actions through it when that daemon has `session`
+    /// live; nil when no daemon answers there or it does not record the session.
+    static func attach(to connection: ConnectionOptions, session: SessionID, store: SessionStore)
+        -> ControlTimelineActions? {
+        guard let client = try? ControlClient(host: connection.host, port: connection.port,
+                                              token: connection.effectiveToken, timeout: 1),
+              let listed = try? client.request(.sessions, timeout: 3),
+              case .array(let sessions)? = listed["sessions"],
+              sessions.contains(where: { $0["session"]?.stringValue == session.rawValue && $0["live"] == true })
+        else { return nil }
+        return ControlTimelineActions(client: client, store: store)
+    }
+
+    func jump(session: String, index: Int) throws -> String {
+        _ = try client.request(.jump(session: session, seq: UInt64(index)))
+        return "jumped the app to event \(index)"
+    }
+
+    func skip(session: String, index: Int) throws -> String {
+        let result = try client.request(.skip(session: session, seq: UInt64(index)), timeout: 60)
+        let skipped = result["skipped"]?.arrayValue?.compactMap(\.int64Value) ?? []
+        guard !skipped.isEmpty else { return "nothing skipped any more: the app is back on the original timeline" }
+        let states = result["states"]?.int64Value ?? 0
+        let branch = result["branch"]?.int64Value ?? 0
+        return "skipping event\(skipped.count == 1 ? "" : "s") " + skipped.map(String.init).joined(separator: ", ")
+            + "; \(states) state\(states == 1 ? "" : "s") recomputed on branch \(branch)"
+    }
+
+    func replay(session: String, from index: Int) throws -> String {
+        let result = try client.request(.replay(session: session, target: nil, fromSeq: UInt64(index), toSeq: nil),
+                                        timeout: 120)
+        let states = result["states"]?.int64Value.map { "\($0) " } ?? ""
+        return "replayed \(states)actions from event \(index)"
+    }
+
+    func dispatch(session: String, action: JSONValue) throws -> String {
+        _ = try client.request(.dispatch(session: session, action: action))
+        return "dispatched \(action.serialized().prefix(60))"
+    }
+
+    func export(session: String) throws -> String {
+        let id = try SessionID(validating: session)
+        let file = exportDirectory.appendingPathComponent("\(id.rawValue).jsonl")
+        try SessionExporter(reader: try store.openSession(id)).export(format: .jsonl, to: file)
+        return "exported to \(file.path)"
+    }
+
+    func quit() {}
+}
