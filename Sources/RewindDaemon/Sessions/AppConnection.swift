@@ -159,7 +159,9 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
             expectedSeq = max(expectedSeq, snapshot.seq &+ 1)
         case .dropped(let dropped):
             droppedThrough = max(droppedThrough, dropped.to)
-            session.recordDropped(from: dropped.from, to: dropped.to, connectionBase: connectionBase)
+            session.recordDropped(dropped, connectionBase: connectionBase)
+        case .goodbye(let goodbye):
+            session.recordGoodbye(goodbye, connectionBase: connectionBase)
         case .result(let result):
             session.complete(result)
         }

@@ -37,7 +37,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private let url: InspectorURL?
     private let identity: AppIdentity
     private let stateType: String
-    private let configuration: InspectorConfiguration
+    let configuration: InspectorConfiguration
     private let redactor: Redactor
     private let encoder = JSONValueEncoder()
     private let onCommand: CommandHandler
@@ -53,8 +53,12 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private var awaitingSnapshot = false
     private var everConnected = false
     private var failedAttempts = 0
+    /// ``counts`` as of the last drained chunk, for other threads.
+    private var publishedCounts = InspectorDeliveryCounts()
 
     // Pipeline-thread state.
+    /// The number of the newest action the pipeline has seen (sent, or announced as lost).
+    private var latestSeq: UInt64 = 0
     private var initialState: State?
     private var baseline: JSONValue = .null
     private var baselineSeq: UInt64 = 0
@@ -64,7 +68,12 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private var backoff = ReconnectBackoff()
     private var measuredStateBytes = 0
     private var eventsSinceMeasure = 0
-    private var actionBytesAverage = 128.0
+    /// The encoded size of an action, measured every 256 actions.
+    private var measuredActionBytes = 64
+    private var actionsSinceMeasure = 255
+    /// What this pipeline did with the actions it drained (read by ``deliveryCounts`` under `linkLock`... copied
+    /// there after each drained chunk).
+    private var counts = InspectorDeliveryCounts()
     /// True while a coalesced range is open: its states were not captured and a snapshot has not closed it yet.
     private var rangeOpen = false {
         didSet {
@@ -112,7 +121,9 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         thread.start()
     }
 
-    /// Stops the thread and the transport, and waits for the thread to end. Idempotent; any thread.
+    /// Stops the thread and the transport, and waits for the thread to end. When everything dispatched has been
+    /// delivered, the pipeline first says `goodbye` (so the daemon ends the session `clean`) and waits up to a
+    /// second for the transport to write it. Idempotent; any thread.
     func stop() {
         linkLock.lock()
         let alreadyStopping = stopping
@@ -153,6 +164,9 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         while true {
             linkLock.lock()
             if stopping {
+                linkLock.unlock()
+                sayGoodbyeIfDelivered()
+                linkLock.lock()
                 finished = true
                 linkLock.broadcast()
                 linkLock.unlock()
@@ -184,8 +198,42 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
                 }
                 process(drained)
                 outbox.release(drained.charge)
+                linkLock.lock()
+                publishedCounts = counts
+                linkLock.unlock()
             }
         }
+    }
+
+    /// Sends `goodbye` when connected, with nothing queued, no coalesced range open and everything written out;
+    /// then waits (up to a second) for the transport to write it. Pipeline thread, while stopping.
+    private func sayGoodbyeIfDelivered() {
+        linkLock.lock()
+        var ready = false
+        if case .connected(helloSent: true) = link { ready = !awaitingSnapshot }
+        linkLock.unlock()
+        guard ready, !rangeOpen else { return }
+        // Entries pushed before the stop are still handed on (the outbox is closed, so this does not wait).
+        while true {
+            let drained = outbox.drain(waitingUpTo: 0, limit: configuration.maxBatchEvents)
+            if drained.entries.isEmpty && drained.lostAfter == 0 { break }
+            process(drained)
+            outbox.release(drained.charge)
+        }
+        linkLock.lock()
+        publishedCounts = counts
+        linkLock.unlock()
+        guard !rangeOpen, outbox.isEmpty else { return }
+        send(.goodbye(Goodbye(seq: wireSeq(latestSeq))))
+        let deadline = monotonicSeconds() + 1
+        while transport.queuedBytes > 0 && monotonicSeconds() < deadline { usleep(1_000) }
+    }
+
+    /// What this pipeline did with the actions it drained so far. Any thread.
+    var deliveryCounts: InspectorDeliveryCounts {
+        linkLock.lock()
+        defer { linkLock.unlock() }
+        return publishedCounts
     }
 
     private func connect() {
@@ -221,9 +269,12 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         var pending: [ActionEvent] = []
         var portionFrom: UInt64?
         var portion: [ActionEvent] = []
+        var portionLost: UInt64 = 0
         var lastSeq: UInt64?
 
+        latestSeq = max(latestSeq, drained.latestSeq)
         for entry in drained.entries {
+            latestSeq = max(latestSeq, entry.seq)
             let isClosingSnapshot = entry.action == nil && entry.reason == Outbox<State, Action>.closingReason
             if isClosingSnapshot { snapshotRequested = false }
             if !rangeOpen && (entry.lostBefore > 0 || entry.state == nil) {
@@ -233,6 +284,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             // A closing snapshot that arrives after a later entry's state closed the range says nothing new.
             if isClosingSnapshot && !rangeOpen { continue }
             if rangeOpen {
+                portionLost += entry.lostBefore
                 if entry.action != nil {
                     lastSeq = entry.seq
                     if portionFrom == nil { portionFrom = entry.seq - entry.lostBefore }
@@ -243,9 +295,10 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
                 }
                 if let action = entry.action { portion.append(event(for: entry, action: action, patch: JSONPatch())) }
                 if let state = entry.state {
-                    closeCoalescedRange(from: portionFrom, to: entry.seq, events: &portion, state: state,
-                                        reason: entry.reason ?? Outbox<State, Action>.closingReason)
+                    closeCoalescedRange(from: portionFrom, to: entry.seq, lost: portionLost, events: &portion,
+                                        state: state, reason: entry.reason ?? Outbox<State, Action>.closingReason)
                     portionFrom = nil
+                    portionLost = 0
                     lastSeq = nil
                 }
                 continue
@@ -255,6 +308,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             if let action = entry.action {
                 let patch = JSONPatch.diff(from: baseline, to: encoded)
                 pending.append(event(for: entry, action: action, patch: patch))
+                counts.sentWithState += 1
                 if pending.count >= configuration.maxBatchEvents { flush(&pending) }
             } else {
                 flush(&pending)
@@ -270,10 +324,12 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             rangeOpen = true
             if portionFrom == nil { portionFrom = drained.latestSeq - drained.lostAfter + 1 }
             lastSeq = drained.latestSeq
+            portionLost += drained.lostAfter
         }
         if rangeOpen, let from = portionFrom, let to = lastSeq {
             // Announce this portion now, so nothing waits in memory; the range goes on until a state closes it.
-            send(.dropped(Dropped(from: wireSeq(max(from, connectionBase + 1)), to: wireSeq(to))))
+            sendDropped(from: from, to: to, lost: portionLost)
+            counts.sentWithoutState += UInt64(portion.count)
             flush(&portion)
         }
         if rangeOpen && drained.isFinal && !snapshotRequested {
@@ -282,11 +338,12 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         }
     }
 
-    private func closeCoalescedRange(from: UInt64?, to: UInt64, events: inout [ActionEvent], state: State,
-                                     reason: String) {
+    private func closeCoalescedRange(from: UInt64?, to: UInt64, lost: UInt64, events: inout [ActionEvent],
+                                     state: State, reason: String) {
         if let from, from <= to {
-            send(.dropped(Dropped(from: wireSeq(max(from, connectionBase + 1)), to: wireSeq(to))))
+            sendDropped(from: from, to: to, lost: lost)
         }
+        counts.sentWithoutState += UInt64(events.count)
         flush(&events)
         let encoded = encodeState(state)
         send(.snapshot(Snapshot(seq: wireSeq(to), state: encoded, reason: reason)))
@@ -297,8 +354,24 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         updateOutboxCosts()
     }
 
+    /// Announces the portion `from...to` (app numbers) of a coalesced range, `lost` of whose actions the outbox
+    /// could not keep (they are never sent).
+    private func sendDropped(from: UInt64, to: UInt64, lost: UInt64) {
+        let first = max(from, connectionBase + 1)
+        guard first <= to else { return }
+        counts.lostInOutbox += lost
+        send(.dropped(Dropped(from: wireSeq(first), to: wireSeq(to), actionsLost: lost)))
+    }
+
     private func event(for entry: Outbox<State, Action>.Entry, action: Action, patch: JSONPatch) -> ActionEvent {
         let payload = (try? encoder.encode(action)).map(redactor.redact) ?? .null
+        actionsSinceMeasure += 1
+        if actionsSinceMeasure >= 256 {
+            // What an action may hold outside its queue slot: charged per entry (see ``Outbox``).
+            actionsSinceMeasure = 0
+            measuredActionBytes = payload.serializedBytes().count
+            updateOutboxCosts()
+        }
         return ActionEvent(
             seq: wireSeq(entry.seq), time: Double(entry.finishedNanos) / 1e9 + wallOffset,
             action: ActionPayload(type: ActionLabel.of(action), payload: payload),
@@ -313,9 +386,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             let end = min(events.count, start + configuration.maxBatchEvents)
             let slice = Array(events[start..<end])
             let message: AppMessage = slice.count == 1 ? .action(slice[0]) : .batch(slice)
-            let bytes = WireCodec.encode(message)
-            actionBytesAverage = actionBytesAverage * 0.9 + Double(bytes.count / slice.count) * 0.1
-            _ = transport.send(bytes)
+            _ = transport.send(WireCodec.encode(message))
             start = end
         }
         events.removeAll(keepingCapacity: true)
@@ -345,7 +416,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     }
 
     private func updateOutboxCosts() {
-        outbox.updateCosts(stateBytes: measuredStateBytes, actionBytes: Int(actionBytesAverage))
+        outbox.updateCosts(stateBytes: measuredStateBytes, actionBytes: measuredActionBytes)
     }
 
     // MARK: - Link state
