@@ -44,6 +44,8 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
     private var connectionBase: UInt64 = 0
     private var expectedSeq: UInt64 = 1
     private var droppedThrough: UInt64 = 0
+    /// How many of the next messages the app sends again after a reconnect (`hello.resending`).
+    private var resendRemaining: UInt64 = 0
     private var closing = false
     /// Bytes of messages received but not yet handled, and whether reading from the app is stopped because of
     /// them; guarded by `backlogLock` (updated by the service thread and by ``queue``).
@@ -165,6 +167,10 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
         case .result(let result):
             session.complete(result)
         }
+        if resendRemaining > 0 {
+            resendRemaining -= 1
+            if resendRemaining == 0 { session.endResend() }
+        }
     }
 
     /// The app went away: its session's pending commands fail and its file is completed.
@@ -189,6 +195,7 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
             let (session, resumed) = try environment.attach(hello, id)
             self.session = session
             connectionBase = hello.seq ?? 0
+            resendRemaining = hello.resending ?? 0
             environment.send(.welcome(Welcome(session: session.id.rawValue, resumed: resumed)))
         } catch {
             reject(error)

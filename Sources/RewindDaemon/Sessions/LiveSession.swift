@@ -36,6 +36,9 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     private var lostActions: UInt64 = 0
     /// Actions the app announced as lost (`dropped.actionsLost`) that no gap has accounted for yet.
     private var announcedLost: UInt64 = 0
+    /// While an app sends again, after a reconnect, what followed its `hello.seq` (`hello.resending` messages),
+    /// the actions, ranges and snapshots up to this number were accounted for before the reset and are ignored.
+    private var resentThrough: UInt64 = 0
     /// The app's number of its last action, from its `goodbye` on the current connection.
     private var goodbyeSeq: UInt64?
     private var pending: [String: @Sendable (CommandResult) -> Void] = [:]
@@ -112,6 +115,11 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// error to report to the app when the patch did not apply.
     func recordAction(_ event: ActionEvent, connectionBase: UInt64) -> WireError? {
         lock.lock()
+        if connectionBase &+ event.seq <= resentThrough {
+            // Sent again after a reconnect; recorded (or counted lost) before it.
+            lock.unlock()
+            return nil
+        }
         var failure: WireError?
         var patch: JSONPatch? = event.patch.operations.isEmpty ? nil : event.patch
         if let candidate = patch {
@@ -152,8 +160,13 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     func recordDropped(_ dropped: Dropped, connectionBase: UInt64) {
         lock.lock()
         stateKnown = false
-        announcedLost &+= dropped.actionsLost
-        let first = connectionBase &+ dropped.from, last = connectionBase &+ dropped.to
+        // A range sent again after a reconnect is recorded only from where the record ended before it.
+        let first = max(connectionBase &+ dropped.from, resentThrough &+ 1), last = connectionBase &+ dropped.to
+        guard first <= last else {
+            lock.unlock()
+            return
+        }
+        if first == connectionBase &+ dropped.from { announcedLost &+= dropped.actionsLost }
         var detail = "the app's outbox was full: states of actions \(first)–\(last) were not sent; a snapshot follows"
         if dropped.actionsLost > 0 {
             detail += "; \(dropped.actionsLost) of these actions could not be kept at all and are lost"
@@ -213,6 +226,11 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         default: kind = .snapshot
         }
         lock.lock()
+        if connectionBase &+ snapshot.seq <= resentThrough {
+            // Sent again after a reconnect; recorded before it.
+            lock.unlock()
+            return
+        }
         appActions = connectionBase &+ snapshot.seq
         // The state includes every action up to its seq: those that never arrived are lost.
         recordLostActions(through: appActions, time: Date().timeIntervalSince1970)
@@ -223,24 +241,46 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
 
     /// Records the app's return on a new connection, with the state its `hello` carried. `resumed` is the session
     /// file reopened for appending when the previous recording had been finished.
+    ///
+    /// A `hello` whose `seq` is below what was already recorded comes from an app that sends again what followed
+    /// it (frames in flight when its connection reset were lost, and it cannot tell which): the daemon keeps its
+    /// own state — the recorded one, or unknown — and ignores the actions and ranges up to what it had recorded
+    /// (``resentThrough``). A `hello` whose `seq` is beyond it counts the actions in between as lost.
     func recordReconnect(_ hello: Hello, connection newConnection: ConnectionID, resumed: SessionRecording?) {
         lock.lock()
         if let resumed { recording = resumed }
         connection = newConnection
         ended = false
         goodbyeSeq = nil
+        resentThrough = 0
         var detail = "the app reconnected"
-        if let seq = hello.seq {
-            if seq > actionsThrough {
-                detail += "; \(seq - actionsThrough) action(s) before it were not received (see the lost row)"
-                recordLostActions(through: seq, time: Date().timeIntervalSince1970)
-            }
+        if let seq = hello.seq, seq < actionsThrough {
+            resentThrough = (hello.resending ?? 0) > 0 ? actionsThrough : 0
             appActions = seq
+            detail += "; it sends again what followed its action \(seq), and what the daemon had not received "
+                + "is recorded after this row"
+            append(NewEvent(appSeq: Int64(clamping: seq), time: Date().timeIntervalSince1970, kind: .reconnect,
+                            label: "reconnect", detail: detail))
+        } else {
+            if let seq = hello.seq {
+                if seq > actionsThrough {
+                    detail += "; \(seq - actionsThrough) action(s) before it were not received (see the lost row)"
+                    recordLostActions(through: seq, time: Date().timeIntervalSince1970)
+                }
+                appActions = seq
+            }
+            replaceState(with: hello.state, kind: .reconnect, label: "reconnect", detail: detail,
+                         appSeq: hello.seq.map { Int64(clamping: $0) })
         }
-        replaceState(with: hello.state, kind: .reconnect, label: "reconnect", detail: detail,
-                     appSeq: hello.seq.map { Int64(clamping: $0) })
         lock.unlock()
         hub.publish(.sessionStarted(id, identity))
+    }
+
+    /// The messages the app sent again after its reconnect have all been handled.
+    func endResend() {
+        lock.lock()
+        resentThrough = 0
+        lock.unlock()
     }
 
     /// Forgets the rebuilt state until the next full state arrives (after an out-of-order event).

@@ -7,8 +7,9 @@ import RewindWire
 /// It owns everything expensive the app's thread must never do: encoding states and actions into `JSONValue`,
 /// redaction, diffing each state against the last one sent (RFC 6902), framing events into `action`/`batch`
 /// messages and handing them to the transport. It connects and reconnects forever with ``ReconnectBackoff``, and
-/// after every connect it sends `hello` with the last state it sent (so nothing queued in the outbox is lost across
-/// a reconnect), numbering events on each connection from 1.
+/// after every connect it sends `hello` with the checkpoint of its ``ResendLog`` (a state at least a second old)
+/// and then sends again everything it sent since (frames in flight when a connection resets are lost), so nothing
+/// queued in the outbox or in flight is lost across a reconnect; events are numbered on each connection from 1.
 ///
 /// When the outbox coalesced (see ``Outbox``), the pipeline announces the affected range with `dropped`, sends the
 /// actions of that range with empty patches, and closes it with a full `snapshot`: of the first later entry that
@@ -83,6 +84,8 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             linkLock.unlock()
         }
     }
+    /// What was sent since a state the daemon can be brought back to, sent again after a reconnect.
+    private var resendLog = ResendLog(seq: 0, state: .null, now: 0)
     /// True from asking the app's side for a closing snapshot until that snapshot is drained.
     private var snapshotRequested = false
     /// How long to wait for entries: shorter while the app dispatches often.
@@ -160,6 +163,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             measuredStateBytes = baseline.serializedBytes().count
             updateOutboxCosts()
         }
+        resendLog = ResendLog(seq: baselineSeq, state: baseline, now: monotonicSeconds())
         initialState = nil
         while true {
             linkLock.lock()
@@ -198,6 +202,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
                 }
                 process(drained)
                 outbox.release(drained.charge)
+                if !rangeOpen { resendLog.advance(seq: baselineSeq, state: baseline, now: monotonicSeconds()) }
                 linkLock.lock()
                 publishedCounts = counts
                 linkLock.unlock()
@@ -248,14 +253,59 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     }
 
     private func sendHello() {
-        let hello = Hello(app: identity, state: baseline, stateType: stateType, token: configuration.token,
-                          capabilities: ["jump", "dispatch", "replay", "batch"], seq: baselineSeq)
-        connectionBase = baselineSeq
+        // After a reconnect, start from the resend log's checkpoint and send what followed it again (frames in
+        // flight when the previous connection reset were lost); without one, from the last state sent.
+        let checkpoint = resendLog.checkpoint ?? (baselineSeq, baseline)
+        connectionBase = checkpoint.seq
         sources = SourceTable()
+        let frames = resendLog.checkpoint == nil ? [] : resendFrames(resendLog.messages)
+        let hello = Hello(app: identity, state: checkpoint.state, stateType: stateType, token: configuration.token,
+                          capabilities: ["jump", "dispatch", "replay", "batch"], seq: checkpoint.seq,
+                          resending: frames.isEmpty ? nil : UInt64(frames.count))
         linkLock.lock()
         if case .connected = link { link = .connected(helloSent: true) }
         linkLock.unlock()
         _ = transport.send(WireCodec.encode(AppMessage.hello(hello)))
+        for frame in frames { _ = transport.send(frame) }
+    }
+
+    /// The frames that send every logged message again after a reconnect's `hello` (whose state is the log's
+    /// checkpoint), with this connection's numbers: the daemon records what it did not receive and ignores what it
+    /// had.
+    private func resendFrames(_ messages: [AppMessage]) -> [[UInt8]] {
+        var frames: [[UInt8]] = []
+        for message in messages {
+            switch message {
+            case .action(let event):
+                if let frame = renumbered([event]) { frames.append(frame) }
+            case .batch(let events):
+                if let frame = renumbered(events) { frames.append(frame) }
+            case .dropped(let dropped):
+                let from = max(dropped.from, connectionBase + 1)
+                guard from <= dropped.to else { continue }
+                frames.append(WireCodec.encode(AppMessage.dropped(Dropped(
+                    from: wireSeq(from), to: wireSeq(dropped.to),
+                    actionsLost: min(dropped.actionsLost, dropped.to - from + 1)))))
+            case .snapshot(let snapshot):
+                guard snapshot.seq >= connectionBase else { continue }
+                var renumbered = snapshot
+                renumbered.seq = wireSeq(snapshot.seq)
+                frames.append(WireCodec.encode(AppMessage.snapshot(renumbered)))
+            default:
+                continue
+            }
+        }
+        return frames
+    }
+
+    private func renumbered(_ logged: [ActionEvent]) -> [UInt8]? {
+        var events = logged.filter { $0.seq > connectionBase }
+        for index in events.indices {
+            events[index].seq = wireSeq(events[index].seq)
+            if case .location(let text)? = events[index].source { events[index].source = sources.encode(text) }
+        }
+        guard !events.isEmpty else { return nil }
+        return WireCodec.encode(events.count == 1 ? AppMessage.action(events[0]) : AppMessage.batch(events))
     }
 
     // MARK: - Turning entries into frames
@@ -387,6 +437,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             let slice = Array(events[start..<end])
             let message: AppMessage = slice.count == 1 ? .action(slice[0]) : .batch(slice)
             _ = transport.send(WireCodec.encode(message))
+            resendLog.logEvents(slice.map(appNumbered))
             start = end
         }
         events.removeAll(keepingCapacity: true)
@@ -394,6 +445,27 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
 
     private func send(_ message: AppMessage) {
         _ = transport.send(WireCodec.encode(message))
+        switch message {
+        case .dropped(let dropped):
+            resendLog.logDropped(Dropped(from: dropped.from &+ connectionBase, to: dropped.to &+ connectionBase,
+                                         actionsLost: dropped.actionsLost))
+        case .snapshot(let snapshot):
+            var numbered = snapshot
+            numbered.seq = snapshot.seq &+ connectionBase
+            resendLog.logSnapshot(numbered)
+        default:
+            break
+        }
+    }
+
+    /// An event as sent, numbered as the app numbers its actions and with its source as text (for the resend log).
+    private func appNumbered(_ event: ActionEvent) -> ActionEvent {
+        var numbered = event
+        numbered.seq = event.seq &+ connectionBase
+        if let source = event.source, case .reference = source {
+            numbered.source = (try? sources.resolve(source, field: "source")).map { .location($0) }
+        }
+        return numbered
     }
 
     private func wireSeq(_ appSeq: UInt64) -> UInt64 { appSeq &- connectionBase }
