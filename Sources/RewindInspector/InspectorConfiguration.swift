@@ -21,9 +21,9 @@ public struct InspectorConfiguration: Sendable {
     public var outboxBudgetBytes = 64 << 20
     /// The most the outbox may hold in actions (queued entries without their states), in bytes: each is charged its
     /// slot in the queue plus what its action may hold outside it. Only when this is full are actions lost (and
-    /// announced as lost). The default holds about two million one-field actions: a burst of 1,000,000 actions
-    /// dispatched as fast as the app can, while the daemon records about 200,000 a second, keeps every action (see
-    /// BENCHMARKS.md, "ingest/burst").
+    /// announced as lost). The default holds about 1.7 million one-field actions (about 150 B each): a burst of
+    /// 1,000,000 actions dispatched as fast as the app can, which the outbox holds nearly whole while the daemon
+    /// records them, keeps every action (BENCHMARKS.md, "ingest/burst").
     public var outboxActionBudgetBytes = 256 << 20
     /// How long, at most, a normal process exit (`exit`, or returning from `main`) waits for the inspector to
     /// deliver what is still queued and say `goodbye`, in seconds. 0: do not wait.
