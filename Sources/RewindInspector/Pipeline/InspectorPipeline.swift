@@ -86,6 +86,10 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     }
     /// What was sent since a state the daemon can be brought back to, sent again after a reconnect.
     private var resendLog = ResendLog(seq: 0, state: .null, now: 0)
+    /// How many `hello`s the pipeline has sent: the number of the current connection, for the resend log.
+    private var connectionNumber = 0
+    /// The source tables of earlier connections whose frames the resend log still holds.
+    private var sourceTables: [Int: SourceTable] = [:]
     /// True from asking the app's side for a closing snapshot until that snapshot is drained.
     private var snapshotRequested = false
     /// How long to wait for entries: shorter while the app dispatches often.
@@ -256,9 +260,13 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         // After a reconnect, start from the resend log's checkpoint and send what followed it again (frames in
         // flight when the previous connection reset were lost); without one, from the last state sent.
         let checkpoint = resendLog.checkpoint ?? (baselineSeq, baseline)
+        sourceTables[connectionNumber] = sources
+        connectionNumber += 1
         connectionBase = checkpoint.seq
         sources = SourceTable()
-        let frames = resendLog.checkpoint == nil ? [] : resendFrames(resendLog.messages)
+        let frames = resendLog.checkpoint == nil ? [] : resendFrames(resendLog.frames)
+        let oldest = resendLog.oldestConnection ?? connectionNumber
+        sourceTables = sourceTables.filter { $0.key >= oldest }
         let hello = Hello(app: identity, state: checkpoint.state, stateType: stateType, token: configuration.token,
                           capabilities: ["jump", "dispatch", "replay", "batch"], seq: checkpoint.seq,
                           resending: frames.isEmpty ? nil : UInt64(frames.count))
@@ -270,27 +278,28 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     }
 
     /// The frames that send every logged message again after a reconnect's `hello` (whose state is the log's
-    /// checkpoint), with this connection's numbers: the daemon records what it did not receive and ignores what it
-    /// had.
-    private func resendFrames(_ messages: [AppMessage]) -> [[UInt8]] {
+    /// checkpoint), read back and renumbered for this connection: the daemon records what it did not receive and
+    /// ignores what it had.
+    private func resendFrames(_ logged: [ResendLog.Frame]) -> [[UInt8]] {
         var frames: [[UInt8]] = []
-        for message in messages {
+        for frame in logged {
+            guard let message = try? WireCodec.decodeAppMessage(frame.bytes) else { continue }
+            var table = sourceTables[frame.connection] ?? SourceTable()
             switch message {
             case .action(let event):
-                if let frame = renumbered([event]) { frames.append(frame) }
+                if let bytes = renumbered([event], from: frame.base, table: &table) { frames.append(bytes) }
             case .batch(let events):
-                if let frame = renumbered(events) { frames.append(frame) }
+                if let bytes = renumbered(events, from: frame.base, table: &table) { frames.append(bytes) }
             case .dropped(let dropped):
-                let from = max(dropped.from, connectionBase + 1)
-                guard from <= dropped.to else { continue }
+                let from = max(dropped.from &+ frame.base, connectionBase + 1), to = dropped.to &+ frame.base
+                guard from <= to else { continue }
                 frames.append(WireCodec.encode(AppMessage.dropped(Dropped(
-                    from: wireSeq(from), to: wireSeq(dropped.to),
-                    actionsLost: min(dropped.actionsLost, dropped.to - from + 1)))))
-            case .snapshot(let snapshot):
-                guard snapshot.seq >= connectionBase else { continue }
-                var renumbered = snapshot
-                renumbered.seq = wireSeq(snapshot.seq)
-                frames.append(WireCodec.encode(AppMessage.snapshot(renumbered)))
+                    from: wireSeq(from), to: wireSeq(to), actionsLost: min(dropped.actionsLost, to - from + 1)))))
+            case .snapshot(var snapshot):
+                let seq = snapshot.seq &+ frame.base
+                guard seq >= connectionBase else { continue }
+                snapshot.seq = wireSeq(seq)
+                frames.append(WireCodec.encode(AppMessage.snapshot(snapshot)))
             default:
                 continue
             }
@@ -298,11 +307,19 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         return frames
     }
 
-    private func renumbered(_ logged: [ActionEvent]) -> [UInt8]? {
-        var events = logged.filter { $0.seq > connectionBase }
-        for index in events.indices {
-            events[index].seq = wireSeq(events[index].seq)
-            if case .location(let text)? = events[index].source { events[index].source = sources.encode(text) }
+    /// Logged events renumbered for this connection (those at or before its `hello` left out), their sources read
+    /// with the table of the connection that sent them and numbered afresh.
+    private func renumbered(_ logged: [ActionEvent], from base: UInt64, table: inout SourceTable) -> [UInt8]? {
+        var events: [ActionEvent] = []
+        events.reserveCapacity(logged.count)
+        for var event in logged {
+            let seq = event.seq &+ base
+            guard seq > connectionBase else { continue }
+            event.seq = wireSeq(seq)
+            if let source = event.source, let text = try? table.resolve(source, field: "source") {
+                event.source = sources.encode(text)
+            }
+            events.append(event)
         }
         guard !events.isEmpty else { return nil }
         return WireCodec.encode(events.count == 1 ? AppMessage.action(events[0]) : AppMessage.batch(events))
@@ -436,36 +453,23 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             let end = min(events.count, start + configuration.maxBatchEvents)
             let slice = Array(events[start..<end])
             let message: AppMessage = slice.count == 1 ? .action(slice[0]) : .batch(slice)
-            _ = transport.send(WireCodec.encode(message))
-            resendLog.logEvents(slice.map(appNumbered))
+            let bytes = WireCodec.encode(message)
+            _ = transport.send(bytes)
+            resendLog.log(ResendLog.Frame(bytes: bytes, base: connectionBase, connection: connectionNumber))
             start = end
         }
         events.removeAll(keepingCapacity: true)
     }
 
     private func send(_ message: AppMessage) {
-        _ = transport.send(WireCodec.encode(message))
+        let bytes = WireCodec.encode(message)
+        _ = transport.send(bytes)
         switch message {
-        case .dropped(let dropped):
-            resendLog.logDropped(Dropped(from: dropped.from &+ connectionBase, to: dropped.to &+ connectionBase,
-                                         actionsLost: dropped.actionsLost))
-        case .snapshot(let snapshot):
-            var numbered = snapshot
-            numbered.seq = snapshot.seq &+ connectionBase
-            resendLog.logSnapshot(numbered)
+        case .dropped, .snapshot:
+            resendLog.log(ResendLog.Frame(bytes: bytes, base: connectionBase, connection: connectionNumber))
         default:
             break
         }
-    }
-
-    /// An event as sent, numbered as the app numbers its actions and with its source as text (for the resend log).
-    private func appNumbered(_ event: ActionEvent) -> ActionEvent {
-        var numbered = event
-        numbered.seq = event.seq &+ connectionBase
-        if let source = event.source, case .reference = source {
-            numbered.source = (try? sources.resolve(source, field: "source")).map { .location($0) }
-        }
-        return numbered
     }
 
     private func wireSeq(_ appSeq: UInt64) -> UInt64 { appSeq &- connectionBase }
