@@ -121,8 +121,10 @@ struct DaemonFaultTests {
         #expect(stressedP99 <= max(2 * calmP99, calmP99 + 5), "p99 \(stressedP99) µs stopped vs \(calmP99) µs")
         let calmRSS = number(calm, "maxRSSKiB"), stressedRSS = number(stressed, "maxRSSKiB")
         // Peak resident memory moves by tens of MiB with the allocator's arenas alone; what matters is that it is
-        // bounded by the budgets and not by the million actions.
-        let allowance = Double((budget + actionBudget + (32 << 20)) / 1024)
+        // bounded by the budgets and not by the million actions: the outbox's two budgets, and the resend log's
+        // bound (twice the transport's high-water mark, budget / 8).
+        let resendLog = 2 * max(256 << 10, budget / 8)
+        let allowance = Double((budget + actionBudget + resendLog + (32 << 20)) / 1024)
         #expect(stressedRSS - calmRSS <= allowance,
                 "peak \(stressedRSS) KiB stopped vs \(calmRSS) KiB, budgets \(budget / 1024) + \(actionBudget / 1024) KiB")
         #expect(stressed[try JSONPointer("/handedOver")] == .bool(true))

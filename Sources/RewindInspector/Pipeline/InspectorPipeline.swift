@@ -85,7 +85,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         }
     }
     /// What was sent since a state the daemon can be brought back to, sent again after a reconnect.
-    private var resendLog = ResendLog(seq: 0, state: .null, now: 0)
+    private var resendLog = ResendLog(seq: 0, state: .null, now: 0, byteLimit: 0)
     /// How many `hello`s the pipeline has sent: the number of the current connection, for the resend log.
     private var connectionNumber = 0
     /// The source tables of earlier connections whose frames the resend log still holds.
@@ -167,7 +167,8 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             measuredStateBytes = baseline.serializedBytes().count
             updateOutboxCosts()
         }
-        resendLog = ResendLog(seq: baselineSeq, state: baseline, now: monotonicSeconds())
+        resendLog = ResendLog(seq: baselineSeq, state: baseline, now: monotonicSeconds(),
+                              byteLimit: 2 * transportHighWater)
         initialState = nil
         while true {
             linkLock.lock()

@@ -14,8 +14,9 @@ import RewindWire
 /// Two generations are kept so that the checkpoint is always at least ``generationSeconds`` old: the log starts a
 /// new generation at the pipeline's current state once the current one is that old (never while a coalesced range
 /// is open: its state is not known), and forgets the generation before. At most ``byteLimit`` bytes of frames are
-/// kept; past that the log gives up until the next generation, and a reconnect starts from the last state sent
-/// instead: the daemon then counts what it missed as lost.
+/// kept (the pipeline gives twice its transport's high-water mark: what can be in flight); past that the log gives
+/// up until the next generation, and a reconnect starts from the last state sent instead: the daemon then counts
+/// what it missed as lost.
 ///
 /// Threading: a value owned by the pipeline thread.
 struct ResendLog {
@@ -41,13 +42,14 @@ struct ResendLog {
     /// How old a generation gets before the next one starts, in seconds.
     static let generationSeconds = 1.0
     /// The most bytes of frames the two generations hold together.
-    static let byteLimit = 16 << 20
+    let byteLimit: Int
 
     private var previous: Generation?
     private var current: Generation?
 
-    /// A log whose checkpoint is `state` after action `seq`.
-    init(seq: UInt64, state: JSONValue, now: Double) {
+    /// A log whose checkpoint is `state` after action `seq`, holding at most `byteLimit` bytes of frames.
+    init(seq: UInt64, state: JSONValue, now: Double, byteLimit: Int) {
+        self.byteLimit = byteLimit
         current = Generation(seq: seq, state: state, started: now)
     }
 
@@ -74,11 +76,11 @@ struct ResendLog {
         guard current != nil else { return }
         current!.frames.append(frame)
         current!.bytes += frame.bytes.count
-        if (previous?.bytes ?? 0) + current!.bytes > Self.byteLimit {
+        if (previous?.bytes ?? 0) + current!.bytes > byteLimit {
             if previous != nil {
                 previous = nil
             }
-            if current!.bytes > Self.byteLimit { current = nil }
+            if current!.bytes > byteLimit { current = nil }
         }
     }
 
