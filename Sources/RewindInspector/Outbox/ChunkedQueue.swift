@@ -54,6 +54,12 @@ struct ChunkedQueue<Element> {
         }
     }
 
+    /// The element appended last, if any is queued.
+    var last: Element? {
+        guard count > 0 else { return nil }
+        return tail.last ?? middle.last?.last ?? head.last
+    }
+
     /// Takes up to `limit` elements from the front, oldest first.
     mutating func removeFirst(upTo limit: Int) -> [Element] {
         var taken: [Element] = []

@@ -283,6 +283,12 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// The newest state the outbox holds, for the pipeline to measure (states can grow faster than the pipeline
+    /// drains them, and while it is disconnected it drains nothing). Pipeline thread only.
+    var newestState: State? {
+        queue.withLock { $0.states.last?.state }
+    }
+
     /// True when nothing is queued and the pipeline holds nothing it drained (everything was handed on).
     var isEmpty: Bool {
         queue.withLock { $0.isEmpty && $0.stateChargedBytes == 0 && $0.actionChargedBytes == 0 }

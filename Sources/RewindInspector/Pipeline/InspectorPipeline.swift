@@ -68,6 +68,8 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private var sources = SourceTable()
     private var backoff = ReconnectBackoff()
     private var measuredStateBytes = 0
+    /// When ``remeasureQueuedState()`` last looked (monotonic seconds).
+    private var lastQueuedMeasure = 0.0
     private var eventsSinceMeasure = 0
     /// The encoded size of an action, measured every 256 actions.
     private var measuredActionBytes = 64
@@ -171,6 +173,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
                               byteLimit: 2 * transportHighWater)
         initialState = nil
         while true {
+            remeasureQueuedState()
             linkLock.lock()
             if stopping {
                 linkLock.unlock()
@@ -481,6 +484,17 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         } catch {
             return .object(JSONObject([("$encodingError", .string(String(describing: error)))]))
         }
+    }
+
+    /// Every quarter of a second, measures the newest state the outbox holds, so that its charges follow a state
+    /// that grows while the pipeline lags or is disconnected (it then measures nothing it sends).
+    private func remeasureQueuedState() {
+        let now = monotonicSeconds()
+        guard now - lastQueuedMeasure >= 0.25 else { return }
+        lastQueuedMeasure = now
+        guard let state = outbox.newestState else { return }
+        measuredStateBytes = max(measuredStateBytes, encodeState(state).serializedBytes().count)
+        updateOutboxCosts()
     }
 
     /// Re-measures the encoded state size every few hundred events, so the outbox's charges follow the state.
