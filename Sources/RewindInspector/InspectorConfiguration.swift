@@ -6,7 +6,9 @@ import Foundation
 /// - `REWIND_URL`: the daemon's address (default `ws://127.0.0.1:7723`);
 /// - `REWIND_TOKEN`: the token the daemon requires, if it requires one;
 /// - `REWIND_DISABLED=1`: attach nothing at all (the middleware passes actions straight through);
-/// - `REWIND_OUTBOX_BYTES`: the outbox budget in bytes (default 64 MiB).
+/// - `REWIND_OUTBOX_BYTES`: the outbox's budget for states, in bytes (default 64 MiB);
+/// - `REWIND_OUTBOX_ACTION_BYTES`: the outbox's budget for actions, in bytes (default 256 MiB);
+/// - `REWIND_EXIT_FLUSH_SECONDS`: how long a normal process exit waits for undelivered events (default 2).
 public struct InspectorConfiguration: Sendable {
     /// The daemon's WebSocket address.
     public var url: String = "ws://127.0.0.1:7723"
@@ -14,8 +16,18 @@ public struct InspectorConfiguration: Sendable {
     public var token: String?
     /// When true the inspector starts no thread and opens no socket.
     public var disabled = false
-    /// The most the outbox may hold, in bytes (estimated from encoded sizes), before it coalesces states.
+    /// The most the outbox may hold in states, in bytes (estimated from encoded sizes), before it coalesces:
+    /// later actions are queued without their states until the pipeline catches up.
     public var outboxBudgetBytes = 64 << 20
+    /// The most the outbox may hold in actions (queued entries without their states), in bytes: each is charged its
+    /// slot in the queue plus what its action may hold outside it. Only when this is full are actions lost (and
+    /// announced as lost). The default holds about 1.7 million one-field actions (about 150 B each): a burst of
+    /// 1,000,000 actions dispatched as fast as the app can, which the outbox holds nearly whole while the daemon
+    /// records them, keeps every action (BENCHMARKS.md, "ingest/burst").
+    public var outboxActionBudgetBytes = 256 << 20
+    /// How long, at most, a normal process exit (`exit`, or returning from `main`) waits for the inspector to
+    /// deliver what is still queued and say `goodbye`, in seconds. 0: do not wait.
+    public var exitFlushSeconds = 2.0
     /// Dotted key paths replaced by a placeholder before anything leaves the process (see ``Redactor``).
     public var redactedPaths: [String] = []
     /// The most events sent in one `batch` frame.
@@ -26,8 +38,9 @@ public struct InspectorConfiguration: Sendable {
     /// The configuration with every field at its default.
     public init() {}
 
-    /// A configuration with `url`, `token`, `disabled` and the outbox budget read from `environment`
-    /// (`REWIND_URL`, `REWIND_TOKEN`, `REWIND_DISABLED`, `REWIND_OUTBOX_BYTES`), other fields at their defaults.
+    /// A configuration with `url`, `token`, `disabled`, the outbox budgets and the exit flush time read from
+    /// `environment` (`REWIND_URL`, `REWIND_TOKEN`, `REWIND_DISABLED`, `REWIND_OUTBOX_BYTES`,
+    /// `REWIND_OUTBOX_ACTION_BYTES`, `REWIND_EXIT_FLUSH_SECONDS`), other fields at their defaults.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
         -> InspectorConfiguration
     {
@@ -39,6 +52,13 @@ public struct InspectorConfiguration: Sendable {
         }
         if let budget = environment["REWIND_OUTBOX_BYTES"].flatMap(Int.init), budget > 0 {
             configuration.outboxBudgetBytes = budget
+        }
+        if let budget = environment["REWIND_OUTBOX_ACTION_BYTES"].flatMap(Int.init), budget > 0 {
+            configuration.outboxActionBudgetBytes = budget
+        }
+        if let seconds = environment["REWIND_EXIT_FLUSH_SECONDS"].flatMap(Double.init), seconds >= 0,
+           seconds.isFinite {
+            configuration.exitFlushSeconds = min(seconds, 600)
         }
         return configuration
     }

@@ -25,7 +25,8 @@ final class InspectorSession<State: Codable & Sendable, Action: Codable & Sendab
     @usableFromInline
     init(name: String, configuration: InspectorConfiguration, transport: any InspectorTransport,
          context: MiddlewareContext<State, Action>, initialState: State) {
-        let outbox = Outbox<State, Action>(budgetBytes: configuration.outboxBudgetBytes)
+        let outbox = Outbox<State, Action>(stateBudgetBytes: configuration.outboxBudgetBytes,
+                                           actionBudgetBytes: configuration.outboxActionBudgetBytes)
         let commands = CommandApplier<State, Action>(
             context: context, transport: transport, redactor: Redactor(paths: configuration.redactedPaths))
         self.context = context

@@ -281,7 +281,7 @@ struct DaemonAppBadInputTests {
         #expect(try recordedFinalState(harness, session) == ["count": 2])
     }
 
-    @Test("a seq gap gets out_of_order and resync; the events are still recorded and a snapshot makes the state known")
+    @Test("a seq gap gets out_of_order and resync; the events are still recorded, the missing action is counted lost, and a snapshot makes the state known")
     func outOfOrder() throws {
         let harness = try harness()
         defer { harness.tearDown() }
@@ -295,17 +295,20 @@ struct DaemonAppBadInputTests {
         app.expectOpen()
         let sessionID = try SessionID(validating: try #require(session))
         let live = try #require(harness.daemon.session(sessionID))
-        #expect(ProcessResources.settle { live.lastIndex == 3 })
+        #expect(ProcessResources.settle { live.lastIndex == 4 })
         #expect(live.currentState == JSONValue?.none)
 
         try app.send(AppFrames.snapshot(seq: 3, count: 3))
         try app.send(AppFrames.action(seq: 4))
         app.expectOpen()
-        let events = try recordedEvents(harness, session, atLeast: 5)
-        #expect(events.map(\.kind) == [.action, .error, .action, .snapshot, .action])
-        #expect(events.map(\.appSeq) == [1, nil, 3, 3, 4])
+        let events = try recordedEvents(harness, session, atLeast: 6)
+        #expect(events.map(\.kind) == [.action, .error, .dropped, .action, .snapshot, .action])
+        #expect(events.map(\.appSeq) == [1, nil, nil, 3, 3, 4])
         #expect(events[1].label == "out_of_order")
-        #expect(events[2].patch == nil)  // the state was unknown: not applied
+        // Action 2 never arrived: it is counted lost where it belongs.
+        #expect(events[2].label == "lost")
+        #expect(events[2].action == ["from": 2, "to": 2, "actionsLost": 1])
+        #expect(events[3].patch == nil)  // the state was unknown: not applied
         #expect(live.currentState == ["count": 4])
         #expect(try recordedFinalState(harness, session) == ["count": 4])
     }

@@ -90,10 +90,13 @@ struct DaemonFaultTests {
         #expect(try reader.state(at: reader.eventCount) == final)
     }
 
-    @Test("daemon stopped for 10 s while the app dispatches a million actions: latency stays flat, memory within budget, then dropped and snapshot arrive")
+    @Test("daemon stopped for 10 s while the app dispatches a million actions: latency stays flat, memory within budget, then dropped and snapshot arrive, and every action beyond the action budget is counted lost")
     func stoppedDaemon() throws {
         let budget = 8 << 20
-        let environment = ["REWIND_OUTBOX_BYTES": "\(budget)"]
+        // A small action budget keeps the test's memory and time bounded: the actions beyond it are lost, and must
+        // be counted so, in the app's report and in the session.
+        let actionBudget = 16 << 20
+        let environment = ["REWIND_OUTBOX_BYTES": "\(budget)", "REWIND_OUTBOX_ACTION_BYTES": "\(actionBudget)"]
         let daemon = try DaemonProcess()
         defer { daemon.tearDown() }
         let arguments = ["--count", "1000000", "--mix", "touch", "--state-bytes", "500", "--print-state"]
@@ -118,15 +121,26 @@ struct DaemonFaultTests {
         #expect(stressedP99 <= max(2 * calmP99, calmP99 + 5), "p99 \(stressedP99) µs stopped vs \(calmP99) µs")
         let calmRSS = number(calm, "maxRSSKiB"), stressedRSS = number(stressed, "maxRSSKiB")
         // Peak resident memory moves by tens of MiB with the allocator's arenas alone; what matters is that it is
-        // bounded by the budget and not by the million actions (holding them all would take about 700 MB).
-        let allowance = Double((budget + (32 << 20)) / 1024)
+        // bounded by the budgets and not by the million actions: the outbox's two budgets, and the resend log's
+        // bound (twice the transport's high-water mark, budget / 8).
+        let resendLog = 2 * max(256 << 10, budget / 8)
+        let allowance = Double((budget + actionBudget + resendLog + (32 << 20)) / 1024)
         #expect(stressedRSS - calmRSS <= allowance,
-                "peak memory \(stressedRSS) KiB stopped vs \(calmRSS) KiB undisturbed, budget \(budget / 1024) KiB")
-        #expect(stressed[try JSONPointer("/delivered")] == .bool(true))
+                "peak \(stressedRSS) KiB stopped vs \(calmRSS) KiB, budgets \(budget / 1024) + \(actionBudget / 1024) KiB")
+        #expect(stressed[try JSONPointer("/handedOver")] == .bool(true))
+        let lost = number(stressed, "lost")
+        #expect(lost > 0, "a million actions do not fit in 16 MiB while the daemon is stopped")
+        #expect(stressed[try JSONPointer("/delivered")] == .bool(false), "lost actions were not delivered")
+        #expect(number(stressed, "withState") + number(stressed, "withoutState") + lost == 1_000_000)
 
         let session = try #require(try daemon.sessions(app: "stress").first)
         let reader = try SessionStore(directory: daemon.data).openSession(session.id)
-        let kinds = try reader.events(1...reader.eventCount).map(\.kind)
+        let all = try reader.events(1...reader.eventCount)
+        let lostRows = all.filter { $0.kind == .dropped && $0.label == "lost" }
+            .reduce(0.0) { $0 + Double($1.action?["actionsLost"]?.int64Value ?? 0) }
+        #expect(lostRows == lost, "the session counts the same actions lost as the app")
+        #expect(all.filter { $0.kind == .action }.count + Int(lostRows) == 1_000_000)
+        let kinds = all.map(\.kind)
         let dropped = try #require(kinds.firstIndex(of: .dropped), "a dropped marker was recorded")
         #expect(kinds[dropped...].contains(.snapshot), "a snapshot follows the dropped marker")
         #expect(try reader.state(at: reader.eventCount) == final)

@@ -157,6 +157,7 @@ struct InProcessInspectorTests {
         defer { harness.tearDown() }
         var configuration = Self.configuration(for: harness)
         configuration.outboxBudgetBytes = 1
+        configuration.outboxActionBudgetBytes = 1
         let store = Store(initialState: AppState(), reducer: Self.reducer,
                           middleware: [Inspector.middleware(name: "nothing-fits", configuration: configuration)])
         #expect(await delivered())
@@ -173,12 +174,17 @@ struct InProcessInspectorTests {
         #expect(!events.contains { $0.kind == .action }, "no action fitted in the budget")
         // The pipeline may look at the outbox while the loop runs (it polls on its own), so the range can be
         // announced in portions; together they must say exactly 1–100, in order.
-        let details = events.filter { $0.kind == .dropped }.compactMap(\.detail)
+        let details = events.filter { $0.kind == .dropped && $0.label == "dropped" }.compactMap(\.detail)
         let announced = details.compactMap(Self.droppedRange)
         #expect(!announced.isEmpty && announced.count == details.count, "\(details)")
         #expect(announced.first?.lowerBound == 1 && announced.last?.upperBound == 100, "\(details)")
         #expect(zip(announced, announced.dropFirst()).allSatisfy { $0.upperBound + 1 == $1.lowerBound }, "\(details)")
         #expect(events.last?.kind == .snapshot && events.last?.label == "coalesced")
+        // Every one of those actions is counted as lost, by rows the timeline, the export and the listing read.
+        let lost = events.filter { $0.kind == .dropped && $0.label == "lost" }
+            .reduce(Int64(0)) { $0 + ($1.action?["actionsLost"]?.int64Value ?? 0) }
+        #expect(lost == 100)
+        #expect(session.actionsLost == 100)
     }
 
     /// The range of app actions a recorded `dropped` event announces ("… states of actions 1–5 were not sent …").

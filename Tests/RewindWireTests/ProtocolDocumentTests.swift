@@ -59,7 +59,7 @@ struct ProtocolDocumentTests {
             let type = try #require(example["type"]?.stringValue, "\(example)")
             kinds.insert(type)
             switch type {
-            case "hello", "action", "batch", "snapshot", "dropped", "result":
+            case "hello", "action", "batch", "snapshot", "dropped", "result", "goodbye":
                 let message = try AppMessage(json: example)
                 #expect(try AppMessage(json: message.json) == message)
             case "welcome", "jump", "dispatch", "replay", "resync", "error":
@@ -75,7 +75,7 @@ struct ProtocolDocumentTests {
                 Issue.record("unexpected example type \(type)")
             }
         }
-        #expect(kinds.isSuperset(of: ["hello", "action", "batch", "snapshot", "dropped", "result", "welcome", "jump",
+        #expect(kinds.isSuperset(of: ["hello", "action", "batch", "snapshot", "dropped", "result", "goodbye", "welcome", "jump",
                                       "dispatch", "replay", "resync", "error", "request", "response", "event"]))
     }
 

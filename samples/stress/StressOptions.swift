@@ -32,8 +32,14 @@ struct StressOptions {
           --help
 
         On standard error it reports one JSON line: actions sent, seconds, rate, dispatch latency (p50, p99,
-        max, in microseconds), peak resident memory (KiB) and whether everything reached the daemon.
-        Environment: REWIND_URL, REWIND_TOKEN, REWIND_DISABLED=1.
+        max, in microseconds), peak resident memory (KiB), and what the session holds of the actions sent:
+          withState     sent with the patch of their state
+          withoutState  sent without it (inside a coalesced 'dropped' range: their states are unknown)
+          lost          dropped by the inspector's full outbox, never sent (the session counts them in 'lost' rows)
+          handedOver    true when everything was handed to the daemon's connection within --deliver-timeout
+          delivered     true when every action sent reached the daemon: handed over, none lost
+        Environment: REWIND_URL, REWIND_TOKEN, REWIND_DISABLED=1, REWIND_OUTBOX_BYTES, REWIND_OUTBOX_ACTION_BYTES,
+        REWIND_EXIT_FLUSH_SECONDS.
         """
 
     init(_ arguments: [String]) throws {

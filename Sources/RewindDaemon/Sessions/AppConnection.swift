@@ -44,6 +44,8 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
     private var connectionBase: UInt64 = 0
     private var expectedSeq: UInt64 = 1
     private var droppedThrough: UInt64 = 0
+    /// How many of the next messages the app sends again after a reconnect (`hello.resending`).
+    private var resendRemaining: UInt64 = 0
     private var closing = false
     /// Bytes of messages received but not yet handled, and whether reading from the app is stopped because of
     /// them; guarded by `backlogLock` (updated by the service thread and by ``queue``).
@@ -159,9 +161,15 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
             expectedSeq = max(expectedSeq, snapshot.seq &+ 1)
         case .dropped(let dropped):
             droppedThrough = max(droppedThrough, dropped.to)
-            session.recordDropped(from: dropped.from, to: dropped.to, connectionBase: connectionBase)
+            session.recordDropped(dropped, connectionBase: connectionBase)
+        case .goodbye(let goodbye):
+            session.recordGoodbye(goodbye, connectionBase: connectionBase)
         case .result(let result):
             session.complete(result)
+        }
+        if resendRemaining > 0 {
+            resendRemaining -= 1
+            if resendRemaining == 0 { session.endResend() }
         }
     }
 
@@ -187,6 +195,7 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
             let (session, resumed) = try environment.attach(hello, id)
             self.session = session
             connectionBase = hello.seq ?? 0
+            resendRemaining = hello.resending ?? 0
             environment.send(.welcome(Welcome(session: session.id.rawValue, resumed: resumed)))
         } catch {
             reject(error)

@@ -32,6 +32,17 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     private var stateSize: Int?
     private var connection: ConnectionID?
     private var appActions: UInt64
+    /// Every app action number up to this one is recorded or counted as lost (see ``recordLostActions(through:time:)``).
+    private var actionsThrough: UInt64
+    /// How many of the app's actions never reached the daemon (counted in this daemon's lifetime of the session).
+    private var lostActions: UInt64 = 0
+    /// Actions the app announced as lost (`dropped.actionsLost`) that no gap has accounted for yet.
+    private var announcedLost: UInt64 = 0
+    /// While an app sends again, after a reconnect, what followed its `hello.seq` (`hello.resending` messages),
+    /// the actions, ranges and snapshots up to this number were accounted for before the reset and are ignored.
+    private var resentThrough: UInt64 = 0
+    /// The app's number of its last action, from its `goodbye` on the current connection.
+    private var goodbyeSeq: UInt64?
     private var pending: [String: @Sendable (CommandResult) -> Void] = [:]
     private var nextCommand: UInt64 = 1
     private var ended = false
@@ -47,6 +58,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         self.stateType = stateType
         self.state = initialState
         self.appActions = appActions
+        self.actionsThrough = appActions
         self.recording = recording
         self.hub = hub
         self.startedAt = startedAt
@@ -88,6 +100,10 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         return body()
     }
 
+    /// How many of the app's actions never reached the daemon, each counted in a `dropped` row labelled `lost`
+    /// (since the daemon took the session over; a session resumed after a daemon restart counts again from 0).
+    public var actionsLost: UInt64 { withLock { lostActions } }
+
     /// How many actions the app had dispatched as of the last event received.
     var appActionCount: UInt64 {
         lock.lock()
@@ -103,6 +119,11 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     func recordAction(_ event: ActionEvent, connectionBase: UInt64,
                       maxStateBytes: Int = JSONLimits.default.maxBytes) -> WireError? {
         lock.lock()
+        if connectionBase &+ event.seq <= resentThrough {
+            // Sent again after a reconnect; recorded (or counted lost) before it.
+            lock.unlock()
+            return nil
+        }
         var failure: WireError?
         var patch: JSONPatch? = event.patch.operations.isEmpty ? nil : event.patch
         if let candidate = patch {
@@ -122,6 +143,12 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
             }
         }
         appActions = connectionBase &+ event.seq
+        if appActions > actionsThrough &+ 1 {
+            recordLostActions(through: appActions - 1, time: event.time)
+            // The patch applies to a state that includes the lost actions' effects.
+            if stateKnown && patch != nil { stateKnown = false }
+        }
+        actionsThrough = max(actionsThrough, appActions)
         let new = NewEvent(appSeq: Int64(clamping: appActions), time: event.time, kind: .action,
                            label: event.action.type, action: event.action.payload, patch: patch,
                            reducerMicros: event.reducerMicros, detail: event.source?.location)
@@ -133,14 +160,65 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         return failure
     }
 
-    /// Records that the app's outbox coalesced: the actions `from...to` (the app's numbers) carry no state.
-    func recordDropped(from: UInt64, to: UInt64, connectionBase: UInt64) {
+    /// Records that the app's outbox coalesced: the actions `from...to` (the app's numbers on this connection) carry
+    /// no state, and `actionsLost` of them were not kept at all. The row's `action` holds `{"from", "to"}` (the
+    /// app's numbers for the session); the lost actions are counted by their own `lost` row when their gap shows.
+    func recordDropped(_ dropped: Dropped, connectionBase: UInt64) {
         lock.lock()
         stateKnown = false
-        let first = connectionBase &+ from, last = connectionBase &+ to
+        // A range sent again after a reconnect is recorded only from where the record ended before it.
+        let first = max(connectionBase &+ dropped.from, resentThrough &+ 1), last = connectionBase &+ dropped.to
+        guard first <= last else {
+            lock.unlock()
+            return
+        }
+        if first == connectionBase &+ dropped.from { announcedLost &+= dropped.actionsLost }
+        var detail = "the app's outbox was full: states of actions \(first)–\(last) were not sent; a snapshot follows"
+        if dropped.actionsLost > 0 {
+            detail += "; \(dropped.actionsLost) of these actions could not be kept at all and are lost"
+        }
         append(NewEvent(time: Date().timeIntervalSince1970, kind: .dropped, label: "dropped",
-                        detail: "the app's outbox was full: states of actions \(first)–\(last) were not sent; "
-                            + "a snapshot follows"))
+                        action: .object(JSONObject([("from", .int(Int64(clamping: first))),
+                                                    ("to", .int(Int64(clamping: last)))])),
+                        detail: detail))
+        lock.unlock()
+    }
+
+    /// Counts the app's actions after ``actionsThrough`` up to `last` as lost — they never reached the daemon —
+    /// and records one `dropped` row labelled `lost` whose `action` is `{"from", "to", "actionsLost"}` (the app's
+    /// numbers). Must be called with the lock held.
+    private func recordLostActions(through last: UInt64, time: Double) {
+        guard last > actionsThrough else { return }
+        let first = actionsThrough &+ 1
+        let count = last - actionsThrough
+        actionsThrough = last
+        lostActions &+= count
+        let fromOutbox = min(count, announcedLost)
+        announcedLost -= fromOutbox
+        let why: String
+        if fromOutbox == count {
+            why = "the app's outbox was full and could not keep them"
+        } else if fromOutbox == 0 {
+            why = "they were sent but never received (the connection was reset or closed before they arrived)"
+        } else {
+            why = "\(fromOutbox) could not be kept by the app's full outbox; the others were sent but never "
+                + "received (the connection was reset or closed before they arrived)"
+        }
+        let numbers = count == 1 ? "action \(first)" : "actions \(first)–\(last)"
+        append(NewEvent(time: time, kind: .dropped, label: "lost",
+                        action: .object(JSONObject([("from", .int(Int64(clamping: first))),
+                                                    ("to", .int(Int64(clamping: last))),
+                                                    ("actionsLost", .int(Int64(clamping: count)))])),
+                        detail: "\(count) \(count == 1 ? "action was" : "actions were") lost (\(numbers)): \(why)"))
+    }
+
+    /// Records the app's `goodbye`: its last action on this connection is `goodbye.seq`. Actions up to it that
+    /// never arrived are counted as lost. A connection that then closes ends the session `clean`.
+    func recordGoodbye(_ goodbye: Goodbye, connectionBase: UInt64) {
+        lock.lock()
+        let last = connectionBase &+ goodbye.seq
+        recordLostActions(through: last, time: Date().timeIntervalSince1970)
+        goodbyeSeq = last
         lock.unlock()
     }
 
@@ -154,7 +232,14 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         default: kind = .snapshot
         }
         lock.lock()
+        if connectionBase &+ snapshot.seq <= resentThrough {
+            // Sent again after a reconnect; recorded before it.
+            lock.unlock()
+            return
+        }
         appActions = connectionBase &+ snapshot.seq
+        // The state includes every action up to its seq: those that never arrived are lost.
+        recordLostActions(through: appActions, time: Date().timeIntervalSince1970)
         replaceState(with: snapshot.state, kind: kind, label: snapshot.reason ?? kind.rawValue,
                      detail: nil, appSeq: Int64(clamping: appActions))
         lock.unlock()
@@ -162,22 +247,46 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
 
     /// Records the app's return on a new connection, with the state its `hello` carried. `resumed` is the session
     /// file reopened for appending when the previous recording had been finished.
+    ///
+    /// A `hello` whose `seq` is below what was already recorded comes from an app that sends again what followed
+    /// it (frames in flight when its connection reset were lost, and it cannot tell which): the daemon keeps its
+    /// own state — the recorded one, or unknown — and ignores the actions and ranges up to what it had recorded
+    /// (``resentThrough``). A `hello` whose `seq` is beyond it counts the actions in between as lost.
     func recordReconnect(_ hello: Hello, connection newConnection: ConnectionID, resumed: SessionRecording?) {
         lock.lock()
         if let resumed { recording = resumed }
         connection = newConnection
         ended = false
+        goodbyeSeq = nil
+        resentThrough = 0
         var detail = "the app reconnected"
-        if let seq = hello.seq {
-            if seq > appActions {
-                detail += "; \(seq - appActions) action(s) dispatched meanwhile were not received"
-            }
+        if let seq = hello.seq, seq < actionsThrough {
+            resentThrough = (hello.resending ?? 0) > 0 ? actionsThrough : 0
             appActions = seq
+            detail += "; it sends again what followed its action \(seq), and what the daemon had not received "
+                + "is recorded after this row"
+            append(NewEvent(appSeq: Int64(clamping: seq), time: Date().timeIntervalSince1970, kind: .reconnect,
+                            label: "reconnect", detail: detail))
+        } else {
+            if let seq = hello.seq {
+                if seq > actionsThrough {
+                    detail += "; \(seq - actionsThrough) action(s) before it were not received (see the lost row)"
+                    recordLostActions(through: seq, time: Date().timeIntervalSince1970)
+                }
+                appActions = seq
+            }
+            replaceState(with: hello.state, kind: .reconnect, label: "reconnect", detail: detail,
+                         appSeq: hello.seq.map { Int64(clamping: $0) })
         }
-        replaceState(with: hello.state, kind: .reconnect, label: "reconnect", detail: detail,
-                     appSeq: hello.seq.map { Int64(clamping: $0) })
         lock.unlock()
         hub.publish(.sessionStarted(id, identity))
+    }
+
+    /// The messages the app sent again after its reconnect have all been handled.
+    func endResend() {
+        lock.lock()
+        resentThrough = 0
+        lock.unlock()
     }
 
     /// Forgets the rebuilt state until the next full state arrives (after an out-of-order event).
@@ -297,8 +406,9 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     }
 
     /// The app's connection `connection` closed: pending commands fail, everything recorded is flushed, and the
-    /// session file is marked as ended cleanly (a reconnect of the same app resumes it). Ignored when the app is
-    /// already back on a newer connection.
+    /// session file is marked as ended: `clean` when the app said `goodbye` and its last action is the last one
+    /// accounted for, `interrupted` otherwise (killed, crashed, reset, or exited with events undelivered). A
+    /// reconnect of the same app resumes it. Ignored when the app is already back on a newer connection.
     func detach(_ connection: ConnectionID) {
         lock.lock()
         guard self.connection == connection else {
@@ -310,12 +420,13 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         pending = [:]
         let alreadyEnded = ended
         ended = true
+        let endState: SessionEndState = goodbyeSeq != nil && goodbyeSeq == actionsThrough ? .clean : .interrupted
         lock.unlock()
         for (id, completion) in failed {
             completion(CommandResult(id: id, ok: false, error: "the app disconnected before answering"))
         }
         guard !alreadyEnded else { return }
-        withLock { recording }.finish(endState: .clean)
+        withLock { recording }.finish(endState: endState)
         hub.publish(.sessionEnded(id))
     }
 

@@ -22,6 +22,10 @@ final class SessionFileReader {
         case commit = "COMMIT"
         case meta = "SELECT key, value FROM meta"
         case maxIndex = "SELECT max(idx) FROM events"
+        case actionsLost = """
+            SELECT COALESCE(SUM(json_extract(action, '$.actionsLost')), 0) FROM events
+            WHERE kind = 'dropped' AND label = 'lost' AND branch = 0
+            """
         case lastTime = "SELECT time FROM events ORDER BY idx DESC LIMIT 1"
         case eventsOnMain = """
             SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
@@ -124,6 +128,14 @@ final class SessionFileReader {
     /// The highest event index committed (0 when there is none).
     func maxIndex() throws(SessionStoreError) -> Int64 {
         let statement = try prepared(.maxIndex)
+        defer { statement.reset() }
+        guard try statement.step() else { return 0 }
+        return statement.optionalInt64(at: 0) ?? 0
+    }
+
+    /// How many of the app's actions the session's `lost` rows count (one scan of the events).
+    func actionsLost() throws(SessionStoreError) -> Int64 {
+        let statement = try prepared(.actionsLost)
         defer { statement.reset() }
         guard try statement.step() else { return 0 }
         return statement.optionalInt64(at: 0) ?? 0

@@ -52,6 +52,13 @@ public final class SessionReader: @unchecked Sendable {
         }
     }
 
+    /// How many of the app's actions never reached the record: the sum of the `actionsLost` of the session's
+    /// `dropped` rows labelled `lost` (docs/SESSION-FORMAT.md). Reads every event's row: for listings, not for
+    /// anything on the daemon's hot paths.
+    public func actionsLost() throws(SessionStoreError) -> Int64 {
+        try locked { () throws(SessionStoreError) in try file.actionsLost() }
+    }
+
     /// The events of `branch` whose index lies in `range`, in order (fewer when some are on other branches or not
     /// committed yet).
     public func events(_ range: ClosedRange<Int64>, branch: Int64 = 0) throws(SessionStoreError) -> [RecordedEvent] {

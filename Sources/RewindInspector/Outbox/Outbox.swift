@@ -13,13 +13,20 @@ import Rewind
 /// anyway: when the app dispatches after a pause, on cold caches, every further line (a separate lock object,
 /// Foundation's code) costs it a miss.
 ///
-/// The outbox has a byte budget. Every queued entry is charged an *estimate* of what it holds: the size of the
-/// action's encoding and, when the entry keeps its state, the size of the state's encoding, both as last measured
-/// by the pipeline thread (``updateCosts(stateBytes:actionBytes:)``). The estimate is conservative (state values
-/// share storage, so real memory is usually lower). When the budget would be exceeded the outbox *coalesces*:
+/// The outbox has two byte budgets, because under pressure it gives up states long before actions: actions are the
+/// record, while an intermediate state can be marked unknown and the next one taken whole.
 ///
-/// 1. it keeps the action but drops its state (the entry becomes *stateless*);
-/// 2. when even the action does not fit, it drops the action too and counts it as *lost*.
+/// - The **state budget** (``InspectorConfiguration/outboxBudgetBytes``) bounds the states held for queued entries.
+///   Each kept state is charged an estimate of its size: its encoding's size as last measured by the pipeline
+///   (``updateCosts(stateBytes:actionBytes:)``) plus its slot. When the next state does not fit, the entry keeps its
+///   action but not its state (it is *stateless*): the outbox *coalesces*.
+/// - The **action budget** (``InspectorConfiguration/outboxActionBudgetBytes``) bounds the entries themselves. Each is
+///   charged its slot in the queue (`MemoryLayout<Record>.stride`) plus what its action may hold outside it (its
+///   encoding's size beyond the inline size, as last measured). Only when even the action does not fit is it
+///   dropped and counted as *lost* — the last resort, announced with `dropped` (`actionsLost`) so the record says so.
+///
+/// States are kept in their own queue, beside the entries and in the same order, so a stateless entry costs only its
+/// record, whatever the size of the app's `State`.
 ///
 /// A coalescing outbox does not keep the newest state on the side: holding the state the app is about to change
 /// would make the app's next change copy the arrays on its path (copy-on-write) on every dispatch, which is what
@@ -28,11 +35,12 @@ import Rewind
 /// (``pushSnapshot(afterSeq:finishedNanos:state:reason:)`` with ``closingReason``), or takes the first later entry
 /// that kept its state, whichever comes first; the timeline says honestly where detail was lost.
 ///
-/// Entries count against the budget from ``push(seq:finishedNanos:action:source:state:reducerNanos:)`` until the
+/// Entries count against the budgets from ``push(seq:finishedNanos:action:source:state:reducerNanos:)`` until the
 /// pipeline ``release(_:)``s them after encoding and sending, so the outbox and the batch in the pipeline's hands
-/// together stay within the budget.
+/// together stay within the budgets. Both queues are chunked (``ChunkedQueue``): a push never copies what is
+/// already queued, however long the queue.
 ///
-/// Threading: the `push` methods from the store's thread; ``drain(waitingUpTo:)`` and
+/// Threading: the `push` methods from the store's thread; ``drain(waitingUpTo:limit:)`` and
 /// ``updateCosts(stateBytes:actionBytes:)`` from the pipeline thread. Safe for exactly that pairing (one producer,
 /// one consumer); all state is guarded by `queue`'s lock.
 ///
@@ -41,8 +49,7 @@ import Rewind
 /// call, which costs the app's thread more than the copy itself.
 @usableFromInline
 final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
-    /// One dispatched action as the app's thread saw it, or a state replaced by a command (a *snapshot* entry).
-    @usableFromInline
+    /// One dispatched action as the pipeline receives it, or a state replaced by a command (a *snapshot* entry).
     struct Entry: Sendable {
         /// The action's number: 1 for the first action dispatched after the inspector was attached. A snapshot
         /// entry carries the number of the last action before it.
@@ -60,27 +67,55 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         let state: State?
         /// Time spent in the rest of the dispatch chain (reducer, inner middleware, notification), nanoseconds.
         let reducerNanos: UInt64
-        /// Actions dropped entirely just before this one (their numbers are `seq - lostBefore ..< seq`).
+        /// Actions dropped entirely just before this one (their numbers are `seq - lostBefore ..< seq`; for a
+        /// snapshot entry, `seq - lostBefore + 1 ... seq`).
         let lostBefore: UInt64
-        /// What this entry is charged against the budget.
-        let charge: Int
+    }
 
-        @usableFromInline
-        init(seq: UInt64, finishedNanos: UInt64, action: Action?, source: SourceLocation?, reason: String?,
-             state: State?, reducerNanos: UInt64, lostBefore: UInt64, charge: Int) {
+    /// One queued entry without its state (kept in ``Queue/states`` when it has one).
+    @usableFromInline
+    struct Record {
+        @usableFromInline let seq: UInt64
+        @usableFromInline let finishedNanos: UInt64
+        @usableFromInline let reducerNanos: UInt64
+        @usableFromInline let lostBefore: UInt64
+        @usableFromInline let action: Action?
+        @usableFromInline let source: SourceLocation?
+        /// What this record is charged against the action budget.
+        @usableFromInline let charge: Int32
+        /// True when its state is the next one in ``Queue/states``.
+        @usableFromInline let hasState: Bool
+
+        @inlinable
+        init(seq: UInt64, finishedNanos: UInt64, reducerNanos: UInt64, lostBefore: UInt64, action: Action?,
+             source: SourceLocation?, charge: Int32, hasState: Bool) {
             self.seq = seq
             self.finishedNanos = finishedNanos
-            self.action = action
-            self.source = source
-            self.reason = reason
-            self.state = state
             self.reducerNanos = reducerNanos
             self.lostBefore = lostBefore
+            self.action = action
+            self.source = source
+            self.charge = charge
+            self.hasState = hasState
+        }
+    }
+
+    /// One kept state, with the reason of a snapshot entry and its charge against the state budget.
+    @usableFromInline
+    struct KeptState {
+        @usableFromInline let state: State
+        @usableFromInline let reason: String?
+        @usableFromInline let charge: Int
+
+        @inlinable
+        init(state: State, reason: String?, charge: Int) {
+            self.state = state
+            self.reason = reason
             self.charge = charge
         }
     }
 
-    /// What one ``drain(waitingUpTo:)`` hands to the pipeline.
+    /// What one ``drain(waitingUpTo:limit:)`` hands to the pipeline.
     struct Drained: Sendable {
         /// Entries in dispatch order.
         var entries: [Entry] = []
@@ -90,17 +125,24 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         var lostAfter: UInt64 = 0
         /// The number of the newest action pushed so far (on a final drain).
         var latestSeq: UInt64 = 0
-        /// What these entries are charged against the budget; hand it back with ``Outbox/release(_:)`` once
+        /// What these entries are charged against the budgets; hand it back with ``Outbox/release(_:)`` once
         /// the pipeline no longer holds them.
-        var charge = 0
+        var charge = Charge()
     }
 
-    /// What the lock guards: the queue and its accounting, kept together so that a push touches few cache lines.
+    /// Bytes charged against each budget.
+    struct Charge: Sendable {
+        var stateBytes = 0
+        var actionBytes = 0
+    }
+
+    /// What the lock guards: the queues and their accounting, kept together so that a push touches few cache lines.
     @usableFromInline
     struct Queue {
-        @usableFromInline var entries: [Entry] = []
-        var head = 0
-        @usableFromInline var chargedBytes = 0
+        @usableFromInline var records = ChunkedQueue<Record>()
+        @usableFromInline var states = ChunkedQueue<KeptState>(initialCapacity: 256)
+        @usableFromInline var stateChargedBytes = 0
+        @usableFromInline var actionChargedBytes = 0
         @usableFromInline var lostRun: UInt64 = 0
         @usableFromInline var latestSeq: UInt64 = 0
         @usableFromInline var stateCost: Int
@@ -113,24 +155,30 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
             self.actionCost = actionCost
         }
 
-        var isEmpty: Bool { head == entries.count && lostRun == 0 }
+        var isEmpty: Bool { records.isEmpty && lostRun == 0 }
     }
 
     /// The queue and the lock that guards it, stored together.
     @usableFromInline let queue: MutexGuardedBuffer<Queue>
-    /// Signalled by ``wake()`` and ``close()`` for a ``drain(waitingUpTo:)`` that waits; the producer never
+    /// Signalled by ``wake()`` and ``close()`` for a ``drain(waitingUpTo:limit:)`` that waits; the producer never
     /// touches it.
     private let wakeup = DispatchSemaphore(value: 0)
 
+    /// The most the kept states may be charged, in bytes.
+    @usableFromInline let stateBudgetBytes: Int
+    /// The most the queued entries (without their states) may be charged, in bytes.
+    @usableFromInline let actionBudgetBytes: Int
 
-    /// The most the queued entries may be charged, in bytes.
-    @usableFromInline let budgetBytes: Int
+    /// What one queued entry costs in memory before its action's own storage: its record's slot.
+    static var recordBytes: Int { MemoryLayout<Record>.stride }
 
-    /// Creates an empty outbox charging entries against `budgetBytes`.
-    init(budgetBytes: Int) {
-        self.budgetBytes = max(budgetBytes, 1)
-        var queue = Queue(stateCost: MemoryLayout<State>.stride + 64, actionCost: MemoryLayout<Entry>.stride + 64)
-        queue.entries.reserveCapacity(1024)
+    /// Creates an empty outbox charging kept states against `stateBudgetBytes` and entries against
+    /// `actionBudgetBytes`.
+    init(stateBudgetBytes: Int, actionBudgetBytes: Int) {
+        self.stateBudgetBytes = max(stateBudgetBytes, 1)
+        self.actionBudgetBytes = max(actionBudgetBytes, 1)
+        let queue = Queue(stateCost: MemoryLayout<KeptState>.stride + 64,
+                          actionCost: MemoryLayout<Record>.stride + 64)
         self.queue = MutexGuardedBuffer.make(queue)
     }
 
@@ -146,32 +194,37 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     static var closingReason: String { "coalesced" }
 
     /// Queues the store's state without an action: a state a command put in place (`reason`: `jump`, `replay`,
-    /// `resync`), or the state the pipeline asked for to close a coalesced range (``closingReason``), which keeps its
-    /// state even over the budget (one state at a time: the pipeline asks again only once it has it). Store thread
-    /// only; O(1).
+    /// `resync`), or the state the pipeline asked for to close a coalesced range (``closingReason``). A snapshot is
+    /// never lost and keeps its state even over the budgets (there is one at a time per command, and the pipeline
+    /// asks for a closing one again only once it has it). Store thread only; O(1).
     func pushSnapshot(afterSeq seq: UInt64, finishedNanos: UInt64, state: State, reason: String) {
         enqueue(seq: seq, finishedNanos: finishedNanos, action: nil, source: nil, reason: reason, state: state,
-                reducerNanos: 0, overBudget: reason == Self.closingReason)
+                reducerNanos: 0)
     }
 
     @inlinable
     func enqueue(seq: UInt64, finishedNanos: UInt64, action: Action?, source: SourceLocation?, reason: String?,
-                 state: State, reducerNanos: UInt64, overBudget: Bool = false) {
+                 state: State, reducerNanos: UInt64) {
         queue.withLock { queue in
-            let withState = overBudget
-                || queue.chargedBytes + queue.actionCost + queue.stateCost <= budgetBytes
-            if withState || queue.chargedBytes + queue.actionCost <= budgetBytes {
-                let charge = queue.actionCost + (withState ? queue.stateCost : 0)
-                queue.entries.append(Entry(
-                    seq: seq, finishedNanos: finishedNanos, action: action, source: source, reason: reason,
-                    state: withState ? state : nil, reducerNanos: reducerNanos, lostBefore: queue.lostRun,
-                    charge: charge))
-                queue.chargedBytes += charge
-                queue.lostRun = 0
-            } else {
+            let isSnapshot = action == nil
+            guard isSnapshot || queue.actionChargedBytes + queue.actionCost <= actionBudgetBytes else {
                 queue.lostRun += 1
+                queue.latestSeq = seq
+                return
             }
-            queue.latestSeq = seq
+            let keepState = isSnapshot || queue.stateChargedBytes + queue.stateCost <= stateBudgetBytes
+            let actionCharge = queue.actionCost
+            queue.records.append(Record(
+                seq: seq, finishedNanos: finishedNanos, reducerNanos: reducerNanos, lostBefore: queue.lostRun,
+                action: action, source: source, charge: Int32(clamping: actionCharge), hasState: keepState))
+            queue.actionChargedBytes += actionCharge
+            if keepState {
+                let stateCharge = queue.stateCost
+                queue.states.append(KeptState(state: state, reason: reason, charge: stateCharge))
+                queue.stateChargedBytes += stateCharge
+            }
+            queue.lostRun = 0
+            if !isSnapshot { queue.latestSeq = seq }
         }
     }
 
@@ -188,18 +241,22 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         return queue.withLock { queue in
             queue.poked = false
             var drained = Drained()
-            let end = min(queue.entries.count, queue.head + max(1, limit))
-            drained.entries = Array(queue.entries[queue.head..<end])
-            drained.charge = drained.entries.reduce(0) { $0 + $1.charge }
-            queue.head = end
-            if queue.head == queue.entries.count {
-                queue.entries.removeAll(keepingCapacity: true)
-                queue.head = 0
-            } else if queue.head > 4096 && queue.head * 2 > queue.entries.count {
-                queue.entries.removeFirst(queue.head)
-                queue.head = 0
+            let records = queue.records.removeFirst(upTo: max(1, limit))
+            drained.entries.reserveCapacity(records.count)
+            for record in records {
+                drained.charge.actionBytes += Int(record.charge)
+                var kept: KeptState?
+                if record.hasState {
+                    let state = queue.states.removeFirst()
+                    drained.charge.stateBytes += state.charge
+                    kept = state
+                }
+                drained.entries.append(Entry(
+                    seq: record.seq, finishedNanos: record.finishedNanos, action: record.action,
+                    source: record.source, reason: kept?.reason, state: kept?.state,
+                    reducerNanos: record.reducerNanos, lostBefore: record.lostBefore))
             }
-            drained.isFinal = queue.head == queue.entries.count
+            drained.isFinal = queue.records.isEmpty
             guard drained.isFinal else { return drained }
             drained.lostAfter = queue.lostRun
             drained.latestSeq = queue.latestSeq
@@ -209,26 +266,37 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     }
 
     /// Returns the charge of drained entries the pipeline has finished with. Pipeline thread only.
-    func release(_ charge: Int) {
-        queue.withLock { $0.chargedBytes = max(0, $0.chargedBytes - charge) }
+    func release(_ charge: Charge) {
+        queue.withLock {
+            $0.stateChargedBytes = max(0, $0.stateChargedBytes - charge.stateBytes)
+            $0.actionChargedBytes = max(0, $0.actionChargedBytes - charge.actionBytes)
+        }
     }
 
-    /// Updates the per-entry charges from what the pipeline last measured. Pipeline thread only.
+    /// Updates the per-entry charges from what the pipeline last measured: `stateBytes`, the size of the encoded
+    /// state; `actionBytes`, the size of an encoded action (the part beyond the action's inline size is charged as
+    /// storage it may hold outside the record). Pipeline thread only.
     func updateCosts(stateBytes: Int, actionBytes: Int) {
         queue.withLock {
-            $0.stateCost = stateBytes + MemoryLayout<State>.stride
-            $0.actionCost = actionBytes + MemoryLayout<Entry>.stride
+            $0.stateCost = stateBytes + MemoryLayout<KeptState>.stride
+            $0.actionCost = MemoryLayout<Record>.stride + max(0, actionBytes - MemoryLayout<Action>.size)
         }
+    }
+
+    /// The newest state the outbox holds, for the pipeline to measure (states can grow faster than the pipeline
+    /// drains them, and while it is disconnected it drains nothing). Pipeline thread only.
+    var newestState: State? {
+        queue.withLock { $0.states.last?.state }
     }
 
     /// True when nothing is queued and the pipeline holds nothing it drained (everything was handed on).
     var isEmpty: Bool {
-        queue.withLock { $0.isEmpty && $0.chargedBytes == 0 }
+        queue.withLock { $0.isEmpty && $0.stateChargedBytes == 0 && $0.actionChargedBytes == 0 }
     }
 
-    /// Bytes currently charged (for tests and statistics).
-    var currentChargedBytes: Int {
-        queue.withLock { $0.chargedBytes }
+    /// Bytes currently charged against each budget (for tests and statistics).
+    var currentCharge: Charge {
+        queue.withLock { Charge(stateBytes: $0.stateChargedBytes, actionBytes: $0.actionChargedBytes) }
     }
 
     /// Wakes a waiting ``drain(waitingUpTo:)`` once (for example when the connection comes up).

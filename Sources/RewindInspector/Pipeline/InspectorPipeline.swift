@@ -7,8 +7,9 @@ import RewindWire
 /// It owns everything expensive the app's thread must never do: encoding states and actions into `JSONValue`,
 /// redaction, diffing each state against the last one sent (RFC 6902), framing events into `action`/`batch`
 /// messages and handing them to the transport. It connects and reconnects forever with ``ReconnectBackoff``, and
-/// after every connect it sends `hello` with the last state it sent (so nothing queued in the outbox is lost across
-/// a reconnect), numbering events on each connection from 1.
+/// after every connect it sends `hello` with the checkpoint of its ``ResendLog`` (a state at least a second old)
+/// and then sends again everything it sent since (frames in flight when a connection resets are lost), so nothing
+/// queued in the outbox or in flight is lost across a reconnect; events are numbered on each connection from 1.
 ///
 /// When the outbox coalesced (see ``Outbox``), the pipeline announces the affected range with `dropped`, sends the
 /// actions of that range with empty patches, and closes it with a full `snapshot`: of the first later entry that
@@ -37,7 +38,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private let url: InspectorURL?
     private let identity: AppIdentity
     private let stateType: String
-    private let configuration: InspectorConfiguration
+    let configuration: InspectorConfiguration
     private let redactor: Redactor
     private let encoder = JSONValueEncoder()
     private let onCommand: CommandHandler
@@ -53,8 +54,12 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private var awaitingSnapshot = false
     private var everConnected = false
     private var failedAttempts = 0
+    /// ``counts`` as of the last drained chunk, for other threads.
+    private var publishedCounts = InspectorDeliveryCounts()
 
     // Pipeline-thread state.
+    /// The number of the newest action the pipeline has seen (sent, or announced as lost).
+    private var latestSeq: UInt64 = 0
     private var initialState: State?
     private var baseline: JSONValue = .null
     private var baselineSeq: UInt64 = 0
@@ -63,8 +68,15 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private var sources = SourceTable()
     private var backoff = ReconnectBackoff()
     private var measuredStateBytes = 0
+    /// When ``remeasureQueuedState()`` last looked (monotonic seconds).
+    private var lastQueuedMeasure = 0.0
     private var eventsSinceMeasure = 0
-    private var actionBytesAverage = 128.0
+    /// The encoded size of an action, measured every 256 actions.
+    private var measuredActionBytes = 64
+    private var actionsSinceMeasure = 255
+    /// What this pipeline did with the actions it drained (read by ``deliveryCounts`` under `linkLock`... copied
+    /// there after each drained chunk).
+    private var counts = InspectorDeliveryCounts()
     /// True while a coalesced range is open: its states were not captured and a snapshot has not closed it yet.
     private var rangeOpen = false {
         didSet {
@@ -74,6 +86,12 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             linkLock.unlock()
         }
     }
+    /// What was sent since a state the daemon can be brought back to, sent again after a reconnect.
+    private var resendLog = ResendLog(seq: 0, state: .null, now: 0, byteLimit: 0)
+    /// How many `hello`s the pipeline has sent: the number of the current connection, for the resend log.
+    private var connectionNumber = 0
+    /// The source tables of earlier connections whose frames the resend log still holds.
+    private var sourceTables: [Int: SourceTable] = [:]
     /// True from asking the app's side for a closing snapshot until that snapshot is drained.
     private var snapshotRequested = false
     /// How long to wait for entries: shorter while the app dispatches often.
@@ -112,7 +130,9 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         thread.start()
     }
 
-    /// Stops the thread and the transport, and waits for the thread to end. Idempotent; any thread.
+    /// Stops the thread and the transport, and waits for the thread to end. When everything dispatched has been
+    /// delivered, the pipeline first says `goodbye` (so the daemon ends the session `clean`) and waits up to a
+    /// second for the transport to write it. Idempotent; any thread.
     func stop() {
         linkLock.lock()
         let alreadyStopping = stopping
@@ -149,10 +169,16 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             measuredStateBytes = baseline.serializedBytes().count
             updateOutboxCosts()
         }
+        resendLog = ResendLog(seq: baselineSeq, state: baseline, now: monotonicSeconds(),
+                              byteLimit: 2 * transportHighWater)
         initialState = nil
         while true {
+            remeasureQueuedState()
             linkLock.lock()
             if stopping {
+                linkLock.unlock()
+                sayGoodbyeIfDelivered()
+                linkLock.lock()
                 finished = true
                 linkLock.broadcast()
                 linkLock.unlock()
@@ -184,8 +210,43 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
                 }
                 process(drained)
                 outbox.release(drained.charge)
+                if !rangeOpen { resendLog.advance(seq: baselineSeq, state: baseline, now: monotonicSeconds()) }
+                linkLock.lock()
+                publishedCounts = counts
+                linkLock.unlock()
             }
         }
+    }
+
+    /// Sends `goodbye` when connected, with nothing queued, no coalesced range open and everything written out;
+    /// then waits (up to a second) for the transport to write it. Pipeline thread, while stopping.
+    private func sayGoodbyeIfDelivered() {
+        linkLock.lock()
+        var ready = false
+        if case .connected(helloSent: true) = link { ready = !awaitingSnapshot }
+        linkLock.unlock()
+        guard ready, !rangeOpen else { return }
+        // Entries pushed before the stop are still handed on (the outbox is closed, so this does not wait).
+        while true {
+            let drained = outbox.drain(waitingUpTo: 0, limit: configuration.maxBatchEvents)
+            if drained.entries.isEmpty && drained.lostAfter == 0 { break }
+            process(drained)
+            outbox.release(drained.charge)
+        }
+        linkLock.lock()
+        publishedCounts = counts
+        linkLock.unlock()
+        guard !rangeOpen, outbox.isEmpty else { return }
+        send(.goodbye(Goodbye(seq: wireSeq(latestSeq))))
+        let deadline = monotonicSeconds() + 1
+        while transport.queuedBytes > 0 && monotonicSeconds() < deadline { usleep(1_000) }
+    }
+
+    /// What this pipeline did with the actions it drained so far. Any thread.
+    var deliveryCounts: InspectorDeliveryCounts {
+        linkLock.lock()
+        defer { linkLock.unlock() }
+        return publishedCounts
     }
 
     private func connect() {
@@ -200,14 +261,72 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     }
 
     private func sendHello() {
-        let hello = Hello(app: identity, state: baseline, stateType: stateType, token: configuration.token,
-                          capabilities: ["jump", "dispatch", "replay", "batch"], seq: baselineSeq)
-        connectionBase = baselineSeq
+        // After a reconnect, start from the resend log's checkpoint and send what followed it again (frames in
+        // flight when the previous connection reset were lost); without one, from the last state sent.
+        let checkpoint = resendLog.checkpoint ?? (baselineSeq, baseline)
+        sourceTables[connectionNumber] = sources
+        connectionNumber += 1
+        connectionBase = checkpoint.seq
         sources = SourceTable()
+        let frames = resendLog.checkpoint == nil ? [] : resendFrames(resendLog.frames)
+        let oldest = resendLog.oldestConnection ?? connectionNumber
+        sourceTables = sourceTables.filter { $0.key >= oldest }
+        let hello = Hello(app: identity, state: checkpoint.state, stateType: stateType, token: configuration.token,
+                          capabilities: ["jump", "dispatch", "replay", "batch"], seq: checkpoint.seq,
+                          resending: frames.isEmpty ? nil : UInt64(frames.count))
         linkLock.lock()
         if case .connected = link { link = .connected(helloSent: true) }
         linkLock.unlock()
         _ = transport.send(WireCodec.encode(AppMessage.hello(hello)))
+        for frame in frames { _ = transport.send(frame) }
+    }
+
+    /// The frames that send every logged message again after a reconnect's `hello` (whose state is the log's
+    /// checkpoint), read back and renumbered for this connection: the daemon records what it did not receive and
+    /// ignores what it had.
+    private func resendFrames(_ logged: [ResendLog.Frame]) -> [[UInt8]] {
+        var frames: [[UInt8]] = []
+        for frame in logged {
+            guard let message = try? WireCodec.decodeAppMessage(frame.bytes) else { continue }
+            var table = sourceTables[frame.connection] ?? SourceTable()
+            switch message {
+            case .action(let event):
+                if let bytes = renumbered([event], from: frame.base, table: &table) { frames.append(bytes) }
+            case .batch(let events):
+                if let bytes = renumbered(events, from: frame.base, table: &table) { frames.append(bytes) }
+            case .dropped(let dropped):
+                let from = max(dropped.from &+ frame.base, connectionBase + 1), to = dropped.to &+ frame.base
+                guard from <= to else { continue }
+                frames.append(WireCodec.encode(AppMessage.dropped(Dropped(
+                    from: wireSeq(from), to: wireSeq(to), actionsLost: min(dropped.actionsLost, to - from + 1)))))
+            case .snapshot(var snapshot):
+                let seq = snapshot.seq &+ frame.base
+                guard seq >= connectionBase else { continue }
+                snapshot.seq = wireSeq(seq)
+                frames.append(WireCodec.encode(AppMessage.snapshot(snapshot)))
+            default:
+                continue
+            }
+        }
+        return frames
+    }
+
+    /// Logged events renumbered for this connection (those at or before its `hello` left out), their sources read
+    /// with the table of the connection that sent them and numbered afresh.
+    private func renumbered(_ logged: [ActionEvent], from base: UInt64, table: inout SourceTable) -> [UInt8]? {
+        var events: [ActionEvent] = []
+        events.reserveCapacity(logged.count)
+        for var event in logged {
+            let seq = event.seq &+ base
+            guard seq > connectionBase else { continue }
+            event.seq = wireSeq(seq)
+            if let source = event.source, let text = try? table.resolve(source, field: "source") {
+                event.source = sources.encode(text)
+            }
+            events.append(event)
+        }
+        guard !events.isEmpty else { return nil }
+        return WireCodec.encode(events.count == 1 ? AppMessage.action(events[0]) : AppMessage.batch(events))
     }
 
     // MARK: - Turning entries into frames
@@ -221,9 +340,12 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         var pending: [ActionEvent] = []
         var portionFrom: UInt64?
         var portion: [ActionEvent] = []
+        var portionLost: UInt64 = 0
         var lastSeq: UInt64?
 
+        latestSeq = max(latestSeq, drained.latestSeq)
         for entry in drained.entries {
+            latestSeq = max(latestSeq, entry.seq)
             let isClosingSnapshot = entry.action == nil && entry.reason == Outbox<State, Action>.closingReason
             if isClosingSnapshot { snapshotRequested = false }
             if !rangeOpen && (entry.lostBefore > 0 || entry.state == nil) {
@@ -233,6 +355,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             // A closing snapshot that arrives after a later entry's state closed the range says nothing new.
             if isClosingSnapshot && !rangeOpen { continue }
             if rangeOpen {
+                portionLost += entry.lostBefore
                 if entry.action != nil {
                     lastSeq = entry.seq
                     if portionFrom == nil { portionFrom = entry.seq - entry.lostBefore }
@@ -243,9 +366,10 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
                 }
                 if let action = entry.action { portion.append(event(for: entry, action: action, patch: JSONPatch())) }
                 if let state = entry.state {
-                    closeCoalescedRange(from: portionFrom, to: entry.seq, events: &portion, state: state,
-                                        reason: entry.reason ?? Outbox<State, Action>.closingReason)
+                    closeCoalescedRange(from: portionFrom, to: entry.seq, lost: portionLost, events: &portion,
+                                        state: state, reason: entry.reason ?? Outbox<State, Action>.closingReason)
                     portionFrom = nil
+                    portionLost = 0
                     lastSeq = nil
                 }
                 continue
@@ -255,6 +379,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             if let action = entry.action {
                 let patch = JSONPatch.diff(from: baseline, to: encoded)
                 pending.append(event(for: entry, action: action, patch: patch))
+                counts.sentWithState += 1
                 if pending.count >= configuration.maxBatchEvents { flush(&pending) }
             } else {
                 flush(&pending)
@@ -270,10 +395,12 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             rangeOpen = true
             if portionFrom == nil { portionFrom = drained.latestSeq - drained.lostAfter + 1 }
             lastSeq = drained.latestSeq
+            portionLost += drained.lostAfter
         }
         if rangeOpen, let from = portionFrom, let to = lastSeq {
             // Announce this portion now, so nothing waits in memory; the range goes on until a state closes it.
-            send(.dropped(Dropped(from: wireSeq(max(from, connectionBase + 1)), to: wireSeq(to))))
+            sendDropped(from: from, to: to, lost: portionLost)
+            counts.sentWithoutState += UInt64(portion.count)
             flush(&portion)
         }
         if rangeOpen && drained.isFinal && !snapshotRequested {
@@ -282,11 +409,12 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         }
     }
 
-    private func closeCoalescedRange(from: UInt64?, to: UInt64, events: inout [ActionEvent], state: State,
-                                     reason: String) {
+    private func closeCoalescedRange(from: UInt64?, to: UInt64, lost: UInt64, events: inout [ActionEvent],
+                                     state: State, reason: String) {
         if let from, from <= to {
-            send(.dropped(Dropped(from: wireSeq(max(from, connectionBase + 1)), to: wireSeq(to))))
+            sendDropped(from: from, to: to, lost: lost)
         }
+        counts.sentWithoutState += UInt64(events.count)
         flush(&events)
         let encoded = encodeState(state)
         send(.snapshot(Snapshot(seq: wireSeq(to), state: encoded, reason: reason)))
@@ -297,8 +425,24 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         updateOutboxCosts()
     }
 
+    /// Announces the portion `from...to` (app numbers) of a coalesced range, `lost` of whose actions the outbox
+    /// could not keep (they are never sent).
+    private func sendDropped(from: UInt64, to: UInt64, lost: UInt64) {
+        let first = max(from, connectionBase + 1)
+        guard first <= to else { return }
+        counts.lostInOutbox += lost
+        send(.dropped(Dropped(from: wireSeq(first), to: wireSeq(to), actionsLost: lost)))
+    }
+
     private func event(for entry: Outbox<State, Action>.Entry, action: Action, patch: JSONPatch) -> ActionEvent {
         let payload = (try? encoder.encode(action)).map(redactor.redact) ?? .null
+        actionsSinceMeasure += 1
+        if actionsSinceMeasure >= 256 {
+            // What an action may hold outside its queue slot: charged per entry (see ``Outbox``).
+            actionsSinceMeasure = 0
+            measuredActionBytes = payload.serializedBytes().count
+            updateOutboxCosts()
+        }
         return ActionEvent(
             seq: wireSeq(entry.seq), time: Double(entry.finishedNanos) / 1e9 + wallOffset,
             action: ActionPayload(type: ActionLabel.of(action), payload: payload),
@@ -314,15 +458,22 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
             let slice = Array(events[start..<end])
             let message: AppMessage = slice.count == 1 ? .action(slice[0]) : .batch(slice)
             let bytes = WireCodec.encode(message)
-            actionBytesAverage = actionBytesAverage * 0.9 + Double(bytes.count / slice.count) * 0.1
             _ = transport.send(bytes)
+            resendLog.log(ResendLog.Frame(bytes: bytes, base: connectionBase, connection: connectionNumber))
             start = end
         }
         events.removeAll(keepingCapacity: true)
     }
 
     private func send(_ message: AppMessage) {
-        _ = transport.send(WireCodec.encode(message))
+        let bytes = WireCodec.encode(message)
+        _ = transport.send(bytes)
+        switch message {
+        case .dropped, .snapshot:
+            resendLog.log(ResendLog.Frame(bytes: bytes, base: connectionBase, connection: connectionNumber))
+        default:
+            break
+        }
     }
 
     private func wireSeq(_ appSeq: UInt64) -> UInt64 { appSeq &- connectionBase }
@@ -335,6 +486,17 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         }
     }
 
+    /// Every quarter of a second, measures the newest state the outbox holds, so that its charges follow a state
+    /// that grows while the pipeline lags or is disconnected (it then measures nothing it sends).
+    private func remeasureQueuedState() {
+        let now = monotonicSeconds()
+        guard now - lastQueuedMeasure >= 0.25 else { return }
+        lastQueuedMeasure = now
+        guard let state = outbox.newestState else { return }
+        measuredStateBytes = max(measuredStateBytes, encodeState(state).serializedBytes().count)
+        updateOutboxCosts()
+    }
+
     /// Re-measures the encoded state size every few hundred events, so the outbox's charges follow the state.
     private func measureOccasionally(_ encoded: JSONValue) {
         eventsSinceMeasure += 1
@@ -345,7 +507,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     }
 
     private func updateOutboxCosts() {
-        outbox.updateCosts(stateBytes: measuredStateBytes, actionBytes: Int(actionBytesAverage))
+        outbox.updateCosts(stateBytes: measuredStateBytes, actionBytes: measuredActionBytes)
     }
 
     // MARK: - Link state

@@ -1,13 +1,24 @@
 import Foundation
 
 /// The inspectors running in this process, so that ``Inspector/waitUntilDelivered(timeout:)`` can wait for all
-/// of them. Holds them weakly.
+/// of them, ``Inspector/deliveryCounts()`` can add up what they did, and a normal process exit can flush them. Holds
+/// them weakly.
+///
+/// On the first inspector it installs an `atexit` handler: when the process exits normally (`exit`, or returning
+/// from `main`), it waits up to the longest ``InspectorConfiguration/exitFlushSeconds`` of the running inspectors
+/// for everything to be delivered, then stops each one, which says `goodbye` to the daemon when everything was
+/// delivered (the session then ends `clean`; otherwise `interrupted`). A coalesced range still open at that point
+/// cannot be closed: its closing state is read on the main actor, which no longer runs during `exit`.
 ///
 /// Threading: any thread; guarded by a lock.
-final class InspectorRegistry: @unchecked Sendable {  // `pipelines` guarded by `lock`
+final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `lock`
     /// Something whose deliveries can be waited for.
     protocol Member: AnyObject {
         var hasDeliveredEverything: Bool { get }
+        var deliveryCounts: InspectorDeliveryCounts { get }
+        /// How long a normal process exit waits for this member's deliveries, seconds.
+        var exitFlushSeconds: Double { get }
+        func stop()
     }
 
     private struct Weak {
@@ -17,23 +28,53 @@ final class InspectorRegistry: @unchecked Sendable {  // `pipelines` guarded by 
     static let shared = InspectorRegistry()
     private let lock = NSLock()
     private var members: [Weak] = []
+    private var exitHookInstalled = false
 
     func add(_ member: any Member) {
         lock.lock()
         members.removeAll { $0.member == nil }
         members.append(Weak(member: member))
+        let install = !exitHookInstalled
+        exitHookInstalled = true
         lock.unlock()
+        if install { atexit(inspectorRegistryExitHook) }
+    }
+
+    private var current: [any Member] {
+        lock.lock()
+        defer { lock.unlock() }
+        return members.compactMap(\.member)
     }
 
     var allDelivered: Bool {
-        lock.lock()
-        let current = members.compactMap(\.member)
-        lock.unlock()
-        return current.allSatisfy(\.hasDeliveredEverything)
+        current.allSatisfy(\.hasDeliveredEverything)
+    }
+
+    var counts: InspectorDeliveryCounts {
+        current.reduce(InspectorDeliveryCounts()) { $0 + $1.deliveryCounts }
+    }
+
+    /// Waits (bounded) for delivery, then stops every inspector. Called once, by the `atexit` handler.
+    func flushAtExit() {
+        let running = current
+        guard !running.isEmpty else { return }
+        let timeout = running.map(\.exitFlushSeconds).max() ?? 0
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline && !running.allSatisfy(\.hasDeliveredEverything) {
+            usleep(2_000)
+        }
+        for member in running { member.stop() }
     }
 }
 
-extension InspectorPipeline: InspectorRegistry.Member {}
+/// The `atexit` handler (a C function pointer: it captures nothing).
+private func inspectorRegistryExitHook() {
+    InspectorRegistry.shared.flushAtExit()
+}
+
+extension InspectorPipeline: InspectorRegistry.Member {
+    var exitFlushSeconds: Double { configuration.exitFlushSeconds }
+}
 
 extension Inspector {
     /// Waits until every inspector in this process has sent everything dispatched so far to a connected daemon,
@@ -50,5 +91,11 @@ extension Inspector {
             usleep(2_000)
         }
         return InspectorRegistry.shared.allDelivered
+    }
+
+    /// What the inspectors of this process did with the actions dispatched so far: sent with their state, sent
+    /// without it (coalesced), or lost in the outbox. Any thread.
+    public static func deliveryCounts() -> InspectorDeliveryCounts {
+        InspectorRegistry.shared.counts
     }
 }

@@ -15,6 +15,8 @@ public enum AppMessage: Sendable, Hashable {
     case dropped(Dropped)
     /// `result`: the answer to a daemon command.
     case result(CommandResult)
+    /// `goodbye`: the app ends the connection with everything delivered.
+    case goodbye(Goodbye)
 
     /// The `"type"` string of this message.
     public var typeName: String {
@@ -25,6 +27,7 @@ public enum AppMessage: Sendable, Hashable {
         case .snapshot: return "snapshot"
         case .dropped: return "dropped"
         case .result: return "result"
+        case .goodbye: return "goodbye"
         }
     }
 
@@ -39,6 +42,7 @@ public enum AppMessage: Sendable, Hashable {
         case .snapshot(let m): m.write(into: &o)
         case .dropped(let m): m.write(into: &o)
         case .result(let m): m.write(into: &o)
+        case .goodbye(let m): m.write(into: &o)
         }
         return .object(o)
     }
@@ -65,6 +69,7 @@ public enum AppMessage: Sendable, Hashable {
         case "snapshot": self = .snapshot(try Snapshot(reading: fields))
         case "dropped": self = .dropped(try Dropped(reading: fields))
         case "result": self = .result(try CommandResult(reading: fields))
+        case "goodbye": self = .goodbye(try Goodbye(reading: fields))
         default: throw WireEnvelope.unknownType(type, expecting: "an app message")
         }
     }

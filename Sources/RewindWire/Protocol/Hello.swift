@@ -17,10 +17,15 @@ public struct Hello: Sendable, Hashable {
     /// How many actions the app had dispatched when `state` was taken (optional). Across a reconnect it lets the
     /// daemon say how many actions were never received.
     public var seq: UInt64?
+    /// How many of the messages that follow this `hello` are sent again after a reconnect (wire member
+    /// `resending`; absent = 0): the app's messages since `seq`, which may or may not have reached the daemon
+    /// before the previous connection reset. The daemon ignores, among them, what it had already recorded.
+    public var resending: UInt64?
 
     /// A hello message.
     public init(protocolVersion: Int = WireProtocol.version, app: AppIdentity, state: JSONValue,
-                stateType: String? = nil, token: String? = nil, capabilities: [String] = [], seq: UInt64? = nil) {
+                stateType: String? = nil, token: String? = nil, capabilities: [String] = [], seq: UInt64? = nil,
+                resending: UInt64? = nil) {
         self.protocolVersion = protocolVersion
         self.app = app
         self.state = state
@@ -28,6 +33,7 @@ public struct Hello: Sendable, Hashable {
         self.token = token
         self.capabilities = capabilities
         self.seq = seq
+        self.resending = resending
     }
 
     func write(into o: inout JSONObject) {
@@ -38,6 +44,7 @@ public struct Hello: Sendable, Hashable {
         if let token { o["token"] = .string(token) }
         o["capabilities"] = .array(capabilities.map { .string($0) })
         if let seq { o["seq"] = .int(Int64(clamping: seq)) }
+        if let resending, resending > 0 { o["resending"] = .int(Int64(clamping: resending)) }
     }
 
     init(reading fields: WireFields) throws(WireError) {
@@ -50,6 +57,7 @@ public struct Hello: Sendable, Hashable {
             stateType: try fields.optionalString("stateType"),
             token: try fields.optionalString("token"),
             capabilities: try fields.strings("capabilities") ?? [],
-            seq: try fields.optionalUInt64("seq"))
+            seq: try fields.optionalUInt64("seq"),
+            resending: try fields.optionalUInt64("resending").flatMap { $0 > 0 ? $0 : nil })
     }
 }

@@ -48,6 +48,13 @@ enum IngestBenchmarks {
         let direct = directRuns.sorted { $0.rate < $1.rate }[directRuns.count / 2]
 
         let search = try await inspectorRateSearch(daemon: daemon, context: context)
+        // The burst keeps its full size in --quick runs: the figure is the number of actions lost by 1,000,000.
+        let bursts = [
+            try await BurstBenchmarks.run(size: StateSize("1 kB", bytes: 1_000), actions: 1_000_000, daemon: daemon,
+                                          context: context),
+            try await BurstBenchmarks.run(size: StateSize("100 kB", bytes: 100_000), actions: 1_000_000,
+                                          daemon: daemon, context: context),
+        ]
 
         func detail(_ run: IngestRun) -> String {
             var text = "\(Quantity.grouped(Double(run.events))) events in \(Quantity.duration(run.seconds * 1e9)); "
@@ -96,6 +103,7 @@ enum IngestBenchmarks {
                 .text("below \(Quantity.grouped(search.steps.first?.requested ?? 0)) events/s"), target: target,
                 met: false))
         }
+        rows += bursts.map(BurstBenchmarks.row)
         rows.append(ReportRow(
             "memory: resident memory while the daemon records \(Quantity.grouped(Double(events))) events",
             .bytes(residentPeak),
@@ -120,7 +128,11 @@ enum IngestBenchmarks {
                 `Store` with a 1 kB state and `Inspector.middleware` dispatching one-field changes at increasing \
                 paced rates for \(search.stepSeconds) s each (the inspector's own thread encodes and diffs every \
                 state); a rate is sustained when the outbox did not coalesce, ≥ 95 % of it was sent, and every \
-                event was committed within 0.25 s after the step. **Memory:** `VmRSS` of the benchmark process \
+                event was committed within 0.25 s after the step. **Burst (`ingest/burst`):** a `Store` with a 1 kB, \
+                then a 100 kB state and `Inspector.middleware` at its default budgets (64 MiB of states, 256 MiB \
+                of actions) dispatches 1,000,000 one-field changes back to back (also in `--quick` runs); once \
+                the inspector has delivered everything, the session file is read back: actions recorded with a \
+                patch, without one (inside `dropped` ranges), and the actions its `lost` rows count. **Memory:** `VmRSS` of the benchmark process \
                 (which hosts the daemon and the raw client) sampled every 20 ms during the first raw-client run.
                 """,
             rows: rows,

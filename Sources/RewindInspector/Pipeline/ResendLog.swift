@@ -1,0 +1,98 @@
+import RewindWire
+
+/// What the pipeline sent since a state the daemon can be brought back to, so that a reconnect loses nothing that
+/// was in flight: frames handed to a connection that then resets (written to its socket, or still queued) never
+/// reach the daemon, and the inspector cannot tell which did.
+///
+/// The log holds a *checkpoint* — a state and the number of the last action it includes — and every `action`,
+/// `batch`, `dropped` and `snapshot` frame sent after it, as sent (so it costs what the transport's queue costs),
+/// with what is needed to read it again: the app's action number its connection counted from, and which
+/// connection numbered its source locations. After a reconnect the pipeline sends `hello` with the checkpoint's
+/// state and number and how many messages it sends again (`resending`), then those messages, renumbered for the
+/// new connection; the daemon ignores what it had already recorded (docs/PROTOCOL.md §3.3) and records the rest.
+///
+/// Two generations are kept so that the checkpoint is always at least ``generationSeconds`` old: the log starts a
+/// new generation at the pipeline's current state once the current one is that old (never while a coalesced range
+/// is open: its state is not known), and forgets the generation before. At most ``byteLimit`` bytes of frames are
+/// kept (the pipeline gives twice its transport's high-water mark: what can be in flight); past that the log gives
+/// up until the next generation, and a reconnect starts from the last state sent instead: the daemon then counts
+/// what it missed as lost.
+///
+/// Threading: a value owned by the pipeline thread.
+struct ResendLog {
+    /// One frame as sent.
+    struct Frame {
+        /// The encoded message.
+        let bytes: [UInt8]
+        /// The app's action number its connection's `seq` counted from (`hello.seq`).
+        let base: UInt64
+        /// Which connection (the pipeline's count of `hello`s) numbered its source locations.
+        let connection: Int
+    }
+
+    /// A checkpoint and the frames sent after it.
+    private struct Generation {
+        var seq: UInt64
+        var state: JSONValue
+        var started: Double
+        var frames: [Frame] = []
+        var bytes = 0
+    }
+
+    /// How old a generation gets before the next one starts, in seconds.
+    static let generationSeconds = 1.0
+    /// The most bytes of frames the two generations hold together.
+    let byteLimit: Int
+
+    private var previous: Generation?
+    private var current: Generation?
+
+    /// A log whose checkpoint is `state` after action `seq`, holding at most `byteLimit` bytes of frames.
+    init(seq: UInt64, state: JSONValue, now: Double, byteLimit: Int) {
+        self.byteLimit = byteLimit
+        current = Generation(seq: seq, state: state, started: now)
+    }
+
+    /// The checkpoint a reconnect's `hello` starts from, or nil when the log gave up (start from the last state
+    /// sent).
+    var checkpoint: (seq: UInt64, state: JSONValue)? {
+        guard let current else { return nil }
+        let oldest = previous ?? current
+        return (oldest.seq, oldest.state)
+    }
+
+    /// Every logged frame after ``checkpoint``, in the order sent.
+    var frames: [Frame] {
+        (previous?.frames ?? []) + (current?.frames ?? [])
+    }
+
+    /// The oldest connection a logged frame was sent on (source tables of older ones are no longer needed).
+    var oldestConnection: Int? {
+        (previous?.frames.first ?? current?.frames.first)?.connection
+    }
+
+    /// Logs a frame just sent.
+    mutating func log(_ frame: Frame) {
+        guard current != nil else { return }
+        current!.frames.append(frame)
+        current!.bytes += frame.bytes.count
+        if (previous?.bytes ?? 0) + current!.bytes > byteLimit {
+            if previous != nil {
+                previous = nil
+            }
+            if current!.bytes > byteLimit { current = nil }
+        }
+    }
+
+    /// Starts a new generation at the pipeline's current state when the current one is old enough, or when the log
+    /// had given up. Call only while no coalesced range is open (`state` is then the state after action `seq`).
+    mutating func advance(seq: UInt64, state: JSONValue, now: Double) {
+        guard let current else {
+            self.current = Generation(seq: seq, state: state, started: now)
+            return
+        }
+        guard now - current.started >= Self.generationSeconds else { return }
+        previous = current
+        self.current = Generation(seq: seq, state: state, started: now)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Rewind
+import RewindDaemon
+import RewindInspector
+import RewindWire
+import Testing
+
+/// When actions are lost, every place that shows the session says how many actions (issue 18): the recorded
+/// `lost` rows, `rewind sessions` (table and `--json`), and the JSON Lines export.
+@Suite("Lost actions are reported", .serialized)
+@MainActor
+struct LostActionsReportTests {
+    private func rewind(_ arguments: [String]) throws -> (status: Int32?, out: [String]) {
+        let process = try ChildProcess(Executables.path("rewind"), arguments)
+        process.closeInput()
+        let status = process.waitForExit()
+        return (status, process.stdoutLines)
+    }
+
+    @Test("an outbox that can keep no action: the session, rewind sessions and the export count 50 actions lost")
+    func listingAndExportCountLostActions() async throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        var configuration = InspectorConfiguration()
+        configuration.url = harness.url
+        configuration.outboxBudgetBytes = 1
+        configuration.outboxActionBudgetBytes = 1
+        let store = Store(initialState: BurstDeliveryTests.kilobyteState, reducer: BurstDeliveryTests.reducer,
+                          middleware: [Inspector.middleware(name: "lossy", configuration: configuration)])
+        #expect(await Task.detached { Inspector.waitUntilDelivered(timeout: TestTime.seconds(10)) }.value)
+        for number in 0..<50 { store.dispatch(.touch(index: number % 10, value: number)) }
+        #expect(await Task.detached { Inspector.waitUntilDelivered(timeout: TestTime.seconds(10)) }.value)
+        let session = try #require(harness.waitForSession(app: "lossy"))
+        let (actions, lost, _) = try BurstDeliveryTests.recorded(harness, session, expected: 50)
+        #expect(actions.isEmpty && lost == 50)
+        #expect(session.actionsLost == 50)
+        let data = harness.dataDirectory.path
+
+        let listing = try rewind(["sessions", "--json", "--data", data])
+        #expect(listing.status == 0)
+        let row = try JSONValue(parsing: try #require(listing.out.first))
+        #expect(row["actionsLost"] == 50, "\(row)")
+        let table = try rewind(["sessions", "--data", data])
+        #expect(table.out.first?.contains("LOST") == true, "\(table.out)")
+        #expect(table.out.dropFirst().first?.contains(" 50 ") == true, "\(table.out)")
+
+        let export = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-lost-\(UUID()).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: export) }
+        #expect(try rewind(["export", session.id.rawValue, "--format", "jsonl", "-o", export, "--data", data]).status == 0)
+        let lines = try String(contentsOfFile: export, encoding: .utf8).split(separator: "\n")
+        let lostLines = try lines.dropFirst().map { try JSONValue(parsing: Array($0.utf8)) }
+            .filter { $0["kind"] == "dropped" && $0["label"] == "lost" }
+        let exported = lostLines.compactMap { $0["action"]?["actionsLost"]?.int64Value }.reduce(0, +)
+        #expect(exported == 50, "\(lostLines)")
+    }
+}
