@@ -2,57 +2,47 @@ import Foundation
 import Rewind
 import RewindWire
 
-/// One store's inspector: the middleware's per-store state on the app's side of the outbox.
+/// One `Rewind.Store`'s inspector: the first adapter of ``Recorder``, created by
+/// ``Inspector/middleware(name:configuration:transport:)`` when the store is created.
 ///
-/// Created by ``Inspector/middleware(name:configuration:transport:)`` when the store is created; lives as long as
-/// the store's middleware chain, and stops its pipeline thread and transport when released.
+/// The store is the recorder's host: it offers every ability (`jump` replaces the store's state, `dispatch`
+/// dispatches through the whole middleware chain, `replay` runs the reducer with effects muted), on the main actor,
+/// the store's executor. Lives as long as the store's middleware chain; releasing it releases the recorder, which
+/// stops its pipeline thread and transport.
 ///
-/// Threading: everything but `deinit` runs on the main actor (inside `dispatch`, or applying a daemon command);
-/// the pipeline runs on its own thread and meets this type only through the outbox.
+/// Threading: everything runs on the main actor (inside `dispatch`, or applying a daemon command); the pipeline
+/// runs on its own thread and meets this type only through the recorder's outbox.
 @usableFromInline
 final class InspectorSession<State: Codable & Sendable, Action: Codable & Sendable> {
     @usableFromInline
     let context: MiddlewareContext<State, Action>
     @usableFromInline
-    let outbox: Outbox<State, Action>
-    private let pipeline: InspectorPipeline<State, Action>
-    private let commands: CommandApplier<State, Action>
-    /// The number of the last action dispatched through this inspector.
-    @usableFromInline
-    var seq: UInt64 = 0
+    let recorder: Recorder<State, Action>
 
     @MainActor
     @usableFromInline
     init(name: String, configuration: InspectorConfiguration, transport: any InspectorTransport,
          context: MiddlewareContext<State, Action>, initialState: State) {
-        let outbox = Outbox<State, Action>(stateBudgetBytes: configuration.outboxBudgetBytes,
-                                           actionBudgetBytes: configuration.outboxActionBudgetBytes)
-        let commands = CommandApplier<State, Action>(
-            context: context, transport: transport, redactor: Redactor(paths: configuration.redactedPaths))
         self.context = context
-        self.outbox = outbox
-        self.commands = commands
-        self.pipeline = InspectorPipeline(
-            outbox: outbox, transport: transport, configuration: configuration,
-            identity: AppIdentity(name: name, instance: Inspector.processInstance),
-            stateType: String(reflecting: State.self), initialState: initialState,
-            onCommand: { message in
-                Task { @MainActor in commands.apply(message) }
-            },
-            onSnapshotWanted: {
-                Task { @MainActor in commands.reportCurrentState(reason: Outbox<State, Action>.closingReason) }
-            })
-        commands.onStateReplaced = { [weak self] state, reason in
-            self?.recordReplacement(state, reason: reason)
+        self.recorder = Recorder(name: name, initialState: initialState, host: Self.host(of: context),
+                                 coding: .codable, configuration: configuration, transport: transport)
+    }
+
+    /// The store as a recorder host: every ability, on the main actor.
+    @MainActor
+    private static func host(of context: MiddlewareContext<State, Action>) -> RecorderHost<State, Action> {
+        var host = RecorderHost<State, Action>(executor: .mainActor) {
+            MainActor.assumeIsolated { context.state }
         }
-        pipeline.start()
+        host.offerJump { state in MainActor.assumeIsolated { context.replaceState(state) } }
+        host.offerDispatch { action in MainActor.assumeIsolated { context.dispatch(action) } }
+        host.offerReplay { initial, actions, each in
+            MainActor.assumeIsolated { context.replay(from: initial, actions: actions, each: each) }
+        }
+        return host
     }
 
-    deinit {
-        pipeline.stop()
-    }
-
-    /// Passes the action on, then copies the action and the resulting state into the outbox. Main actor; O(1).
+    /// Passes the action on, then records the action and the resulting state. Main actor; O(1).
     /// Inlinable so that it is specialized for the app's types (see ``Inspector``).
     @MainActor
     @inlinable
@@ -61,14 +51,7 @@ final class InspectorSession<State: Codable & Sendable, Action: Codable & Sendab
         next(dispatched)
         let finished = DispatchClock.nanoseconds()
         guard let state = context.state else { return }
-        seq &+= 1
-        outbox.push(seq: seq, finishedNanos: finished, action: dispatched.action, source: dispatched.source,
-                    state: state, reducerNanos: finished &- start)
-    }
-
-    /// Queues the state a command put in place (jump, replay, resync) as a snapshot. Main actor.
-    @MainActor
-    private func recordReplacement(_ state: State, reason: String) {
-        outbox.pushSnapshot(afterSeq: seq, finishedNanos: DispatchClock.nanoseconds(), state: state, reason: reason)
+        recorder.record(dispatched.action, state: state, source: dispatched.source, finishedNanos: finished,
+                        reducerNanos: finished &- start)
     }
 }

@@ -20,7 +20,7 @@ struct RecordedStateTruthTests {
             self.count = count
             let seqMember = seq.map { #","seq":\#($0)"# } ?? ""
             try peer.send(#"{"type":"hello","protocol":1,"app":{"name":"truth","instance":"\#(instance)"},"#
-                + #""state":{"count":\#(count)},"stateType":"CounterState","capabilities":["jump"]\#(seqMember)}"#)
+                + #""state":{"count":\#(count)},"stateType":"CounterState","capabilities":["jump","dispatch","replay","batch"]\#(seqMember)}"#)
             let welcome = try next(until: Date(timeIntervalSinceNow: TestTime.seconds(5)))
             #expect(welcome?["type"] == "welcome", "\(String(describing: welcome))")
         }

@@ -15,7 +15,7 @@ extension Daemon {
     public func jump(session id: SessionID, to index: Int64, completion: @escaping CommandCompletion) {
         controlQueue.async { [self] in
             do throws(DaemonError) {
-                let (live, connection) = try liveApp(id)
+                let (live, connection) = try liveApp(id, needing: WireCapability.jump, for: "jump")
                 live.flush()
                 let reader = try openReader(id)
                 guard (0...reader.eventCount).contains(index) else {
@@ -34,7 +34,7 @@ extension Daemon {
     public func dispatch(session id: SessionID, action: JSONValue, completion: @escaping CommandCompletion) {
         controlQueue.async { [self] in
             do throws(DaemonError) {
-                let (live, connection) = try liveApp(id)
+                let (live, connection) = try liveApp(id, needing: WireCapability.dispatch, for: "dispatch")
                 send(to: live, connection, completion) { .dispatch(DispatchCommand(id: $0, action: action)) }
             } catch {
                 completion(.failure(error))
@@ -80,7 +80,7 @@ extension Daemon {
     public func replay(state: JSONValue, actions: [JSONValue], reset: Bool = true, keepingStates: Bool = true,
                        into target: SessionID, completion: @escaping CommandCompletion) {
         do {
-            let (live, connection) = try liveApp(target)
+            let (live, connection) = try liveApp(target, needing: WireCapability.replay, for: "replay")
             let assembler = ReplayAnswerAssembler(expected: actions.count, keepingStates: keepingStates)
             let commandID = live.registerCommand { portion in
                 guard let outcome = assembler.take(portion) else { return }
@@ -113,14 +113,29 @@ extension Daemon {
             ?? .failure(DaemonError("the app did not answer within \(Int(timeout)) s", code: .commandFailed))
     }
 
-    func liveApp(_ id: SessionID) throws(DaemonError) -> (LiveSession, ConnectionID) {
+    /// The live session `id` and its app's connection; with `capability`, refused (`commandFailed`) when the app's
+    /// `hello` did not offer that ability: "cannot jump in session S: its app does not offer 'jump' …".
+    func liveApp(_ id: SessionID, needing capability: String? = nil,
+                 for what: String = "") throws(DaemonError) -> (LiveSession, ConnectionID) {
         guard let live = registry.session(id) else {
             throw DaemonError("session \(id) is not live in this daemon", code: .sessionNotLive)
         }
         guard let connection = live.connectionID else {
             throw DaemonError("session \(id)'s app is not connected", code: .sessionNotLive)
         }
+        if let capability { try Self.requireCapability(capability, of: live, for: what) }
         return (live, connection)
+    }
+
+    /// Throws `commandFailed` naming the missing ability when `live`'s app did not offer `capability`.
+    static func requireCapability(_ capability: String, of live: LiveSession,
+                                  for what: String) throws(DaemonError) {
+        let offered = live.capabilities
+        guard !offered.contains(capability) else { return }
+        let has = offered.filter { $0 != WireCapability.batch }
+        throw DaemonError("cannot \(what) in session \(live.id): its app does not offer '\(capability)' (it offers "
+            + (has.isEmpty ? "no command: it is watched read-only" : has.map { "'\($0)'" }.joined(separator: ", "))
+            + "; see docs/INTEGRATIONS.md)", code: .commandFailed)
     }
 
     /// The recorded state after event `index` (on its own branch), or a `badField` error explaining that the

@@ -31,6 +31,8 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// `state.compactSize`, kept up to date by the patches; nil until measured (after a full state arrives).
     private var stateSize: Int?
     private var connection: ConnectionID?
+    /// What the app's latest `hello` offered (`hello.capabilities`, PROTOCOL.md §4).
+    private var offered: [String] = []
     private var appActions: UInt64
     /// Every app action number up to this one is recorded or counted as lost (see ``recordLostActions(through:time:)``).
     private var actionsThrough: UInt64
@@ -84,6 +86,13 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
 
     /// True while the app is connected.
     public var isLive: Bool { connectionID != nil }
+
+    /// The abilities the app's latest `hello` offered (`jump`, `dispatch`, `replay`, `batch`…): the daemon sends it
+    /// only the commands they name (see ``Daemon``'s commands). Empty before the first `hello` of this daemon.
+    public var capabilities: [String] {
+        get { withLock { offered } }
+        set { withLock { offered = newValue } }
+    }
 
     /// The index of the last event appended.
     public var lastIndex: Int64 { withLock { recording.lastIndex } }

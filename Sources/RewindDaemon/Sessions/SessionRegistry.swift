@@ -30,6 +30,7 @@ final class SessionRegistry: @unchecked Sendable {  // all mutable state guarded
         do {
             if let existing = byIdentity[hello.app] {
                 let reopened = existing.hasEnded ? try store.resumeSession(existing.id) : nil
+                existing.capabilities = hello.capabilities
                 existing.recordReconnect(hello, connection: connection, resumed: reopened)
                 log("session \(existing.id) resumed: \(hello.app.name) reconnected")
                 return (existing, true)
@@ -44,6 +45,7 @@ final class SessionRegistry: @unchecked Sendable {  // all mutable state guarded
                     initialState: lastState, appActions: UInt64(clamping: max(0, lastAppSeq ?? 0)),
                     recording: recording, hub: hub, startedAt: previous.startedAt, log: log)
                 register(session)
+                session.capabilities = hello.capabilities
                 session.recordReconnect(hello, connection: connection, resumed: nil)
                 log("session \(session.id) resumed after a daemon restart: \(hello.app.name)")
                 return (session, true)
@@ -57,6 +59,7 @@ final class SessionRegistry: @unchecked Sendable {  // all mutable state guarded
                 appActions: hello.seq ?? 0, recording: recording, hub: hub, startedAt: now,
                 log: log)
             register(session)
+            session.capabilities = hello.capabilities
             session.attach(connection)
             hub.publish(.sessionStarted(session.id, hello.app))
             log("session \(session.id) started: \(hello.app.name) (\(hello.app.instance))")

@@ -39,7 +39,7 @@ extension Daemon {
     public func showBranch(session id: SessionID, branch: Int64, completion: @escaping CommandCompletion) {
         controlQueue.async { [self] in
             do throws(DaemonError) {
-                let (live, connection) = try liveApp(id)
+                let (live, connection) = try liveApp(id, needing: WireCapability.jump, for: "show a branch")
                 live.flush()
                 let reader = try openReader(id)
                 let branches = try storeCall { () throws(SessionStoreError) in try reader.branches() }
@@ -86,7 +86,9 @@ extension Daemon {
     // MARK: - Skip, on the control queue
 
     private func toggleSkip(_ id: SessionID, _ index: Int64) throws(DaemonError) -> SkipOutcome {
-        let (live, _) = try liveApp(id)
+        // A skip recomputes through the app's reducer (`replay`); un-skipping the last one puts a state back (`jump`).
+        let (live, _) = try liveApp(id, needing: WireCapability.replay, for: "skip")
+        try Self.requireCapability(WireCapability.jump, of: live, for: "skip")
         live.flush()
         let reader = try openReader(id)
         let event: RecordedEvent

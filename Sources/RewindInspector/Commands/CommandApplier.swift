@@ -2,18 +2,20 @@ import Foundation
 import Rewind
 import RewindWire
 
-/// Applies the daemon's commands to the store, on the store's executor (the main actor), and answers each with a
+/// Applies the daemon's commands to the host (see ``RecorderHost``), on the host's executor, and answers each with a
 /// `result` message.
 ///
-/// - `jump`: decodes the state, puts the app's own values back at redacted paths, replaces the store's state
+/// - `jump`: decodes the state, puts the app's own values back at redacted paths, replaces the host's state
 ///   (subscribers are notified, no reducer runs) and reports it as a `jump` snapshot.
-/// - `dispatch`: decodes the action and dispatches it through the whole middleware chain.
+/// - `dispatch`: decodes the action and dispatches it through the host's store.
 /// - `replay`: decodes the state and the actions, then runs the actions through the reducer with effects muted,
 ///   answering with the state after each one, and reports the final state as a `replay` snapshot. With
-///   `reset: false` the actions continue from the store's current state (a paced replay, one action at a time).
+///   `reset: false` the actions continue from the host's current state (a paced replay, one action at a time).
 ///   When the daemon asks for `portions`, the answer is the patch of each action, sent while the actions run in
 ///   `result` messages of about ``Replay/portionBytes`` each (so no answer nears the message limit, whatever the
 ///   state's size or the number of actions); otherwise it is one `result` with every state, as before.
+/// - A command for an ability the host did not offer is answered with `ok: false` naming the ability (the daemon
+///   refuses these before sending them; this covers an older or foreign daemon).
 /// - Any answer that would still pass the protocol's message limit (64 MiB, PROTOCOL.md §7) is replaced by
 ///   `ok: false` naming the limit and the sizes, rather than sent and cut off.
 /// - `resync`: reports the current state as a `resync` snapshot.
@@ -21,21 +23,22 @@ import RewindWire
 /// A command that cannot be decoded is answered with `ok: false` and a message naming the field; the app keeps
 /// running. Nothing here throws into app code.
 ///
-/// Threading: main actor only.
-@MainActor
-final class CommandApplier<State: Codable & Sendable, Action: Codable & Sendable> {
-    private let context: MiddlewareContext<State, Action>
+/// Threading: every member runs on the host's executor (``RecorderExecutor``), one at a time; the type is
+/// `Sendable` only so that the recorder can hand it to that executor.
+final class CommandApplier<State: Sendable, Action: Sendable>: @unchecked Sendable {
+    private let host: RecorderHost<State, Action>
+    private let coding: RecorderCoding<State, Action>
     private let transport: any InspectorTransport
     private let redactor: Redactor
-    private let encoder = JSONValueEncoder()
-    private let decoder = JSONValueDecoder()
 
     /// Called with every state a command put in place or the pipeline asked for, and why (`jump`, `replay`,
     /// `resync`, `coalesced`).
     var onStateReplaced: (State, String) -> Void = { _, _ in }
 
-    init(context: MiddlewareContext<State, Action>, transport: any InspectorTransport, redactor: Redactor) {
-        self.context = context
+    init(host: RecorderHost<State, Action>, coding: RecorderCoding<State, Action>, transport: any InspectorTransport,
+         redactor: Redactor) {
+        self.host = host
+        self.coding = coding
         self.transport = transport
         self.redactor = redactor
     }
@@ -45,25 +48,29 @@ final class CommandApplier<State: Codable & Sendable, Action: Codable & Sendable
         switch message {
         case .jump(let jump):
             answer(jump.id) { () throws(CommandFailure) -> CommandResult in
+                guard let replace = host.jump else { throw CommandFailure.notOffered(WireCapability.jump) }
                 let state = try decodeState(jump.state)
-                context.replaceState(state)
+                replace(state)
                 onStateReplaced(state, "jump")
                 return CommandResult(id: jump.id, ok: true)
             }
         case .dispatch(let command):
             answer(command.id) { () throws(CommandFailure) -> CommandResult in
-                let action = try decode(Action.self, from: command.action, what: "action")
-                context.dispatch(action)
+                guard let send = host.dispatch, let decodeAction = host.decodeAction else {
+                    throw CommandFailure.notOffered(WireCapability.dispatch)
+                }
+                let action = try decode(what: "action") { () throws -> Action in try decodeAction(command.action) }
+                send(action)
                 return CommandResult(id: command.id, ok: true)
             }
         case .replay(let replay) where replay.portions:
             replayInPortions(replay)
         case .replay(let replay):
             answer(replay.id) { () throws(CommandFailure) -> CommandResult in
-                let (initial, actions) = try decodeReplay(replay)
+                let (run, initial, actions) = try decodeReplay(replay)
                 var states: [JSONValue] = []
                 states.reserveCapacity(actions.count)
-                let final = context.replay(from: initial, actions: actions) { _, state in
+                let final = run(initial, actions) { _, state in
                     states.append(encodeRedacted(state))
                 }
                 guard let final else { throw CommandFailure("the store is busy or gone; replay not run") }
@@ -80,7 +87,7 @@ final class CommandApplier<State: Codable & Sendable, Action: Codable & Sendable
     /// Reports the store's current state as a snapshot (`reason`: `resync` when the daemon asked, `coalesced` when
     /// the pipeline needs a state to close a coalesced range). Nothing happens once the store is gone.
     func reportCurrentState(reason: String) {
-        if let state = context.state { onStateReplaced(state, reason) }
+        if let state = host.currentState() { onStateReplaced(state, reason) }
     }
 
     private func answer(_ id: String, _ body: () throws(CommandFailure) -> CommandResult) {
@@ -120,21 +127,26 @@ final class CommandApplier<State: Codable & Sendable, Action: Codable & Sendable
         return "\(bytes) bytes"
     }
 
-    /// The state a replay starts from and its decoded actions.
-    private func decodeReplay(_ replay: Replay) throws(CommandFailure) -> (State, [Action]) {
+    /// The host's replay, the state a replay starts from and its decoded actions.
+    private func decodeReplay(_ replay: Replay) throws(CommandFailure)
+        -> ((State, [Action], (Int, State) -> Void) -> State?, State, [Action])
+    {
+        guard let run = host.replay, let decodeAction = host.decodeAction else {
+            throw CommandFailure.notOffered(WireCapability.replay)
+        }
         let initial: State
         if replay.reset {
             initial = try decodeState(replay.state)
         } else {
-            guard let current = context.state else { throw CommandFailure("the store is gone; replay not run") }
+            guard let current = host.currentState() else { throw CommandFailure("the store is gone; replay not run") }
             initial = current
         }
         var actions: [Action] = []
         actions.reserveCapacity(replay.actions.count)
         for (index, json) in replay.actions.enumerated() {
-            actions.append(try decode(Action.self, from: json, what: "actions[\(index)]"))
+            actions.append(try decode(what: "actions[\(index)]") { () throws -> Action in try decodeAction(json) })
         }
-        return (initial, actions)
+        return (run, initial, actions)
     }
 
     /// Runs a `replay` that asked for `portions`: the patch of each action, sent in `result` messages of about
@@ -144,13 +156,13 @@ final class CommandApplier<State: Codable & Sendable, Action: Codable & Sendable
     private func replayInPortions(_ replay: Replay) {
         let id = replay.id
         do throws(CommandFailure) {
-            let (initial, actions) = try decodeReplay(replay)
+            let (run, initial, actions) = try decodeReplay(replay)
             var previous = encodeRedacted(initial)
             var portion = CommandResult(id: id, ok: true, from: previous, patches: [], more: true)
             var portionBytes = 0
             var replayed = 0
             var failure: CommandFailure?
-            let final = context.replay(from: initial, actions: actions) { index, state in
+            let final = run(initial, actions) { index, state in
                 guard failure == nil else { return }
                 let encoded = encodeRedacted(state)
                 let patch = JSONPatch.diff(from: previous, to: encoded)
@@ -180,16 +192,17 @@ final class CommandApplier<State: Codable & Sendable, Action: Codable & Sendable
 
     /// Decodes a state pushed in by the daemon, keeping the app's own values at redacted paths.
     private func decodeState(_ json: JSONValue) throws(CommandFailure) -> State {
+        guard let decodeState = host.decodeState else { throw CommandFailure.notOffered(WireCapability.jump) }
         var incoming = json
-        if !redactor.isEmpty, let own = context.state, let ownJSON = try? encoder.encode(own) {
+        if !redactor.isEmpty, let own = host.currentState(), let ownJSON = try? coding.encodeState(own) {
             incoming = redactor.restore(json, from: ownJSON)
         }
-        return try decode(State.self, from: incoming, what: "state")
+        return try decode(what: "state") { () throws -> State in try decodeState(incoming) }
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from json: JSONValue, what: String) throws(CommandFailure) -> T {
+    private func decode<T>(what: String, _ body: () throws -> T) throws(CommandFailure) -> T {
         do {
-            return try decoder.decode(type, from: json)
+            return try body()
         } catch let error as DecodingError {
             throw CommandFailure("cannot decode \(what): \(CommandFailure.describe(error))")
         } catch {
@@ -198,7 +211,7 @@ final class CommandApplier<State: Codable & Sendable, Action: Codable & Sendable
     }
 
     private func encodeRedacted(_ state: State) -> JSONValue {
-        redactor.redact((try? encoder.encode(state)) ?? .null)
+        redactor.redact((try? coding.encodeState(state)) ?? .null)
     }
 }
 
@@ -206,6 +219,12 @@ final class CommandApplier<State: Codable & Sendable, Action: Codable & Sendable
 struct CommandFailure: Error {
     let message: String
     init(_ message: String) { self.message = message }
+
+    /// The refusal of a command for an ability the host did not offer.
+    static func notOffered(_ capability: String) -> CommandFailure {
+        CommandFailure("this app does not offer '\(capability)' (its recorder's host did not offer it; "
+            + "hello.capabilities lacks it)")
+    }
 
     /// `field 'items[2].title': expected String, found a number`-style text for a decoding error.
     static func describe(_ error: DecodingError) -> String {

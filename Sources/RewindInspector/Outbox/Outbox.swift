@@ -184,7 +184,7 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
 
     /// Queues one dispatched action. Store thread only; O(1); never blocks on the pipeline's work.
     @inlinable
-    func push(seq: UInt64, finishedNanos: UInt64, action: Action, source: SourceLocation, state: State,
+    func push(seq: UInt64, finishedNanos: UInt64, action: Action, source: SourceLocation?, state: State,
               reducerNanos: UInt64) {
         enqueue(seq: seq, finishedNanos: finishedNanos, action: action, source: source, reason: nil, state: state,
                 reducerNanos: reducerNanos)

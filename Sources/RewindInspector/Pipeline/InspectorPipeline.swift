@@ -17,7 +17,7 @@ import RewindWire
 ///
 /// Threading: ``start()`` and ``stop()`` from any thread; every other member runs on the pipeline thread, except
 /// the transport callbacks (``InspectorTransportDelegate``), which only touch the lock-protected link state.
-final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & Sendable>: @unchecked Sendable {
+final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sendable {
     /// Called on the transport's thread with every command the daemon sends (`jump`, `dispatch`, `replay`,
     /// `resync`).
     typealias CommandHandler = @Sendable (DaemonMessage) -> Void
@@ -40,7 +40,9 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     private let stateType: String
     let configuration: InspectorConfiguration
     private let redactor: Redactor
-    private let encoder = JSONValueEncoder()
+    private let coding: RecorderCoding<State, Action>
+    /// What `hello` advertises (the host's abilities, see ``RecorderHost/capabilities``).
+    private let capabilities: [String]
     private let onCommand: CommandHandler
     private let onSnapshotWanted: SnapshotRequest
 
@@ -104,10 +106,14 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     /// (so a slow daemon makes the outbox coalesce instead of memory growing in the transport).
     let transportHighWater: Int
 
-    /// Creates a pipeline for one store. `initialState` is the store's state when the inspector was attached.
+    /// Creates a pipeline for one store. `initialState` is the store's state when the inspector was attached;
+    /// `coding` turns states and actions into JSON; `capabilities` are sent in every `hello`.
     init(outbox: Outbox<State, Action>, transport: any InspectorTransport, configuration: InspectorConfiguration,
-         identity: AppIdentity, stateType: String, initialState: State, onCommand: @escaping CommandHandler,
+         identity: AppIdentity, stateType: String, initialState: State, coding: RecorderCoding<State, Action>,
+         capabilities: [String], onCommand: @escaping CommandHandler,
          onSnapshotWanted: @escaping SnapshotRequest) {
+        self.coding = coding
+        self.capabilities = capabilities
         self.outbox = outbox
         self.transport = transport
         self.url = InspectorURL(string: configuration.url)
@@ -272,7 +278,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         let oldest = resendLog.oldestConnection ?? connectionNumber
         sourceTables = sourceTables.filter { $0.key >= oldest }
         let hello = Hello(app: identity, state: checkpoint.state, stateType: stateType, token: configuration.token,
-                          capabilities: ["jump", "dispatch", "replay", "batch"], seq: checkpoint.seq,
+                          capabilities: capabilities, seq: checkpoint.seq,
                           resending: frames.isEmpty ? nil : UInt64(frames.count))
         linkLock.lock()
         if case .connected = link { link = .connected(helloSent: true) }
@@ -435,7 +441,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
     }
 
     private func event(for entry: Outbox<State, Action>.Entry, action: Action, patch: JSONPatch) -> ActionEvent {
-        let payload = (try? encoder.encode(action)).map(redactor.redact) ?? .null
+        let payload = (try? coding.encodeAction(action)).map(redactor.redact) ?? .null
         actionsSinceMeasure += 1
         if actionsSinceMeasure >= 256 {
             // What an action may hold outside its queue slot: charged per entry (see ``Outbox``).
@@ -445,7 +451,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
         }
         return ActionEvent(
             seq: wireSeq(entry.seq), time: Double(entry.finishedNanos) / 1e9 + wallOffset,
-            action: ActionPayload(type: ActionLabel.of(action), payload: payload),
+            action: ActionPayload(type: coding.label(action), payload: payload),
             patch: patch, reducerMicros: Double(entry.reducerNanos) / 1000,
             source: entry.source.map { sources.encode("\($0.file):\($0.line)") })
     }
@@ -480,7 +486,7 @@ final class InspectorPipeline<State: Encodable & Sendable, Action: Encodable & S
 
     private func encodeState(_ state: State) -> JSONValue {
         do {
-            return redactor.redact(try encoder.encode(state))
+            return redactor.redact(try coding.encodeState(state))
         } catch {
             return .object(JSONObject([("$encodingError", .string(String(describing: error)))]))
         }

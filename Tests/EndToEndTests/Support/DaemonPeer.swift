@@ -156,7 +156,7 @@ enum AppFrames {
                       token: String? = nil, protocolVersion: Int = 1) -> String {
         let tokenMember = token.map { #","token":"\#($0)""# } ?? ""
         return #"{"type":"hello","protocol":\#(protocolVersion),"app":{"name":"\#(name)","instance":"\#(instance)"},"#
-            + #""state":{"count":\#(count)},"stateType":"CounterState","capabilities":["jump"]\#(tokenMember)}"#
+            + #""state":{"count":\#(count)},"stateType":"CounterState","capabilities":["jump","dispatch","replay","batch"]\#(tokenMember)}"#
     }
 
     /// One event's members (without `type`): `counter/set` to `count` (default: `seq`).

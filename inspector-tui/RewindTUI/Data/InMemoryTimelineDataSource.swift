@@ -67,16 +67,17 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     }
 
     /// Adds a session (listed after the ones already added) starting from `initialState`; `appConnected` (default:
-    /// whether it is live) says whether its app takes commands from this timeline.
+    /// whether it is live) says whether its app takes commands from this timeline; `appCapabilities` (default:
+    /// unknown, so every command is offered) what its app offered in `hello`.
     public func addSession(
         id: String, appName: String, instance: String? = nil, startedAt: Double, status: TimelineSessionStatus = .live,
-        initialState: JSONValue = .object(JSONObject()), appConnected: Bool? = nil
+        initialState: JSONValue = .object(JSONObject()), appConnected: Bool? = nil, appCapabilities: [String]? = nil
     ) {
         locked {
             if records[id] == nil { order.append(id) }
             let session = TimelineSession(
                 id: id, appName: appName, instance: instance, startedAt: startedAt, eventCount: 0, status: status,
-                appConnected: appConnected)
+                appConnected: appConnected, appCapabilities: appCapabilities)
             records[id] = Record(session: session, states: [initialState],
                                  annotator: MainLineAnnotator(connectedAt: startedAt))
             counter &+= 1

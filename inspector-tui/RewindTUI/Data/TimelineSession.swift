@@ -1,3 +1,5 @@
+import RewindWire
+
 /// One session as the sessions pane and the timeline see it: a view model the data source maps its own
 /// session type onto. A plain value type.
 public struct TimelineSession: Sendable, Hashable, Identifiable {
@@ -18,11 +20,20 @@ public struct TimelineSession: Sendable, Hashable, Identifiable {
     /// sessions, and for a session recorded by a daemon this timeline cannot reach (it only reads the file): the
     /// timeline then neither offers nor sends those commands.
     public var appConnected: Bool
+    /// What the session's app offered in its `hello` (`jump`, `dispatch`, `replay`, `batch`: see `WireCapability`),
+    /// or nil when this timeline cannot tell (it then offers every command and the daemon answers). The timeline
+    /// neither offers nor sends a command whose ability is missing, and says which one is.
+    public var appCapabilities: [String]?
+
+    /// True unless the app's offered abilities are known and lack `capability`.
+    public func offers(_ capability: String) -> Bool {
+        appCapabilities.map { $0.contains(capability) } ?? true
+    }
 
     /// Creates a session view model; `appConnected` defaults to whether `status` is `.live`.
     public init(
         id: String, appName: String, instance: String? = nil, startedAt: Double, eventCount: Int,
-        status: TimelineSessionStatus, appConnected: Bool? = nil
+        status: TimelineSessionStatus, appConnected: Bool? = nil, appCapabilities: [String]? = nil
     ) {
         self.id = id
         self.appName = appName
@@ -31,5 +42,6 @@ public struct TimelineSession: Sendable, Hashable, Identifiable {
         self.eventCount = eventCount
         self.status = status
         self.appConnected = appConnected ?? (status == .live)
+        self.appCapabilities = appCapabilities
     }
 }

@@ -155,7 +155,7 @@ public struct TimelineController {
                 model.status = StatusMessage("filter cleared")
             }
         case .character("d"):
-            guard let session = requireConnectedApp() else { return [] }
+            guard let session = requireConnectedApp(offering: [WireCapability.dispatch], for: "dispatch") else { return [] }
             model.dialog = .prompt(PromptState(kind: .dispatch, text: recordedAction(session) ?? model.lastDispatch))
         case .character("p"):
             togglePause()
@@ -164,7 +164,7 @@ public struct TimelineController {
         case .character(">"), .character("."):
             return step(by: 1)
         case .character("s"):
-            guard let session = requireConnectedApp() else { return [] }
+            guard let session = requireConnectedApp(offering: [WireCapability.replay, WireCapability.jump], for: "skip") else { return [] }
             guard model.cursor > 0 else {
                 model.status = StatusMessage("the initial state is not an action: nothing to skip", isError: true)
                 return []
@@ -175,7 +175,7 @@ public struct TimelineController {
             }
             return [.skip(session: session.id, index: model.cursor)]
         case .character("r"):
-            guard let session = requireConnectedApp() else { return [] }
+            guard let session = requireConnectedApp(offering: [WireCapability.replay], for: "replay") else { return [] }
             if let refusal = refusal(replayingFrom: model.cursor, in: session) {
                 model.status = refusal
                 return []
@@ -244,7 +244,7 @@ public struct TimelineController {
             model.cursor = model.eventCount
             ensureCursorVisible()
         case .enter:
-            guard let session = requireConnectedApp() else { return [] }
+            guard let session = requireConnectedApp(offering: [WireCapability.jump], for: "jump") else { return [] }
             if let refusal = refusal(jumpingTo: model.cursor, in: session) {
                 model.status = refusal
                 return []
@@ -563,7 +563,7 @@ public struct TimelineController {
 
     /// `<` / `>`: moves the cursor one event and jumps the app there.
     private mutating func step(by offset: Int) -> [TimelineCommand] {
-        guard let session = requireConnectedApp() else { return [] }
+        guard let session = requireConnectedApp(offering: [WireCapability.jump], for: "step") else { return [] }
         let target = model.cursor + offset
         guard target >= 0 else {
             model.status = StatusMessage("already at the initial state", isError: true)
@@ -792,13 +792,28 @@ public struct TimelineController {
         return session
     }
 
-    /// The selected session when its app is connected to this timeline's daemon (jump, step, skip, replay and
-    /// dispatch need it); otherwise says why not in the status line and returns nil.
-    private mutating func requireConnectedApp() -> TimelineSession? {
+    /// The selected session when its app is connected to this timeline's daemon and offers every ability in
+    /// `abilities` (jump, step, skip, replay and dispatch need it); otherwise says why not in the status line and
+    /// returns nil.
+    private mutating func requireConnectedApp(offering abilities: [String], for what: String) -> TimelineSession? {
         guard let session = requireSession() else { return nil }
-        guard !session.appConnected else { return session }
-        model.status = Self.noAppMessage(session)
-        return nil
+        guard session.appConnected else {
+            model.status = Self.noAppMessage(session)
+            return nil
+        }
+        if let missing = abilities.first(where: { !session.offers($0) }) {
+            model.status = Self.notOfferedMessage(session, missing: missing, for: what)
+            return nil
+        }
+        return session
+    }
+
+    /// Why `what` cannot be sent to `session`'s app: it did not offer the ability `missing` (`hello.capabilities`).
+    static func notOfferedMessage(_ session: TimelineSession, missing: String, for what: String) -> StatusMessage {
+        let offered = (session.appCapabilities ?? []).filter { $0 != WireCapability.batch }
+        let has = offered.isEmpty ? "it is watched read-only" : "it offers only " + offered.joined(separator: ", ")
+        return StatusMessage("cannot \(what): the app of session \(session.id) does not offer '\(missing)' (\(has); "
+            + "see docs/INTEGRATIONS.md)", isError: true)
     }
 
     /// Why the commands that need the app cannot reach `session`'s.

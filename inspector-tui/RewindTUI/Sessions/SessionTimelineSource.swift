@@ -147,6 +147,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
             copy.eventCount = Int(live.committedIndex)
             copy.status = live.isLive ? .live : .ended
             copy.appConnected = live.isLive
+            copy.appCapabilities = live.isLive ? live.capabilities : nil
             return copy
         }
     }

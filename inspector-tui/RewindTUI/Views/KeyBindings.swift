@@ -1,3 +1,5 @@
+import RewindWire
+
 /// Every key of the timeline with what it does: the help overlay lists them all, the footer the ones that
 /// apply in the focused pane. Immutable constants: safe from any thread.
 public enum KeyBindings {
@@ -126,16 +128,19 @@ public enum KeyBindings {
         let event = model.cursor > 0 ? cursorEvent.flatMap { $0.index == model.cursor ? $0 : nil } : nil
         let onMainLine = event.map { $0.branch == 0 && !$0.stateBeforeUnknown } ?? true
         // The most used first: the footer is cut at the right on narrow terminals.
-        if session.appConnected {
+        if session.appConnected && session.offers(WireCapability.jump) {
             if event?.stateUnknown != true { bindings.append(Binding("Enter", "jump")) }
             bindings.append(Binding("< >", "step"))
         }
         bindings += [Binding(":", "go to"), Binding("/", "filter")]
         if model.filter != nil { bindings.append(Binding("n/N", "match")) }
         if session.appConnected {
-            if model.cursor > 0 && onMainLine { bindings.append(Binding("s", "skip")) }
-            if onMainLine { bindings.append(Binding("r", "replay")) }
-            bindings.append(Binding("d", "dispatch"))
+            let replays = session.offers(WireCapability.replay)
+            if replays && session.offers(WireCapability.jump) && model.cursor > 0 && onMainLine {
+                bindings.append(Binding("s", "skip"))
+            }
+            if replays && onMainLine { bindings.append(Binding("r", "replay")) }
+            if session.offers(WireCapability.dispatch) { bindings.append(Binding("d", "dispatch")) }
         }
         if model.sessions.contains(where: { $0.status == .live }) { bindings.append(Binding("p", "pause")) }
         if session.status == .live && !model.following { bindings.append(Binding("f", "follow")) }

@@ -1,0 +1,141 @@
+import Foundation
+import Rewind
+import RewindWire
+
+/// Records any Swift store for the `rewind` daemon: the one seam every integration goes through.
+///
+/// The host (the app, or a ten-line adapter for its architecture: docs/INTEGRATIONS.md) creates a recorder with its
+/// initial state and a ``RecorderHost`` saying what the daemon may do to it, then calls
+/// ``record(_:state:source:reducerNanos:)`` with every action and the state after it:
+///
+/// ```swift
+/// var host = RecorderHost<AppState, AppAction>(currentState: { model.state })
+/// host.offerJump { model.state = $0 }
+/// let recorder = Recorder(name: "todo", initialState: model.state, host: host)
+/// // after each action:
+/// recorder.record(action, state: model.state)
+/// ```
+///
+/// Cost on the caller's thread: one copy of the action and of the state (a value type: a few reference-count
+/// increments) into a bounded outbox (``Outbox``), O(1), no encoding, no allocation beyond amortised growth.
+/// Encoding (the types' own `Encodable` conformance, or reflection for types that are not: ``ReflectedValueEncoder``),
+/// diffing and sending happen on the recorder's own thread. The recording path is inlinable, so that it is
+/// specialized for the host's `State` and `Action`: generic code run unspecialized looks up type metadata at run time
+/// on every call. With no daemon running the host behaves exactly as without it; with
+/// ``InspectorConfiguration/disabled`` (`REWIND_DISABLED=1`) the recorder starts nothing and records nothing.
+///
+/// Each ability the host offers is advertised in `hello` (``capabilities``); the daemon refuses the others for this
+/// session. `Inspector.middleware` is this recorder with a `Rewind.Store` as its host.
+///
+/// Threading: ``record(_:state:source:reducerNanos:)`` is called from the host's serial context (the thread or actor
+/// its store runs on), one call at a time; the daemon's commands are applied there too, through the host's
+/// ``RecorderExecutor`` (by default the main actor), so that context must be the executor's. Create and release the
+/// recorder anywhere; releasing it stops its thread and closes its connection.
+public final class Recorder<State: Sendable, Action: Sendable>: @unchecked Sendable {
+    /// The outbox; nil when the inspector is disabled.
+    @usableFromInline
+    let outbox: Outbox<State, Action>?
+    /// The number of the last action recorded. Host's context only.
+    @usableFromInline
+    var seq: UInt64 = 0
+    private let pipeline: InspectorPipeline<State, Action>?
+    private let commands: CommandApplier<State, Action>?
+    /// The `hello` capabilities this recorder advertises: the host's offered abilities, then `batch`.
+    public let capabilities: [String]
+
+    /// Starts recording a host.
+    ///
+    /// - Parameters:
+    ///   - name: The app's name on the timeline.
+    ///   - initialState: The host's state now, before the first recorded action.
+    ///   - host: What the daemon may do to the host, and where its commands run.
+    ///   - redacting: Dotted key paths replaced by a placeholder before anything leaves the process (see
+    ///     ``Redactor``); added to `configuration.redactedPaths`.
+    ///   - configuration: Where to connect, the outbox budget, and the rest (by default from the environment:
+    ///     `REWIND_URL`, `REWIND_TOKEN`, `REWIND_DISABLED`…).
+    ///   - transport: The WebSocket client; nil for the platform's default.
+    public convenience init(name: String, initialState: State, host: RecorderHost<State, Action>,
+                            redacting: [String] = [],
+                            configuration: InspectorConfiguration = .fromEnvironment(),
+                            transport: (any InspectorTransport)? = nil) {
+        var configuration = configuration
+        configuration.redactedPaths += redacting
+        self.init(name: name, initialState: initialState, host: host, coding: .automatic,
+                  configuration: configuration, transport: transport)
+    }
+
+    /// The designated initializer: `coding` says how states and actions become JSON.
+    init(name: String, initialState: State, host: RecorderHost<State, Action>, coding: RecorderCoding<State, Action>,
+         configuration: InspectorConfiguration, transport: (any InspectorTransport)?) {
+        capabilities = host.capabilities
+        guard !configuration.disabled else {
+            outbox = nil
+            pipeline = nil
+            commands = nil
+            return
+        }
+        let transport = transport ?? Inspector.defaultTransport()
+        let outbox = Outbox<State, Action>(stateBudgetBytes: configuration.outboxBudgetBytes,
+                                           actionBudgetBytes: configuration.outboxActionBudgetBytes)
+        let commands = CommandApplier<State, Action>(
+            host: host, coding: coding, transport: transport, redactor: Redactor(paths: configuration.redactedPaths))
+        let executor = host.executor
+        self.outbox = outbox
+        self.commands = commands
+        self.pipeline = InspectorPipeline(
+            outbox: outbox, transport: transport, configuration: configuration,
+            identity: AppIdentity(name: name, instance: Inspector.processInstance),
+            stateType: String(reflecting: State.self), initialState: initialState, coding: coding,
+            capabilities: capabilities,
+            onCommand: { message in
+                executor.run { commands.apply(message) }
+            },
+            onSnapshotWanted: {
+                executor.run { commands.reportCurrentState(reason: Outbox<State, Action>.closingReason) }
+            })
+        commands.onStateReplaced = { [weak self] state, reason in
+            self?.recordReplacement(state, reason: reason)
+        }
+        pipeline?.start()
+    }
+
+    deinit {
+        pipeline?.stop()
+    }
+
+    /// Records one action and the state after it: copies both into the outbox and returns. O(1); never blocks on
+    /// the recorder's work. Host's context only (see ``Recorder``).
+    ///
+    /// - Parameters:
+    ///   - action: The action the host just handled.
+    ///   - state: The host's state after it.
+    ///   - source: Where the action was dispatched, if the host knows (shown on the timeline).
+    ///   - reducerNanos: How long the host's reducer took, in nanoseconds, if it measured it (0 otherwise).
+    @inlinable
+    public func record(_ action: Action, state: State, source: SourceLocation? = nil, reducerNanos: UInt64 = 0) {
+        record(action, state: state, source: source, finishedNanos: DispatchClock.nanoseconds(),
+               reducerNanos: reducerNanos)
+    }
+
+    /// ``record(_:state:source:reducerNanos:)`` with the time the action finished already read (on
+    /// ``DispatchClock``), for adapters that time the reducer themselves.
+    @inlinable
+    func record(_ action: Action, state: State, source: SourceLocation?, finishedNanos: UInt64,
+                reducerNanos: UInt64) {
+        guard let outbox else { return }
+        seq &+= 1
+        outbox.push(seq: seq, finishedNanos: finishedNanos, action: action, source: source, state: state,
+                    reducerNanos: reducerNanos)
+    }
+
+    /// What the recorder did with the actions it recorded so far (sent with their states, without, lost). Any
+    /// thread.
+    public var deliveryCounts: InspectorDeliveryCounts {
+        pipeline?.deliveryCounts ?? InspectorDeliveryCounts()
+    }
+
+    /// Queues the state a command put in place (jump, replay, resync) as a snapshot. Host's context.
+    private func recordReplacement(_ state: State, reason: String) {
+        outbox?.pushSnapshot(afterSeq: seq, finishedNanos: DispatchClock.nanoseconds(), state: state, reason: reason)
+    }
+}
