@@ -81,6 +81,13 @@ let package = Package(
                           path: "samples/login"),
         .executableTarget(name: "stress", dependencies: ["Rewind", "RewindInspector", "SampleSupport"],
                           path: "samples/stress"),
+        // Samples whose stores are not Rewind stores, recorded through `Recorder` only (docs/INTEGRATIONS.md).
+        .target(name: "RecorderSampleSupport", dependencies: ["RewindInspector"],
+                path: "samples/RecorderSampleSupport"),
+        .executableTarget(name: "reswift-style", dependencies: ["Rewind", "RewindInspector", "RecorderSampleSupport"],
+                          path: "samples/reswift-style"),
+        .executableTarget(name: "tca-style", dependencies: ["RewindInspector", "RecorderSampleSupport"],
+                          path: "samples/tca-style"),
 
         // MARK: Tests
         .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
