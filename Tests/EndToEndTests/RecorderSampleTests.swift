@@ -101,3 +101,20 @@ struct RecorderSampleTests {
         #expect(output.contains("does not offer 'replay'"), "\(output)")
     }
 }
+
+/// `Inspector.middleware` is the recorder's first adapter and loses nothing: a Rewind store offers every ability.
+@Suite("Inspector middleware on the recorder", .serialized)
+struct MiddlewareCapabilityTests {
+    @Test("a Rewind store's session advertises jump, dispatch, replay and batch")
+    func rewindStoreOffersEverything() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-script-\(UUID()).txt").path
+        try "increment".write(toFile: path, atomically: true, encoding: .utf8)
+        let app = try ChildProcess(Executables.path("counter"), ["--script", path],
+                                   environment: ["REWIND_URL": harness.url])
+        #expect(app.waitForExit() == 0)
+        let session = try #require(harness.waitForSession(events: 1, app: "counter"))
+        #expect(session.capabilities == ["jump", "dispatch", "replay", "batch"])
+    }
+}
