@@ -29,6 +29,9 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
     public let events = DaemonEventHub()
 
     let registry: SessionRegistry
+    /// The app connections open at the server (for the registry: a session whose connection is open is never
+    /// taken over).
+    private let openApps: OpenConnections
     private let lock = NSLock()
     private var server: WebSocketServer?
     private var appConnections: [ConnectionID: AppConnection] = [:]
@@ -49,7 +52,10 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
         } catch {
             throw DaemonError("cannot use the data directory \(configuration.dataDirectory.path): \(error)")
         }
-        registry = SessionRegistry(store: store, hub: events, log: configuration.log)
+        let openApps = OpenConnections()
+        self.openApps = openApps
+        registry = SessionRegistry(store: store, hub: events, isOpen: { openApps.contains($0) },
+                                   log: configuration.log)
         let log = configuration.log
         events.addObserver { event in
             if case .sessionEnded(let id) = event { log("session \(id) ended") }
@@ -170,6 +176,7 @@ extension Daemon: WebSocketServerDelegate {
         lock.lock()
         appConnections[id] = AppConnection(id: id, environment: environment)
         lock.unlock()
+        openApps.insert(id)
         return true
     }
 
@@ -192,6 +199,7 @@ extension Daemon: WebSocketServerDelegate {
         let app = appConnections.removeValue(forKey: id)
         let control = controlConnections.removeValue(forKey: id)
         lock.unlock()
+        openApps.remove(id)
         if let app { app.deliverClose(tracking: ingest) }
         control?.closed()
     }

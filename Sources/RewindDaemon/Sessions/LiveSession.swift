@@ -11,8 +11,13 @@ import RewindWire
 /// and a reconnect's `hello` are recorded with the patch from the previous state to theirs, so that "the state at
 /// event N = nearest keyframe + patches" holds for every event of the file.
 ///
+/// While the app is connected the session holds the app's state; once it disconnects and the file is finished,
+/// the state is released (a finished run costs the daemon only its identity and counters), and a reconnect's
+/// `hello` brings the whole state back (recorded as a keyframe).
+///
 /// Threading: any thread; every member takes the session's lock (held only for in-memory work: the recording
-/// buffers events and writes them on its own thread).
+/// buffers events and writes them on its own thread), except ``resume(_:connection:reopen:)``, which may wait for
+/// the previous connection's close to be handled.
 public final class LiveSession: @unchecked Sendable {  // all mutable state guarded by `lock`
     /// The session's id (its file name under the data directory).
     public let id: SessionID
@@ -25,10 +30,17 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
 
     private var recording: SessionRecording
     private let hub: DaemonEventHub
-    private let lock = NSLock()
+    /// Guards every mutable member; also signalled when a detach has finished the file (``resume``).
+    private let lock = NSCondition()
     private var state: JSONValue
     private var stateKnown = true
+    /// True once the state was released after the app disconnected (until a reconnect brings a new one).
+    private var stateReleased = false
     private var connection: ConnectionID?
+    /// A connection that claimed the session to continue it and waits for the previous one's close (``claim``).
+    private var claimant: ConnectionID?
+    /// True while a detach finishes the session file.
+    private var finishing = false
     private var appActions: UInt64
     private var pending: [String: @Sendable (CommandResult) -> Void] = [:]
     private var nextCommand: UInt64 = 1
@@ -160,6 +172,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         lock.lock()
         if let resumed { recording = resumed }
         connection = newConnection
+        claimant = nil
         ended = false
         var detail = "the app reconnected"
         if let seq = hello.seq {
@@ -170,6 +183,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         }
         replaceState(with: hello.state, kind: .reconnect, label: "reconnect", detail: detail,
                      appSeq: hello.seq.map { Int64(clamping: $0) })
+        stateReleased = false
         lock.unlock()
         hub.publish(.sessionStarted(id, identity))
     }
@@ -216,8 +230,9 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         let full = !stateKnown
         state = new
         stateKnown = true
-        let text = full ? [detail, "full state (the previous one was unknown)"].compactMap { $0 }.joined(separator: "; ")
-                        : detail
+        let text = full && !stateReleased
+            ? [detail, "full state (the previous one was unknown)"].compactMap { $0 }.joined(separator: "; ")
+            : detail
         append(NewEvent(appSeq: appSeq, time: Date().timeIntervalSince1970, kind: kind, label: label,
                         patch: patch, detail: text), forceKeyframe: full)
     }
@@ -288,9 +303,52 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         lock.unlock()
     }
 
+    /// Claims the session for `newConnection`, a connection of the same app run, when no open connection holds it:
+    /// nobody else claimed it, and it has no connection or only one that `isOpen` says has closed at the server
+    /// (its last messages may still be on their way). True when claimed; the caller then continues it with
+    /// ``resume(_:connection:reopen:)``. A session whose app is connected is never taken over.
+    func claim(for newConnection: ConnectionID, isOpen: (ConnectionID) -> Bool) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard claimant == nil else { return false }
+        if let current = connection, isOpen(current) { return false }
+        claimant = newConnection
+        return true
+    }
+
+    /// Continues the session on the connection that claimed it: waits (at most `closeWait` seconds) until the
+    /// previous connection's close has been handled — its last events recorded and the file finished — then
+    /// reopens the file with `reopen` when it had been finished and records the reconnect. Throws (and gives up
+    /// the claim) when the wait or the reopening fails. Call it outside the registry's locks, never on the
+    /// service thread.
+    func resume(_ hello: Hello, connection newConnection: ConnectionID, closeWait: Double = 30,
+                reopen: () throws(SessionStoreError) -> SessionRecording) throws(SessionStoreError) {
+        let deadline = Date(timeIntervalSinceNow: closeWait)
+        lock.lock()
+        while connection != nil || finishing {
+            if !lock.wait(until: deadline) {
+                claimant = nil
+                lock.unlock()
+                throw .sessionInUse(id)
+            }
+        }
+        let needsReopening = ended
+        lock.unlock()
+        var reopened: SessionRecording?
+        if needsReopening {
+            do {
+                reopened = try reopen()
+            } catch {
+                withLock { claimant = nil }
+                throw error
+            }
+        }
+        recordReconnect(hello, connection: newConnection, resumed: reopened)
+    }
+
     /// The app's connection `connection` closed: pending commands fail, everything recorded is flushed, and the
-    /// session file is marked as ended cleanly (a reconnect of the same app resumes it). Ignored when the app is
-    /// already back on a newer connection.
+    /// session file is marked as ended cleanly (a reconnect of the same app resumes it); then the app's state is
+    /// released. Ignored when the app is already back on a newer connection.
     func detach(_ connection: ConnectionID) {
         lock.lock()
         guard self.connection == connection else {
@@ -302,12 +360,22 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         pending = [:]
         let alreadyEnded = ended
         ended = true
+        finishing = !alreadyEnded
+        let recording = self.recording
+        // A finished run keeps only what lists or resumes it: the reconnect's hello brings the whole state back.
+        state = .null
+        stateKnown = false
+        stateReleased = true
         lock.unlock()
         for (id, completion) in failed {
             completion(CommandResult(id: id, ok: false, error: "the app disconnected before answering"))
         }
         guard !alreadyEnded else { return }
-        withLock { recording }.finish(endState: .clean)
+        recording.finish(endState: .clean)
+        lock.lock()
+        finishing = false
+        lock.broadcast()
+        lock.unlock()
         hub.publish(.sessionEnded(id))
     }
 
