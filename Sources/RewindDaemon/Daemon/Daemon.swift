@@ -72,10 +72,19 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
             configuration.log("marked \(interrupted.count) session(s) interrupted (a previous daemon stopped "
                 + "without closing them)")
         }
-        let serverConfiguration = WebSocketServerConfiguration(
+        var serverConfiguration = WebSocketServerConfiguration(
             host: configuration.host, port: configuration.port,
             subprotocols: [WireProtocol.appSubprotocol, WireProtocol.controlSubprotocol],
-            allowedOrigins: configuration.allowedOrigins, maxMessageBytes: configuration.maxMessageBytes)
+            allowedOrigins: configuration.allowedOrigins, maxMessageBytes: configuration.maxMessageBytes,
+            maxQueuedBytesPerConnection: max(1, configuration.maxQueuedBytesPerPeer))
+        if !(configuration.token ?? "").isEmpty {
+            serverConfiguration.maxUnadmittedMessageBytes = max(1, configuration.maxUnauthenticatedMessageBytes)
+        }
+        serverConfiguration.admissionTimeout = max(0, configuration.helloTimeout)
+        serverConfiguration.admissionTimeoutReason = "no accepted hello (or first request) within "
+            + "\(configuration.helloTimeout) s"
+        serverConfiguration.messageTimeout = max(0, configuration.messageTimeout)
+        serverConfiguration.maxConnections = configuration.maxConnections
         let server = WebSocketServer(configuration: serverConfiguration, delegate: self)
         lock.lock()
         self.server = server
@@ -156,9 +165,9 @@ extension Daemon: WebSocketServerDelegate {
     public func server(_ server: WebSocketServer, didOpen id: ConnectionID, subprotocol: String, origin: String?,
                        peer: String) -> Bool {
         if subprotocol == WireProtocol.controlSubprotocol {
-            let connection = ControlConnection(id: id, daemon: self, limits: limits) { [weak self] code, reason in
-                self?.close(id, code: code, reason: reason)
-            }
+            let connection = ControlConnection(
+                id: id, daemon: self, limits: limits, admit: { [weak server] in server?.admit(id) },
+                close: { [weak self] code, reason in self?.close(id, code: code, reason: reason) })
             lock.lock()
             controlConnections[id] = connection
             lock.unlock()
@@ -172,6 +181,7 @@ extension Daemon: WebSocketServerDelegate {
             send: { [weak self] message in _ = self?.send(message, to: id) },
             close: { [weak self] code, reason in self?.close(id, code: code, reason: reason) },
             setReceiving: { [weak server] receiving in server?.setReceiving(receiving, for: id) },
+            admit: { [weak server] in server?.admit(id) },
             log: configuration.log)
         lock.lock()
         appConnections[id] = AppConnection(id: id, environment: environment)

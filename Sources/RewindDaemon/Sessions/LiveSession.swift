@@ -41,6 +41,8 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     private var claimant: ConnectionID?
     /// True while a detach finishes the session file.
     private var finishing = false
+    /// True while a claimant reopens the file (``resume``).
+    private var resuming = false
     private var appActions: UInt64
     private var pending: [String: @Sendable (CommandResult) -> Void] = [:]
     private var nextCommand: UInt64 = 1
@@ -172,7 +174,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         lock.lock()
         if let resumed { recording = resumed }
         connection = newConnection
-        claimant = nil
+        if claimant == newConnection { claimant = nil }
         ended = false
         var detail = "the app reconnected"
         if let seq = hello.seq {
@@ -304,14 +306,13 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     }
 
     /// Claims the session for `newConnection`, a connection of the same app run, when no open connection holds it:
-    /// nobody else claimed it, and it has no connection or only one that `isOpen` says has closed at the server
-    /// (its last messages may still be on their way). True when claimed; the caller then continues it with
-    /// ``resume(_:connection:reopen:)``. A session whose app is connected is never taken over.
+    /// the connection that last claimed it, or else the one it records, is gone or has closed at the server
+    /// (`isOpen` false: its last messages may still be on their way). True when claimed; the caller then continues
+    /// it with ``resume(_:connection:closeWait:reopen:)``. A session whose app is connected is never taken over.
     func claim(for newConnection: ConnectionID, isOpen: (ConnectionID) -> Bool) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard claimant == nil else { return false }
-        if let current = connection, isOpen(current) { return false }
+        if let holder = claimant ?? connection, isOpen(holder) { return false }
         claimant = newConnection
         return true
     }
@@ -325,13 +326,16 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
                 reopen: () throws(SessionStoreError) -> SessionRecording) throws(SessionStoreError) {
         let deadline = Date(timeIntervalSinceNow: closeWait)
         lock.lock()
-        while connection != nil || finishing {
-            if !lock.wait(until: deadline) {
-                claimant = nil
-                lock.unlock()
-                throw .sessionInUse(id)
-            }
+        while claimant == newConnection && (connection != nil || finishing || resuming) {
+            if !lock.wait(until: deadline) { break }
         }
+        guard claimant == newConnection, connection == nil, !finishing, !resuming else {
+            // Timed out, or a newer connection of the app claimed the session after this one closed.
+            if claimant == newConnection { claimant = nil }
+            lock.unlock()
+            throw .sessionInUse(id)
+        }
+        resuming = true
         let needsReopening = ended
         lock.unlock()
         var reopened: SessionRecording?
@@ -339,11 +343,19 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
             do {
                 reopened = try reopen()
             } catch {
-                withLock { claimant = nil }
+                withLock {
+                    if claimant == newConnection { claimant = nil }
+                    resuming = false
+                    lock.broadcast()
+                }
                 throw error
             }
         }
         recordReconnect(hello, connection: newConnection, resumed: reopened)
+        withLock {
+            resuming = false
+            lock.broadcast()
+        }
     }
 
     /// The app's connection `connection` closed: pending commands fail, everything recorded is flushed, and the

@@ -59,6 +59,13 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
             return (claimed, true)
         }
         defer { attachLock.unlock() }
+        if !candidates.isEmpty && !isOpen(connection) {
+            // A connection already closed whose hello comes late, after a newer connection of the app took the
+            // session: the newer hello carries the app's state and says how many actions were not received.
+            log("ignored the hello of \(hello.app.name) on connection \(connection): it has closed, and a newer "
+                + "connection of that app holds its session")
+            throw WireError(code: .internal, message: "this connection closed; a newer one holds the session")
+        }
         do {
             if candidates.isEmpty, let previous = saved.newest(of: hello.app),
                let session = try resumeSaved(previous, hello: hello, connection: connection) {
