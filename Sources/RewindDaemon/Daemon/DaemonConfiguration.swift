@@ -35,6 +35,10 @@ public struct DaemonConfiguration: Sendable {
     /// control client, commands to an app); a peer that reads so slowly that more would wait is closed with 1013
     /// and its queue released. A single larger message (a big state in a `jump`) is sent when nothing else waits.
     public var maxQueuedBytesPerPeer = 16 << 20
+    /// Seconds a live app has to answer a command (`jump`, `dispatch`, `replay`, a skip's or a branch's jump)
+    /// with its `result`; then the command fails with `command_failed` ("did not answer within …"). A `result`
+    /// arriving later is ignored. 0 means no limit.
+    public var commandTimeout: Double = 60
     /// The most connections served at once; at the limit new connections wait in the kernel's backlog. nil: the
     /// process's descriptor limit less a quarter of it (at least 64), kept for session files.
     public var maxConnections: Int?

@@ -289,6 +289,17 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         completion?(result)
     }
 
+    /// Fails command `id` with `error` if the app has not answered it yet (its time ran out). True when it had
+    /// not been answered.
+    @discardableResult
+    func failCommand(_ id: String, error: String) -> Bool {
+        lock.lock()
+        let completion = pending.removeValue(forKey: id)
+        lock.unlock()
+        completion?(CommandResult(id: id, ok: false, error: error))
+        return completion != nil
+    }
+
     /// Forgets a command that could not be sent.
     func cancelCommand(_ id: String) {
         lock.lock()
