@@ -186,6 +186,8 @@ extension Daemon: WebSocketServerDelegate {
         lock.lock()
         appConnections[id] = AppConnection(id: id, environment: environment)
         lock.unlock()
+        // Apps receive rare but large messages (a jump carries a whole state): room for two of the largest.
+        server.setMaxQueuedBytes(max(configuration.maxQueuedBytesPerPeer, 2 * configuration.maxMessageBytes), for: id)
         openApps.insert(id)
         return true
     }

@@ -31,9 +31,10 @@ public struct DaemonConfiguration: Sendable {
     /// the app's initial state, or a control client's first request); larger ones close the connection with 1009.
     /// Without a token every peer is admitted by its `hello` anyway, and ``maxMessageBytes`` applies.
     public var maxUnauthenticatedMessageBytes = 4 << 20
-    /// The most bytes of messages waiting to be sent to one peer (events to a `rewind tail` viewer, replies to a
-    /// control client, commands to an app); a peer that reads so slowly that more would wait is closed with 1013
-    /// and its queue released. A single larger message (a big state in a `jump`) is sent when nothing else waits.
+    /// The most bytes of messages waiting to be sent to one control client (events to a `rewind tail` viewer,
+    /// replies); a client that reads so slowly that more would wait is closed with 1013 and its queue released.
+    /// Apps, which receive rare but large commands (a `jump` carries a whole state), may have twice
+    /// ``maxMessageBytes`` waiting when that is more. A single larger message is sent when nothing else waits.
     public var maxQueuedBytesPerPeer = 16 << 20
     /// Seconds a live app has to answer a command (`jump`, `dispatch`, `replay`, a skip's or a branch's jump)
     /// with its `result`; then the command fails with `command_failed` ("did not answer within …"). A `result`

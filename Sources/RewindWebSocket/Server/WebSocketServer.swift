@@ -184,8 +184,7 @@ public final class WebSocketServer: @unchecked Sendable {
         switch connection.outgoing.enqueue(message) {
         case .rejected:
             return false
-        case .overflow:
-            let limit = configuration.maxQueuedBytesPerConnection
+        case .overflow(let limit):
             let shown = limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"
             if connection.outgoing.abort(code: WebSocketCloseCode.tryAgainLater,
                                          reason: "too slow: more than \(shown) of messages unread") {
@@ -207,6 +206,13 @@ public final class WebSocketServer: @unchecked Sendable {
         if connection.outgoing.requestClose(code: code, reason: reason) {
             requestWrite(connection)
         }
+    }
+
+    /// Sets how many bytes may wait to be sent to one connection (instead of `maxQueuedBytesPerConnection`),
+    /// e.g. more for a peer that receives rare but large messages. Any thread; no effect on a connection that is
+    /// unknown or gone.
+    public func setMaxQueuedBytes(_ bytes: Int, for id: ConnectionID) {
+        shared.withLock { $0.connections[id] }?.outgoing.setMaxQueuedBytes(bytes)
     }
 
     /// Admits a connection: from now on its messages may be as large as `maxMessageBytes` and `admissionTimeout`

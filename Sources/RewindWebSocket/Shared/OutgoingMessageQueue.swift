@@ -21,8 +21,8 @@ final class OutgoingMessageQueue: @unchecked Sendable {
         /// Refused: the connection is closing or gone.
         case rejected
         /// Refused: the backlog would exceed its cap (the reader is too slow); the caller should drop the
-        /// connection with ``abort(code:reason:)``.
-        case overflow
+        /// connection with ``abort(code:reason:)``. Carries the cap.
+        case overflow(limit: Int)
         /// Queued; when `needsWriteRequest` the caller must get a WRITEABLE callback requested.
         case queued(needsWriteRequest: Bool)
     }
@@ -43,14 +43,15 @@ final class OutgoingMessageQueue: @unchecked Sendable {
         var incoming: [[UInt8]] = []
         var queuedBytes = 0
         var closeRequest: CloseRequest?
+        /// The backlog cap (``setMaxQueuedBytes(_:)``).
+        var maxQueuedBytes: Int
         /// The close must go out now, before whatever is queued (``abort(code:reason:)``).
         var closeNow = false
         var writeRequested = false
         var isOpen = true
     }
 
-    private let shared = LockedState(Shared())
-    private let maxQueuedBytes: Int
+    private let shared: LockedState<Shared>
     private let fragmentBytes: Int
 
     // Service thread only.
@@ -64,8 +65,13 @@ final class OutgoingMessageQueue: @unchecked Sendable {
     ///     (a single message larger than the cap is accepted when nothing else is queued).
     ///   - fragmentBytes: the largest fragment written per WRITEABLE callback.
     init(maxQueuedBytes: Int, fragmentBytes: Int) {
-        self.maxQueuedBytes = maxQueuedBytes
+        self.shared = LockedState(Shared(maxQueuedBytes: maxQueuedBytes))
         self.fragmentBytes = max(1, fragmentBytes)
+    }
+
+    /// Changes the backlog cap for the messages enqueued from now on. Any thread.
+    func setMaxQueuedBytes(_ bytes: Int) {
+        shared.withLock { $0.maxQueuedBytes = max(1, bytes) }
     }
 
     /// Bytes accepted by `enqueue` and not yet handed to lws_write.
@@ -82,7 +88,9 @@ final class OutgoingMessageQueue: @unchecked Sendable {
     func enqueue(_ message: [UInt8]) -> EnqueueResult {
         shared.withLock { state in
             guard state.isOpen, state.closeRequest == nil else { return .rejected }
-            if state.queuedBytes > 0, state.queuedBytes + message.count > maxQueuedBytes { return .overflow }
+            if state.queuedBytes > 0, state.queuedBytes + message.count > state.maxQueuedBytes {
+                return .overflow(limit: state.maxQueuedBytes)
+            }
             state.incoming.append(message)
             state.queuedBytes += message.count
             if state.writeRequested { return .queued(needsWriteRequest: false) }

@@ -53,8 +53,9 @@ struct ServeCommand: ParsableCommand {
     var maxUnauthenticatedMessage = DaemonConfiguration().maxUnauthenticatedMessageBytes
 
     @Option(name: .customLong("max-queued"),
-            help: ArgumentHelp("The most bytes waiting to be sent to one peer; a peer that reads slower is closed "
-                               + "with 1013.", valueName: "bytes"))
+            help: ArgumentHelp("The most bytes waiting to be sent to one control client (a tail viewer); one "
+                               + "that reads slower is closed with 1013 (apps: at least twice --max-message).",
+                               valueName: "bytes"))
     var maxQueued = DaemonConfiguration().maxQueuedBytesPerPeer
 
     @Option(name: .customLong("max-connections"),
