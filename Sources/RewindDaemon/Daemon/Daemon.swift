@@ -81,8 +81,9 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
             serverConfiguration.maxUnadmittedMessageBytes = max(1, configuration.maxUnauthenticatedMessageBytes)
         }
         serverConfiguration.admissionTimeout = max(0, configuration.helloTimeout)
+        let helloSeconds = configuration.helloTimeout
         serverConfiguration.admissionTimeoutReason = "no accepted hello (or first request) within "
-            + "\(configuration.helloTimeout) s"
+            + (helloSeconds == helloSeconds.rounded() && helloSeconds < 1e9 ? "\(Int(helloSeconds)) s" : "\(helloSeconds) s")
         serverConfiguration.messageTimeout = max(0, configuration.messageTimeout)
         serverConfiguration.maxConnections = configuration.maxConnections
         let server = WebSocketServer(configuration: serverConfiguration, delegate: self)
