@@ -5,7 +5,7 @@ import Testing
 
 /// What a new app's `hello` costs as saved sessions pile up: the daemon must not open every session file to find
 /// the one a hello continues.
-@Suite("Hello latency does not grow with the number of saved sessions")
+@Suite("Hello latency does not grow with the number of saved sessions", .serialized)
 struct HelloLatencyTests {
     /// Fills `directory` with `count` finished sessions of other app runs (copies of one real session file).
     private static func fill(_ directory: URL, count: Int) throws {
@@ -50,6 +50,30 @@ struct HelloLatencyTests {
         let full = try Self.medianHello(fullHarness, rounds: 20)
         print(String(format: "[hello latency] median of 20 new apps: %.2f ms with 0 saved sessions, "
                      + "%.2f ms with 3,000", empty * 1_000, full * 1_000))
-        #expect(full < empty * 3 + 0.005, "hello: \(full * 1_000) ms with 3,000 sessions, \(empty * 1_000) ms without")
+        // Creating a session file costs one fsync, which other work on the machine can stretch to tens of
+        // milliseconds: the bound allows that, and stays far below the seconds of opening 3,000 files.
+        #expect(full < max(empty * 3, TestTime.seconds(0.1)),
+                "hello: \(full * 1_000) ms with 3,000 sessions, \(empty * 1_000) ms without")
+    }
+
+    @Test("while a hello waits for the saved sessions, handshakes and control requests are served at once")
+    func serviceThreadNeverWaitsOnDisk() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-e2e-\(UUID().uuidString)")
+        try Self.fill(directory, count: 3_000)
+        let harness = try DaemonHarness(dataDirectory: directory)
+        defer { harness.tearDown() }
+        // The first app's hello has the daemon look through 3,000 saved sessions.
+        let first = try DaemonPeer(port: harness.port, timeout: TestTime.seconds(30))
+        try first.send(AppFrames.hello(name: "first"))
+        let started = Date()
+        let control = try DaemonPeer(port: harness.port, subprotocol: WireProtocol.controlSubprotocol)
+        try control.request("1", "sessions")
+        try control.expectSuccess("1")
+        let answered = Date().timeIntervalSince(started)
+        #expect(try first.next()["type"] == "welcome")
+        let welcomed = Date().timeIntervalSince(started)
+        print(String(format: "[hello latency] with 3,000 saved sessions: a control handshake and 'sessions' answered "
+                     + "in %.1f ms; the first hello welcomed after %.1f ms", answered * 1_000, welcomed * 1_000))
+        #expect(answered < TestTime.seconds(0.25), "the control request waited \(answered) s")
     }
 }
