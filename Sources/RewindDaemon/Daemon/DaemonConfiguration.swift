@@ -41,7 +41,8 @@ public struct DaemonConfiguration: Sendable {
     /// arriving later is ignored. 0 means no limit.
     public var commandTimeout: Double = 60
     /// The most connections served at once; at the limit new connections wait in the kernel's backlog. nil: the
-    /// process's descriptor limit less a quarter of it (at least 64), kept for session files.
+    /// process's descriptor limit less a quarter of it (at least 64 stay free for session files). Meant for small
+    /// limits (the WebSocket layer then finds connections by a linear search).
     public var maxConnections: Int?
     /// Keyframe spacing and batching of the session files.
     public var recording = RecordingOptions()

@@ -67,7 +67,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     // MARK: - What the session knows
 
     /// The app's current state as rebuilt by the daemon, or nil while it is unknown (after a failed patch or a
-    /// `dropped` range, until the next snapshot).
+    /// `dropped` range, until the next snapshot) and once the app disconnected (the state is released then).
     public var currentState: JSONValue? {
         lock.lock()
         defer { lock.unlock() }

@@ -118,10 +118,10 @@ public final class WebSocketServer: @unchecked Sendable {
             info.gid = -1
             info.uid = -1
             info.max_http_header_data = 4_096  // browsers' handshakes can carry long headers
-            // lws stops polling the listening socket when its table is full (accept modulation), so at the limit
-            // new connections wait in the kernel's backlog instead of failing accept() with EMFILE in a loop.
-            info.fd_limit_per_thread = UInt32(Self.connectionLimit(configuration.maxConnections))
-            guard let context = lws_create_context(&info) else {
+            // lws stops polling the listening socket when its descriptor table is full (accept modulation), so at
+            // the limit new connections wait in the kernel's backlog instead of failing accept() with EMFILE in a
+            // busy loop. See `createContext` for how the table is sized.
+            guard let context = Self.createContext(&info, maxConnections: configuration.maxConnections) else {
                 throw .cannotListen(host: configuration.host, port: configuration.port,
                                     reason: BindProbe.explainFailure(host: configuration.host,
                                                                       port: configuration.port))
@@ -279,14 +279,31 @@ public final class WebSocketServer: @unchecked Sendable {
         }
     }
 
-    /// The size of lws's descriptor table: `maxConnections` plus the listening socket and the wakeup pipe, or,
-    /// by default, the process's descriptor limit less a quarter of it (at least 64) for session files and
-    /// other sockets.
-    static func connectionLimit(_ maxConnections: Int?) -> Int {
-        if let maxConnections { return maxConnections + 3 }
-        var limit = rlimit()
-        let soft = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int(clamping: limit.rlim_cur) : 1_024
-        return max(16, min(1 << 20, soft - max(64, soft / 4)))
+    /// Creates the lws context with a descriptor table smaller than the process's limit, so that lws stops
+    /// accepting before the process runs out of descriptors (a quarter of the limit, at least 64, stays free for
+    /// session files and other sockets).
+    ///
+    /// lws sizes its table from the descriptor limit it reads at creation and looks connections up by descriptor
+    /// number in it. `fd_limit_per_thread` below that limit switches lws to a linear search of the table on every
+    /// event, which is used only for an explicit, small `maxConnections`. By default the soft limit is lowered
+    /// for the moment of creation instead (lws keeps its direct lookup, with a smaller table) and restored right
+    /// after; a connection whose descriptor number falls beyond the table is closed at once by lws.
+    private static func createContext(_ info: inout lws_context_creation_info, maxConnections: Int?) -> OpaquePointer? {
+        if let maxConnections {
+            info.fd_limit_per_thread = UInt32(clamping: maxConnections + 3)  // + listener and wakeup pipe
+            return lws_create_context(&info)
+        }
+        var original = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &original) == 0 else { return lws_create_context(&info) }
+        let soft = Int(clamping: original.rlim_cur)
+        let table = max(64, min(1 << 16, soft - max(64, soft / 4)))
+        guard table < soft else { return lws_create_context(&info) }
+        var lowered = original
+        lowered.rlim_cur = rlim_t(table)
+        let changed = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &lowered) == 0
+        let context = lws_create_context(&info)
+        if changed { _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &original) }
+        return context
     }
 
     // MARK: - Service thread

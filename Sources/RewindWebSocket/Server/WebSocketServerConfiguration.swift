@@ -34,8 +34,9 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
     /// with 1008. 0 means no limit.
     public var messageTimeout: Double = 0
     /// The most connections served at once; at the limit the server stops accepting (new connections wait in
-    /// the kernel's backlog) instead of failing `accept` in a loop when descriptors run out. nil means: the
-    /// process's descriptor limit minus a quarter of it (at least 64) kept for files and other sockets.
+    /// the kernel's backlog) instead of failing `accept` in a loop when descriptors run out. nil means: as many
+    /// as the process's descriptor limit less a quarter of it (at least 64 descriptors stay free for files and
+    /// other sockets). Meant for small limits: with a value, libwebsockets finds connections by a linear search.
     public var maxConnections: Int?
 
     /// A configuration; the defaults are the daemon's: loopback port 7723, subprotocol `rewind.v1`,
