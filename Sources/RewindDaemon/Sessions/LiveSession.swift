@@ -11,8 +11,13 @@ import RewindWire
 /// and a reconnect's `hello` are recorded with the patch from the previous state to theirs, so that "the state at
 /// event N = nearest keyframe + patches" holds for every event of the file.
 ///
+/// While the app is connected the session holds the app's state; once it disconnects and the file is finished,
+/// the state is released (a finished run costs the daemon only its identity and counters), and a reconnect's
+/// `hello` brings the whole state back (recorded as a keyframe).
+///
 /// Threading: any thread; every member takes the session's lock (held only for in-memory work: the recording
-/// buffers events and writes them on its own thread).
+/// buffers events and writes them on its own thread), except ``resume(_:connection:reopen:)``, which may wait for
+/// the previous connection's close to be handled.
 public final class LiveSession: @unchecked Sendable {  // all mutable state guarded by `lock`
     /// The session's id (its file name under the data directory).
     public let id: SessionID
@@ -25,12 +30,21 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
 
     private var recording: SessionRecording
     private let hub: DaemonEventHub
-    private let lock = NSLock()
+    /// Guards every mutable member; also signalled when a detach has finished the file (``resume``).
+    private let lock = NSCondition()
     private var state: JSONValue
     private var stateKnown = true
     /// `state.compactSize`, kept up to date by the patches; nil until measured (after a full state arrives).
     private var stateSize: Int?
+    /// True once the state was released after the app disconnected (until a reconnect brings a new one).
+    private var stateReleased = false
     private var connection: ConnectionID?
+    /// A connection that claimed the session to continue it and waits for the previous one's close (``claim``).
+    private var claimant: ConnectionID?
+    /// True while a detach finishes the session file.
+    private var finishing = false
+    /// True while a claimant reopens the file (``resume``).
+    private var resuming = false
     private var appActions: UInt64
     /// Every app action number up to this one is recorded or counted as lost (see ``recordLostActions(through:time:)``).
     private var actionsThrough: UInt64
@@ -67,7 +81,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     // MARK: - What the session knows
 
     /// The app's current state as rebuilt by the daemon, or nil while it is unknown (after a failed patch or a
-    /// `dropped` range, until the next snapshot).
+    /// `dropped` range, until the next snapshot) and once the app disconnected (the state is released then).
     public var currentState: JSONValue? {
         lock.lock()
         defer { lock.unlock() }
@@ -120,7 +134,17 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
                       maxStateBytes: Int = JSONLimits.default.maxBytes) -> WireError? {
         lock.lock()
         if connectionBase &+ event.seq <= resentThrough {
-            // Sent again after a reconnect; recorded (or counted lost) before it.
+            // Sent again after a reconnect; recorded (or counted lost) before it. Its patch still moves the state
+            // rebuilt from the app's checkpoint (see ``recordReconnect(_:connection:resumed:)``).
+            if stateKnown && !event.patch.operations.isEmpty {
+                var size = stateSize ?? state.compactSize(limit: maxStateBytes)
+                do {
+                    try event.patch.apply(to: &state, size: &size, maxSize: maxStateBytes)
+                    stateSize = size
+                } catch {
+                    stateKnown = false
+                }
+            }
             lock.unlock()
             return nil
         }
@@ -233,7 +257,11 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         }
         lock.lock()
         if connectionBase &+ snapshot.seq <= resentThrough {
-            // Sent again after a reconnect; recorded before it.
+            // Sent again after a reconnect; recorded before it, but the state rebuilt from the app's checkpoint
+            // follows it.
+            state = snapshot.state
+            stateSize = nil
+            stateKnown = true
             lock.unlock()
             return
         }
@@ -256,13 +284,21 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         lock.lock()
         if let resumed { recording = resumed }
         connection = newConnection
+        if claimant == newConnection { claimant = nil }
         ended = false
         goodbyeSeq = nil
         resentThrough = 0
         var detail = "the app reconnected"
         if let seq = hello.seq, seq < actionsThrough {
-            resentThrough = (hello.resending ?? 0) > 0 ? actionsThrough : 0
+            // The app starts again from an earlier checkpoint and sends again what followed it. What the record
+            // already accounts for (through `actionsThrough`) is not recorded twice, but it brings the state, rebuilt
+            // from the checkpoint, up to date: the daemon's own state may have been released when the app left, or
+            // lost with a daemon restart.
+            resentThrough = actionsThrough
             appActions = seq
+            state = hello.state
+            stateSize = nil
+            stateKnown = true
             detail += "; it sends again what followed its action \(seq), and what the daemon had not received "
                 + "is recorded after this row"
             append(NewEvent(appSeq: Int64(clamping: seq), time: Date().timeIntervalSince1970, kind: .reconnect,
@@ -278,6 +314,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
             replaceState(with: hello.state, kind: .reconnect, label: "reconnect", detail: detail,
                          appSeq: hello.seq.map { Int64(clamping: $0) })
         }
+        stateReleased = false
         lock.unlock()
         hub.publish(.sessionStarted(id, identity))
     }
@@ -332,8 +369,9 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         state = new
         stateSize = nil
         stateKnown = true
-        let text = full ? [detail, "full state (the previous one was unknown)"].compactMap { $0 }.joined(separator: "; ")
-                        : detail
+        let text = full && !stateReleased
+            ? [detail, "full state (the previous one was unknown)"].compactMap { $0 }.joined(separator: "; ")
+            : detail
         append(NewEvent(appSeq: appSeq, time: Date().timeIntervalSince1970, kind: kind, label: label,
                         patch: patch, detail: text), forceKeyframe: full)
     }
@@ -389,6 +427,17 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         completion?(result)
     }
 
+    /// Fails command `id` with `error` if the app has not answered it yet (its time ran out). True when it had
+    /// not been answered.
+    @discardableResult
+    func failCommand(_ id: String, error: String) -> Bool {
+        lock.lock()
+        let completion = pending.removeValue(forKey: id)
+        lock.unlock()
+        completion?(CommandResult(id: id, ok: false, error: error))
+        return completion != nil
+    }
+
     /// Forgets a command that could not be sent.
     func cancelCommand(_ id: String) {
         lock.lock()
@@ -405,10 +454,64 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         lock.unlock()
     }
 
+    /// Claims the session for `newConnection`, a connection of the same app run, when no open connection holds it:
+    /// the connection that last claimed it, or else the one it records, is gone or has closed at the server
+    /// (`isOpen` false: its last messages may still be on their way). True when claimed; the caller then continues
+    /// it with ``resume(_:connection:closeWait:reopen:)``. A session whose app is connected is never taken over.
+    func claim(for newConnection: ConnectionID, isOpen: (ConnectionID) -> Bool) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if let holder = claimant ?? connection, isOpen(holder) { return false }
+        claimant = newConnection
+        return true
+    }
+
+    /// Continues the session on the connection that claimed it: waits (at most `closeWait` seconds) until the
+    /// previous connection's close has been handled — its last events recorded and the file finished — then
+    /// reopens the file with `reopen` when it had been finished and records the reconnect. Throws (and gives up
+    /// the claim) when the wait or the reopening fails. Call it outside the registry's locks, never on the
+    /// service thread.
+    func resume(_ hello: Hello, connection newConnection: ConnectionID, closeWait: Double = 30,
+                reopen: () throws(SessionStoreError) -> SessionRecording) throws(SessionStoreError) {
+        let deadline = Date(timeIntervalSinceNow: closeWait)
+        lock.lock()
+        while claimant == newConnection && (connection != nil || finishing || resuming) {
+            if !lock.wait(until: deadline) { break }
+        }
+        guard claimant == newConnection, connection == nil, !finishing, !resuming else {
+            // Timed out, or a newer connection of the app claimed the session after this one closed.
+            if claimant == newConnection { claimant = nil }
+            lock.unlock()
+            throw .sessionInUse(id)
+        }
+        resuming = true
+        let needsReopening = ended
+        lock.unlock()
+        var reopened: SessionRecording?
+        if needsReopening {
+            do {
+                reopened = try reopen()
+            } catch {
+                withLock {
+                    if claimant == newConnection { claimant = nil }
+                    resuming = false
+                    lock.broadcast()
+                }
+                throw error
+            }
+        }
+        recordReconnect(hello, connection: newConnection, resumed: reopened)
+        withLock {
+            resuming = false
+            lock.broadcast()
+        }
+    }
+
     /// The app's connection `connection` closed: pending commands fail, everything recorded is flushed, and the
     /// session file is marked as ended: `clean` when the app said `goodbye` and its last action is the last one
     /// accounted for, `interrupted` otherwise (killed, crashed, reset, or exited with events undelivered). A
-    /// reconnect of the same app resumes it. Ignored when the app is already back on a newer connection.
+    /// reconnect of the same app resumes it; then the app's state is released. Ignored when the app is already
+    /// back on a newer connection.
     func detach(_ connection: ConnectionID) {
         lock.lock()
         guard self.connection == connection else {
@@ -421,12 +524,23 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         let alreadyEnded = ended
         ended = true
         let endState: SessionEndState = goodbyeSeq != nil && goodbyeSeq == actionsThrough ? .clean : .interrupted
+        finishing = !alreadyEnded
+        let recording = self.recording
+        // A finished run keeps only what lists or resumes it: the reconnect's hello brings the whole state back.
+        state = .null
+        stateSize = nil
+        stateKnown = false
+        stateReleased = true
         lock.unlock()
         for (id, completion) in failed {
             completion(CommandResult(id: id, ok: false, error: "the app disconnected before answering"))
         }
         guard !alreadyEnded else { return }
-        withLock { recording }.finish(endState: endState)
+        recording.finish(endState: endState)
+        lock.lock()
+        finishing = false
+        lock.broadcast()
+        lock.unlock()
         hub.publish(.sessionEnded(id))
     }
 
