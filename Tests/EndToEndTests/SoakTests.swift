@@ -56,9 +56,22 @@ struct SoakTests {
 
         var viewers: [SlowViewer] = []
         var hostile = 0, restarts = 0, resets = 0
+        var daemonLog: [String] = []
+        let start = Date()
         let end = Date(timeIntervalSinceNow: plan.seconds)
+        // At least one restart of each kind: killed a third of the way in, stopped gracefully at two thirds.
+        var plannedRestarts: [(at: Double, signal: Int32)] = [(plan.seconds / 3, SIGKILL), (plan.seconds * 2 / 3, SIGTERM)]
         while Date() < end {
             usleep(UInt32.random(in: 300_000...1_200_000, using: &generator))
+            if let next = plannedRestarts.first, Date().timeIntervalSince(start) >= next.at {
+                plannedRestarts.removeFirst()
+                daemon.process.signal(next.signal)
+                daemon.process.waitForExit(timeout: 10)
+                daemonLog += daemon.process.stderrLines + ["--- restart (signal \(next.signal))"]
+                try daemon.restart()
+                restarts += 1
+                continue
+            }
             switch Int.random(in: 0..<10, using: &generator) {
             case 0..<4:
                 resets += proxy.reset()
@@ -69,8 +82,10 @@ struct SoakTests {
                 hostile += 1
             default:
                 // A restart: graceful or not, on the same port and data directory.
-                daemon.process.signal(Bool.random(using: &generator) ? SIGTERM : SIGKILL)
+                let signal = Bool.random(using: &generator) ? SIGTERM : SIGKILL
+                daemon.process.signal(signal)
                 daemon.process.waitForExit(timeout: 10)
+                daemonLog += daemon.process.stderrLines + ["--- restart (signal \(signal))"]
                 try daemon.restart()
                 restarts += 1
             }
@@ -86,13 +101,23 @@ struct SoakTests {
         let finalKiB = Self.residentKiB(daemon.process.pid)
         daemon.process.signal(SIGTERM)
         #expect(daemon.process.waitForExit(timeout: 20) == 0)
+        daemonLog += daemon.process.stderrLines
 
         var sessions = 0, recorded = 0, declaredLost: Int64 = 0
         for app in apps {
             let sent = try Self.sentActions(app.process)
             let account = try SessionAccount.of(instancePID: app.process.pid, in: daemon.data)
             #expect(account.accounts(for: sent),
-                    "stress \(app.arguments): sent \(sent), \(account)")
+                    """
+                    stress \(app.arguments): sent \(sent), \(account); not recorded: \(account.missing(of: sent)); \
+                    the daemon's log of its sessions:
+                    \(daemonLog.filter { line in
+                        account.sessionIDs.contains { line.contains($0) } || !line.contains("session 20")
+                    }.joined(separator: "\n"))
+                    the session ends with:
+                    \(account.tails.joined(separator: "\n"))
+                    stress said: \(app.process.stderrLines.suffix(20).joined(separator: "\n"))
+                    """)
             sessions += account.sessions
             recorded += account.recorded.count
             declaredLost += account.declaredLost
@@ -176,6 +201,9 @@ enum HostilePeer {
 /// actions that markers declare lost.
 struct SessionAccount: CustomStringConvertible {
     var sessions = 0
+    var sessionIDs: [String] = []
+    /// The last few events of each session, for a failure's message.
+    var tails: [String] = []
     var recorded = Set<Int64>()
     var recordedTwice = 0
     var declaredLost: Int64 = 0
@@ -186,6 +214,22 @@ struct SessionAccount: CustomStringConvertible {
         recordedTwice == 0 && actionsWithoutNumber == 0
             && recorded.allSatisfy { (1...max(1, sent)).contains($0) }
             && Int64(recorded.count) + declaredLost == sent
+    }
+
+    /// The first few runs of action numbers in 1...`sent` that were not recorded (`from–to`).
+    func missing(of sent: Int64, most: Int = 8) -> String {
+        var runs: [String] = []
+        var start: Int64?
+        for seq in 1...max(1, sent + 1) {
+            let absent = seq <= sent && !recorded.contains(seq)
+            if absent, start == nil { start = seq }
+            if !absent, let first = start {
+                runs.append(first == seq - 1 ? "\(first)" : "\(first)–\(seq - 1)")
+                start = nil
+                if runs.count == most { break }
+            }
+        }
+        return runs.isEmpty ? "none" : runs.joined(separator: ", ")
     }
 
     var description: String {
@@ -201,9 +245,15 @@ struct SessionAccount: CustomStringConvertible {
             == Substring("\(pid)")
         {
             account.sessions += 1
+            account.sessionIDs.append(session.id.rawValue)
             let reader = try store.openSession(session.id)
             guard reader.eventCount > 0 else { continue }
-            for event in try reader.events(1...reader.eventCount) {
+            let events = try reader.events(1...reader.eventCount)
+            account.tails += events.suffix(6).map {
+                "#\($0.index) \($0.kind.rawValue) \($0.label ?? "") app \($0.appSeq.map(String.init) ?? "-") "
+                    + "\(($0.detail ?? "").prefix(100))"
+            }
+            for event in events {
                 switch event.kind {
                 case .action:
                     guard let seq = event.appSeq else { account.actionsWithoutNumber += 1; continue }

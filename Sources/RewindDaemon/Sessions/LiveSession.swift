@@ -55,6 +55,10 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// While an app sends again, after a reconnect, what followed its `hello.seq` (`hello.resending` messages),
     /// the actions, ranges and snapshots up to this number were accounted for before the reset and are ignored.
     private var resentThrough: UInt64 = 0
+    /// While the app sends again what followed its checkpoint (``resentThrough`` > 0): the app's state rebuilt from
+    /// the checkpoint by the messages sent again, which the record does not take a second time. Nil when unknown
+    /// (a coalesced range) or when no resend is under way. See ``settleResend()``.
+    private var rebuilt: JSONValue?
     /// The app's number of its last action, from its `goodbye` on the current connection.
     private var goodbyeSeq: UInt64?
     private var pending: [String: @Sendable (CommandResult) -> Void] = [:]
@@ -63,7 +67,8 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     private let log: @Sendable (String) -> Void
     private var reportedStorageError: String?
 
-    init(id: SessionID, identity: AppIdentity, stateType: String?, initialState: JSONValue, appActions: UInt64,
+    init(id: SessionID, identity: AppIdentity, stateType: String?, initialState: JSONValue,
+         initialStateKnown: Bool = true, appActions: UInt64,
          recording: SessionRecording, hub: DaemonEventHub, startedAt: Date,
          log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.log = log
@@ -71,6 +76,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         self.identity = identity
         self.stateType = stateType
         self.state = initialState
+        self.stateKnown = initialStateKnown
         self.appActions = appActions
         self.actionsThrough = appActions
         self.recording = recording
@@ -136,18 +142,14 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         if connectionBase &+ event.seq <= resentThrough {
             // Sent again after a reconnect; recorded (or counted lost) before it. Its patch still moves the state
             // rebuilt from the app's checkpoint (see ``recordReconnect(_:connection:resumed:)``).
-            if stateKnown && !event.patch.operations.isEmpty {
-                var size = stateSize ?? state.compactSize(limit: maxStateBytes)
-                do {
-                    try event.patch.apply(to: &state, size: &size, maxSize: maxStateBytes)
-                    stateSize = size
-                } catch {
-                    stateKnown = false
-                }
+            if var state = rebuilt, !event.patch.operations.isEmpty {
+                var size = state.compactSize(limit: maxStateBytes)
+                rebuilt = (try? event.patch.apply(to: &state, size: &size, maxSize: maxStateBytes)).map { state }
             }
             lock.unlock()
             return nil
         }
+        settleResend()
         var failure: WireError?
         var patch: JSONPatch? = event.patch.operations.isEmpty ? nil : event.patch
         if let candidate = patch {
@@ -189,13 +191,15 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// app's numbers for the session); the lost actions are counted by their own `lost` row when their gap shows.
     func recordDropped(_ dropped: Dropped, connectionBase: UInt64) {
         lock.lock()
-        stateKnown = false
         // A range sent again after a reconnect is recorded only from where the record ended before it.
         let first = max(connectionBase &+ dropped.from, resentThrough &+ 1), last = connectionBase &+ dropped.to
         guard first <= last else {
+            rebuilt = nil  // a coalesced range sent again: the app's state is unknown until its snapshot
             lock.unlock()
             return
         }
+        settleResend()
+        stateKnown = false
         if first == connectionBase &+ dropped.from { announcedLost &+= dropped.actionsLost }
         var detail = "the app's outbox was full: states of actions \(first)–\(last) were not sent; a snapshot follows"
         if dropped.actionsLost > 0 {
@@ -236,10 +240,23 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
                         detail: "\(count) \(count == 1 ? "action was" : "actions were") lost (\(numbers)): \(why)"))
     }
 
+    /// For a new session whose app had already dispatched `hello.seq` actions when its `hello` arrived (they went to
+    /// a daemon that died before recording them, or to another data directory): they are counted as lost, so the
+    /// record accounts for every action from 1 on. The session's initial state is the one after them.
+    func recordActionsBeforeFirstHello() {
+        lock.lock()
+        defer { lock.unlock() }
+        let through = actionsThrough
+        guard through > 0 else { return }
+        actionsThrough = 0
+        recordLostActions(through: through, time: Date().timeIntervalSince1970)
+    }
+
     /// Records the app's `goodbye`: its last action on this connection is `goodbye.seq`. Actions up to it that
     /// never arrived are counted as lost. A connection that then closes ends the session `clean`.
     func recordGoodbye(_ goodbye: Goodbye, connectionBase: UInt64) {
         lock.lock()
+        settleResend()
         let last = connectionBase &+ goodbye.seq
         recordLostActions(through: last, time: Date().timeIntervalSince1970)
         goodbyeSeq = last
@@ -259,12 +276,11 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         if connectionBase &+ snapshot.seq <= resentThrough {
             // Sent again after a reconnect; recorded before it, but the state rebuilt from the app's checkpoint
             // follows it.
-            state = snapshot.state
-            stateSize = nil
-            stateKnown = true
+            rebuilt = snapshot.state
             lock.unlock()
             return
         }
+        settleResend()
         appActions = connectionBase &+ snapshot.seq
         // The state includes every action up to its seq: those that never arrived are lost.
         recordLostActions(through: appActions, time: Date().timeIntervalSince1970)
@@ -295,13 +311,14 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
             // from the checkpoint, up to date: the daemon's own state may have been released when the app left, or
             // lost with a daemon restart.
             resentThrough = actionsThrough
+            rebuilt = hello.state
             appActions = seq
-            state = hello.state
-            stateSize = nil
-            stateKnown = true
             detail += "; it sends again what followed its action \(seq), and what the daemon had not received "
                 + "is recorded after this row"
-            append(NewEvent(appSeq: Int64(clamping: seq), time: Date().timeIntervalSince1970, kind: .reconnect,
+            // The state does not change here: the record goes on from its own state (a note, not a state row). If
+            // the record had lost track of the app's state, the rebuilt one is put in place once the messages sent
+            // again are through (``settleResend()``).
+            append(NewEvent(appSeq: Int64(clamping: seq), time: Date().timeIntervalSince1970, kind: .note,
                             label: "reconnect", detail: detail))
         } else {
             if let seq = hello.seq {
@@ -322,8 +339,23 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// The messages the app sent again after its reconnect have all been handled.
     func endResend() {
         lock.lock()
-        resentThrough = 0
+        settleResend()
         lock.unlock()
+    }
+
+    /// Ends a resend (the first message beyond what the record already had, or the last one sent again): where the
+    /// record had lost track of the app's state (a coalesced range open when the connection reset) and the messages
+    /// sent again rebuilt it, a `reconnect` row puts the rebuilt state in place, so the record is whole again. Must
+    /// be called with the lock held.
+    private func settleResend() {
+        guard resentThrough > 0 else { return }
+        resentThrough = 0
+        if !stateKnown, let rebuilt {
+            replaceState(with: rebuilt, kind: .reconnect, label: "reconnect",
+                         detail: "the state the app's messages sent again after its reconnect rebuilt",
+                         appSeq: Int64(clamping: actionsThrough))
+        }
+        rebuilt = nil
     }
 
     /// Forgets the rebuilt state until the next full state arrives (after an out-of-order event).
@@ -472,7 +504,8 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// the claim) when the wait or the reopening fails. Call it outside the registry's locks, never on the
     /// service thread.
     func resume(_ hello: Hello, connection newConnection: ConnectionID, closeWait: Double = 30,
-                reopen: () throws(SessionStoreError) -> SessionRecording) throws(SessionStoreError) {
+                reopen: () throws(SessionStoreError) -> SessionRecording,
+                reload: () throws(SessionStoreError) -> (state: JSONValue, known: Bool)) throws(SessionStoreError) {
         let deadline = Date(timeIntervalSinceNow: closeWait)
         lock.lock()
         while claimant == newConnection && (connection != nil || finishing || resuming) {
@@ -486,11 +519,22 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         }
         resuming = true
         let needsReopening = ended
+        // An app that sends again what followed an earlier checkpoint continues the record from its own last
+        // state, which was released when the app left: read it back from the file.
+        let needsState = stateReleased && (hello.seq ?? .max) < actionsThrough
         lock.unlock()
         var reopened: SessionRecording?
-        if needsReopening {
+        if needsReopening || needsState {
             do {
-                reopened = try reopen()
+                if needsState {
+                    let last = try reload()
+                    withLock {
+                        state = last.state
+                        stateKnown = last.known
+                        stateSize = nil
+                    }
+                }
+                if needsReopening { reopened = try reopen() }
             } catch {
                 withLock {
                     if claimant == newConnection { claimant = nil }

@@ -48,9 +48,11 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
         if let claimed = candidates.reversed().first(where: { $0.claim(for: connection, isOpen: isOpen) }) {
             attachLock.unlock()
             do {
-                try claimed.resume(hello, connection: connection) { () throws(SessionStoreError) in
+                try claimed.resume(hello, connection: connection, reopen: { () throws(SessionStoreError) in
                     try store.resumeSession(claimed.id)
-                }
+                }, reload: { () throws(SessionStoreError) in
+                    try Self.lastMainLineState(of: claimed.id, in: store)
+                })
             } catch {
                 log("cannot continue session \(claimed.id) of \(hello.app.name): \(error)")
                 throw WireError(code: .internal, message: "the daemon cannot record this session: \(error)")
@@ -80,6 +82,7 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
                 appActions: hello.seq ?? 0, recording: recording, hub: hub, startedAt: now,
                 log: log)
             session.attach(connection)
+            session.recordActionsBeforeFirstHello()
             register(session)
             hub.publish(.sessionStarted(session.id, hello.app))
             if let live = candidates.last {
@@ -99,7 +102,7 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
     private func resumeSaved(_ previous: SessionOwner, hello: Hello,
                              connection: ConnectionID) throws(SessionStoreError) -> LiveSession? {
         let reader = try store.openSession(previous.id)
-        let lastState = try reader.state(at: reader.eventCount, branch: 0)
+        let lastState = try Self.lastMainLineState(of: previous.id, in: store)
         let lastAppSeq = try reader.lastAccountedAction()
         let recording: SessionRecording
         do {
@@ -111,12 +114,23 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
         saved.forget(hello.app)
         let session = LiveSession(
             id: previous.id, identity: hello.app, stateType: hello.stateType ?? previous.stateType,
-            initialState: lastState, appActions: UInt64(clamping: max(0, lastAppSeq)),
+            initialState: lastState.state, initialStateKnown: lastState.known, appActions: UInt64(clamping: max(0, lastAppSeq)),
             recording: recording, hub: hub, startedAt: previous.startedAt, log: log)
         session.recordReconnect(hello, connection: connection, resumed: nil)
         register(session)
         log("session \(session.id) resumed after a daemon restart: \(hello.app.name)")
         return session
+    }
+
+    /// The main line's state after the last recorded event of session `id`, as its file holds it, and whether the
+    /// recording knew it then (false inside a `dropped` range: the file then holds the state before the range).
+    private static func lastMainLineState(of id: SessionID, in store: SessionStore) throws(SessionStoreError)
+        -> (state: JSONValue, known: Bool)
+    {
+        let reader = try store.openSession(id)
+        let last = reader.eventCount
+        let known = last == 0 ? true : try reader.unknownState(after: last, branch: 0) == nil
+        return (try reader.state(at: last, branch: 0), known)
     }
 
     /// The session with that id, if the daemon has seen it since it started.
