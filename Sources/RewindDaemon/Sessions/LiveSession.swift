@@ -315,11 +315,13 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
             appActions = seq
             detail += "; it sends again what followed its action \(seq), and what the daemon had not received "
                 + "is recorded after this row"
-            // The state does not change here: the record goes on from its own state (a note, not a state row). If
-            // the record had lost track of the app's state, the rebuilt one is put in place once the messages sent
-            // again are through (``settleResend()``).
-            append(NewEvent(appSeq: Int64(clamping: seq), time: Date().timeIntervalSince1970, kind: .note,
-                            label: "reconnect", detail: detail))
+            // The state does not change here: the record goes on from its own state, so the row carries an empty
+            // patch (not a full state). Where the record had lost track of the app's state (inside a `dropped`
+            // range) the row is a note, which does not end that range for readers; the state the messages sent
+            // again rebuild is put in place once they are through (``settleResend()``).
+            append(NewEvent(appSeq: Int64(clamping: seq), time: Date().timeIntervalSince1970,
+                            kind: stateKnown ? .reconnect : .note, label: "reconnect",
+                            patch: stateKnown ? JSONPatch() : nil, detail: detail))
         } else {
             if let seq = hello.seq {
                 if seq > actionsThrough {
