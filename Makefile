@@ -54,7 +54,7 @@ bench: setup
 ## (make test runs a short pass of the same fuzzer, under 10 s.)
 FUZZ_SECONDS ?= 300
 FUZZ_LAST_INPUT := $(CURDIR)/.build/fuzz-last-input.bin
-.PHONY: fuzz sanitize
+.PHONY: fuzz sanitize soak
 fuzz: setup
 	$(SWIFT) build --build-tests
 	@rm -f $(FUZZ_LAST_INPUT)
@@ -64,6 +64,14 @@ fuzz: setup
 	        saved=Tests/FuzzTests/Corpus/crash-$$(date +%Y%m%d-%H%M%S).bin; cp $(FUZZ_LAST_INPUT) $$saved; \
 	        echo "fuzz: the input that stopped the process is saved as $$saved" >&2; \
 	    fi; exit 1; }
+
+## soak: ten apps stream into a real daemon for SOAK_SECONDS (default 240) while their connections are reset at
+## random, slow viewers stop reading, hostile peers send garbage and the daemon restarts; then every session must
+## account for every action and the daemon's memory must be back near its baseline. (make test runs it for 12 s.)
+SOAK_SECONDS ?= 240
+soak: setup
+	$(SWIFT) build --build-tests
+	REWIND_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test --skip-build --filter SoakTests
 
 ## sanitize: the whole test suite under ThreadSanitizer, then under AddressSanitizer (build folders .build-tsan and
 ## .build-asan). Any report fails the run. Leak detection is off: the Swift runtime keeps global caches for good.

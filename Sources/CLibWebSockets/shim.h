@@ -4,6 +4,7 @@
 #define REWIND_CLIBWEBSOCKETS_SHIM_H
 
 #include <libwebsockets.h>
+#include <sys/prctl.h>
 
 /// Bytes of headroom libwebsockets needs before every payload handed to lws_write.
 static inline size_t rewind_lws_pre(void) { return LWS_PRE; }
@@ -32,6 +33,15 @@ static inline uint64_t rewind_lws_client_options(void) {
 static inline void rewind_lws_kill_async(struct lws *wsi) {
     lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 }
+
+/// Closes a connection from the service loop after `seconds`, whatever it is doing (a backstop for a close
+/// frame that a peer which does not read would never receive).
+static inline void rewind_lws_kill_after(struct lws *wsi, int seconds) {
+    lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, seconds);
+}
+
+/// Names the calling thread (at most 15 bytes are kept), for `top -H`, debuggers and tests.
+static inline void rewind_set_thread_name(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
 
 /// Writes one fragment of a text message. `payload` must have LWS_PRE writable bytes before it.
 /// Returns what lws_write returns (negative on failure).

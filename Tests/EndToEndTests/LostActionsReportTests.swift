@@ -53,4 +53,21 @@ struct LostActionsReportTests {
         let exported = lostLines.compactMap { $0["action"]?["actionsLost"]?.int64Value }.reduce(0, +)
         #expect(exported == 50, "\(lostLines)")
     }
+
+    @Test("a first hello that says 40 actions came before it (sent to a daemon that died before recording them) starts the session with a lost row for 1–40")
+    func actionsBeforeTheFirstHelloAreCountedLost() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let peer = try DaemonPeer(port: harness.port)
+        try peer.hello(#"{"type":"hello","protocol":1,"app":{"name":"late","instance":"late-1"},"#
+            + #""state":{"count":40},"seq":40,"capabilities":["jump"]}"#)
+        try peer.send(AppFrames.action(seq: 1, count: 41))
+        let session = try #require(harness.waitForSession(events: 2, app: "late"))
+        let reader = try harness.daemon.store.openSession(session.id)
+        let events = try reader.events(1...reader.eventCount)
+        #expect(events.first?.kind == .dropped && events.first?.label == "lost", "\(events.map(\.kind))")
+        #expect(events.first?.action?["from"]?.int64Value == 1 && events.first?.action?["to"]?.int64Value == 40)
+        #expect(events.last?.kind == .action && events.last?.appSeq == 41)
+        #expect(session.actionsLost == 40)
+    }
 }

@@ -378,11 +378,12 @@ struct RecordedStateTruthTests {
         try app.add(2)  // seq 3 after 1: the daemon records out_of_order and stores this action without a patch
         try app.answerResync()
         try app.add(1)
-        // 1 add, 2 error, 3 add (state unknown), 4 snapshot 8, 5 add 9.
-        let session = try #require(harness.waitForSession(events: 5, app: "truth"))
+        // 1 add, 2 error, 3 the lost action, 4 add (state unknown), 5 snapshot 8, 6 add 9.
+        let session = try #require(harness.waitForSession(events: 6, app: "truth"))
         let reader = try daemon.store.openSession(session.id)
-        #expect(try reader.events(1...5).map(\.kind) == [.action, .error, .action, .snapshot, .action])
-        #expect(try reader.unknownState(after: 3)?.cause == 2)
+        #expect(try reader.events(1...6).map(\.kind) == [.action, .error, .dropped, .action, .snapshot, .action])
+        #expect(try reader.event(at: 3).label == "lost", "the action the app numbered 2 is counted lost")
+        #expect(try reader.unknownState(after: 4)?.cause == 2)
 
         let outcome = try SessionVerifier(reader: reader).verify(replay: { state, actions in
             let answer = Mailbox<Result<CommandResult, DaemonError>>()
@@ -390,7 +391,7 @@ struct RecordedStateTruthTests {
             try app.serve { answer.value != nil }
             return try #require(answer.value).get().states ?? []
         })
-        // Events 1 and 5 compared; event 3's recorded "state" (the one before the gap) is not the app's.
+        // Events 1 and 6 compared; event 4's recorded "state" (the one before the gap) is not the app's.
         #expect(outcome == .verified(events: 2))
     }
 }

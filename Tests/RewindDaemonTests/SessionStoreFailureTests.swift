@@ -84,7 +84,8 @@ struct SessionStoreFailureTests {
                 Issue.record("unexpected error \(error)")
                 return
             }
-            #expect(path.hasPrefix(directory.url.path + "/"))
+            // The store first tries to create the missing directory again, and names it: a file is in the way.
+            #expect(path == directory.url.path || path.hasPrefix(directory.url.path + "/"))
         }
         try FileManager.default.removeItem(at: directory.url)
     }

@@ -10,26 +10,44 @@ import RewindWire
 /// `untail` or the connection closes. When the daemon has a token, the first request must carry it (otherwise
 /// `unauthorized` and close 1008).
 ///
-/// Threading: `receive` and `closed` on the server's service thread; command completions and tail events may
-/// arrive on other threads and only send.
-final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail` touched on the service thread only
+/// Threading: ``receive(_:)`` and ``closed()`` may be called on the server's service thread: they only hand the
+/// work to the connection's own serial queue, where every request is decoded and handled (listing sessions reads
+/// their live state, which may wait on a session's lock; a busy or frozen disk never holds up the service thread,
+/// and so other connections and new handshakes). Command completions and tail events may arrive on other threads
+/// and only send.
+final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail` confined to `queue`
     let id: ConnectionID
     private weak var daemon: Daemon?
     private let limits: JSONLimits
+    private let admit: @Sendable () -> Void
     private let close: @Sendable (UInt16, String) -> Void
+    private let queue: DispatchQueue
     private var authorized: Bool
     private var tail: DaemonEventHub.Token?
 
-    init(id: ConnectionID, daemon: Daemon, limits: JSONLimits, close: @escaping @Sendable (UInt16, String) -> Void) {
+    init(id: ConnectionID, daemon: Daemon, limits: JSONLimits, admit: @escaping @Sendable () -> Void,
+         close: @escaping @Sendable (UInt16, String) -> Void) {
         self.id = id
         self.daemon = daemon
         self.limits = limits
+        self.admit = admit
         self.close = close
+        self.queue = DispatchQueue(label: "rewind.daemon.control.\(id.rawValue)")
         self.authorized = (daemon.configuration.token ?? "").isEmpty
     }
 
-    /// Handles one request.
+    /// Any thread: queues one request for handling, after those received before.
     func receive(_ frame: [UInt8]) {
+        queue.async { [self] in handleFrame(frame) }
+    }
+
+    /// Any thread: the client went away; its tail stops once the requests before are handled.
+    func closed() {
+        queue.async { [self] in stopTail() }
+    }
+
+    /// Decodes and handles one request (on `queue`).
+    private func handleFrame(_ frame: [UInt8]) {
         guard let daemon else { return }
         let request: ControlRequest
         do {
@@ -55,6 +73,7 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
             }
             authorized = true
         }
+        admit()
         handle(request, daemon: daemon)
     }
 
@@ -65,8 +84,8 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
         return request["id"]?.stringValue
     }
 
-    /// The client went away: stop its tail.
-    func closed() {
+    /// Stops the tail, if any (on `queue`).
+    private func stopTail() {
         if let tail, let daemon { daemon.events.removeObserver(tail) }
         tail = nil
     }
@@ -86,7 +105,7 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
             startTail(session: session, daemon: daemon)
             reply(ControlReply(id: id, result: ["tailing": .string(session ?? "*")]))
         case .untail:
-            closed()
+            stopTail()
             reply(ControlReply(id: id, result: ["tailing": .null]))
         case .jump(let session, let seq):
             withSession(session, id) { sessionID in
@@ -179,7 +198,7 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
     }
 
     private func startTail(session: String?, daemon: Daemon) {
-        closed()
+        stopTail()
         let connection = id
         tail = daemon.events.addObserver { [weak daemon] event in
             guard let daemon else { return }

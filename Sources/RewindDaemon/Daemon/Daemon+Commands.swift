@@ -167,6 +167,9 @@ extension Daemon {
         }
     }
 
+    /// Sends the command `message` builds (given its id) to `live`'s app on `connection`; `completion` gets the
+    /// app's result, a failure when it cannot be sent or the app disconnects, or `command_failed` when the app
+    /// does not answer within ``DaemonConfiguration/commandTimeout``.
     func send(to live: LiveSession, _ connection: ConnectionID, _ completion: @escaping CommandCompletion,
                       _ message: (String) -> DaemonMessage) {
         let commandID = live.registerCommand { result in
@@ -176,6 +179,15 @@ extension Daemon {
         if !send(message(commandID), to: connection) {
             live.cancelCommand(commandID)
             completion(.failure(DaemonError("session \(live.id)'s app is not connected", code: .sessionNotLive)))
+            return
+        }
+        let timeout = configuration.commandTimeout
+        guard timeout > 0, timeout.isFinite else { return }
+        let shown = timeout == timeout.rounded() ? "\(Int(timeout)) s" : "\(timeout) s"
+        let log = configuration.log
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak live] in
+            guard let live, live.failCommand(commandID, error: "the app did not answer within \(shown)") else { return }
+            log("session \(live.id): command \(commandID) got no answer within \(shown)")
         }
     }
 }

@@ -29,6 +29,9 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
     public let events = DaemonEventHub()
 
     let registry: SessionRegistry
+    /// The app connections open at the server (for the registry: a session whose connection is open is never
+    /// taken over).
+    private let openApps: OpenConnections
     private let lock = NSLock()
     private var server: WebSocketServer?
     private var appConnections: [ConnectionID: AppConnection] = [:]
@@ -49,7 +52,10 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
         } catch {
             throw DaemonError("cannot use the data directory \(configuration.dataDirectory.path): \(error)")
         }
-        registry = SessionRegistry(store: store, hub: events, log: configuration.log)
+        let openApps = OpenConnections()
+        self.openApps = openApps
+        registry = SessionRegistry(store: store, hub: events, isOpen: { openApps.contains($0) },
+                                   log: configuration.log)
         let log = configuration.log
         events.addObserver { event in
             if case .sessionEnded(let id) = event { log("session \(id) ended") }
@@ -66,10 +72,20 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
             configuration.log("marked \(interrupted.count) session(s) interrupted (a previous daemon stopped "
                 + "without closing them)")
         }
-        let serverConfiguration = WebSocketServerConfiguration(
+        var serverConfiguration = WebSocketServerConfiguration(
             host: configuration.host, port: configuration.port,
             subprotocols: [WireProtocol.appSubprotocol, WireProtocol.controlSubprotocol],
-            allowedOrigins: configuration.allowedOrigins, maxMessageBytes: configuration.maxMessageBytes)
+            allowedOrigins: configuration.allowedOrigins, maxMessageBytes: configuration.maxMessageBytes,
+            maxQueuedBytesPerConnection: max(1, configuration.maxQueuedBytesPerPeer))
+        if !(configuration.token ?? "").isEmpty {
+            serverConfiguration.maxUnadmittedMessageBytes = max(1, configuration.maxUnauthenticatedMessageBytes)
+        }
+        serverConfiguration.admissionTimeout = max(0, configuration.helloTimeout)
+        let helloSeconds = configuration.helloTimeout
+        serverConfiguration.admissionTimeoutReason = "no accepted hello (or first request) within "
+            + (helloSeconds == helloSeconds.rounded() && helloSeconds < 1e9 ? "\(Int(helloSeconds)) s" : "\(helloSeconds) s")
+        serverConfiguration.messageTimeout = max(0, configuration.messageTimeout)
+        serverConfiguration.maxConnections = configuration.maxConnections
         let server = WebSocketServer(configuration: serverConfiguration, delegate: self)
         lock.lock()
         self.server = server
@@ -150,9 +166,9 @@ extension Daemon: WebSocketServerDelegate {
     public func server(_ server: WebSocketServer, didOpen id: ConnectionID, subprotocol: String, origin: String?,
                        peer: String) -> Bool {
         if subprotocol == WireProtocol.controlSubprotocol {
-            let connection = ControlConnection(id: id, daemon: self, limits: limits) { [weak self] code, reason in
-                self?.close(id, code: code, reason: reason)
-            }
+            let connection = ControlConnection(
+                id: id, daemon: self, limits: limits, admit: { [weak server] in server?.admit(id) },
+                close: { [weak self] code, reason in self?.close(id, code: code, reason: reason) })
             lock.lock()
             controlConnections[id] = connection
             lock.unlock()
@@ -166,10 +182,14 @@ extension Daemon: WebSocketServerDelegate {
             send: { [weak self] message in _ = self?.send(message, to: id) },
             close: { [weak self] code, reason in self?.close(id, code: code, reason: reason) },
             setReceiving: { [weak server] receiving in server?.setReceiving(receiving, for: id) },
+            admit: { [weak server] in server?.admit(id) },
             log: configuration.log)
         lock.lock()
         appConnections[id] = AppConnection(id: id, environment: environment)
         lock.unlock()
+        // Apps receive rare but large messages (a jump carries a whole state): room for two of the largest.
+        server.setMaxQueuedBytes(max(configuration.maxQueuedBytesPerPeer, 2 * configuration.maxMessageBytes), for: id)
+        openApps.insert(id)
         return true
     }
 
@@ -192,6 +212,7 @@ extension Daemon: WebSocketServerDelegate {
         let app = appConnections.removeValue(forKey: id)
         let control = controlConnections.removeValue(forKey: id)
         lock.unlock()
+        openApps.remove(id)
         if let app { app.deliverClose(tracking: ingest) }
         control?.closed()
     }

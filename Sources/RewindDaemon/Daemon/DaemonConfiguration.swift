@@ -21,6 +21,29 @@ public struct DaemonConfiguration: Sendable {
     /// the daemon stops reading the app's socket; reading resumes when a quarter of that is left. A fast app is
     /// thereby slowed through TCP (its inspector's outbox coalesces) instead of growing the daemon's memory.
     public var maxBacklogBytesPerApp = 8 << 20
+    /// Seconds an app has to send a `hello` that passes the token check (and a control client its first
+    /// authorized request) after its WebSocket handshake; then it is closed with 1008. 0 means no limit.
+    public var helloTimeout: Double = 10
+    /// Seconds a message may take from its first byte to its last (while the daemon reads the connection); a peer
+    /// that does not finish a message in time is closed with 1008. 0 means no limit.
+    public var messageTimeout: Double = 30
+    /// With a ``token``: the largest message accepted before the token was checked (the `hello`, which carries
+    /// the app's initial state, or a control client's first request); larger ones close the connection with 1009.
+    /// Without a token every peer is admitted by its `hello` anyway, and ``maxMessageBytes`` applies.
+    public var maxUnauthenticatedMessageBytes = 4 << 20
+    /// The most bytes of messages waiting to be sent to one control client (events to a `rewind tail` viewer,
+    /// replies); a client that reads so slowly that more would wait is closed with 1013 and its queue released.
+    /// Apps, which receive rare but large commands (a `jump` carries a whole state), may have twice
+    /// ``maxMessageBytes`` waiting when that is more. A single larger message is sent when nothing else waits.
+    public var maxQueuedBytesPerPeer = 16 << 20
+    /// Seconds a live app has to answer a command (`jump`, `dispatch`, `replay`, a skip's or a branch's jump)
+    /// with its `result`; then the command fails with `command_failed` ("did not answer within …"). A `result`
+    /// arriving later is ignored. 0 means no limit.
+    public var commandTimeout: Double = 60
+    /// The most connections served at once; at the limit new connections wait in the kernel's backlog. nil: the
+    /// process's descriptor limit less a quarter of it (at least 64 stay free for session files). Meant for small
+    /// limits (the WebSocket layer then finds connections by a linear search).
+    public var maxConnections: Int?
     /// Keyframe spacing and batching of the session files.
     public var recording = RecordingOptions()
     /// Where one-line notices go (session started/ended, refusals); standard error by default, with control

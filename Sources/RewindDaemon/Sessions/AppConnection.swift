@@ -31,6 +31,9 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
         let close: (UInt16, String) -> Void
         /// Stops (false) or resumes (true) reading from the app's socket. Any thread.
         let setReceiving: (Bool) -> Void
+        /// Tells the server the peer passed the token check (its messages may be as large as the limit allows,
+        /// and the hello timeout no longer applies). Any thread.
+        let admit: () -> Void
         let log: (String) -> Void
     }
 
@@ -191,6 +194,7 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
                                                          : "the token does not match"))
             return
         }
+        environment.admit()
         do {
             let (session, resumed) = try environment.attach(hello, id)
             self.session = session

@@ -11,8 +11,13 @@ import RewindWire
 /// and a reconnect's `hello` are recorded with the patch from the previous state to theirs, so that "the state at
 /// event N = nearest keyframe + patches" holds for every event of the file.
 ///
+/// While the app is connected the session holds the app's state; once it disconnects and the file is finished,
+/// the state is released (a finished run costs the daemon only its identity and counters), and a reconnect's
+/// `hello` brings the whole state back (recorded as a keyframe).
+///
 /// Threading: any thread; every member takes the session's lock (held only for in-memory work: the recording
-/// buffers events and writes them on its own thread).
+/// buffers events and writes them on its own thread), except ``resume(_:connection:reopen:)``, which may wait for
+/// the previous connection's close to be handled.
 public final class LiveSession: @unchecked Sendable {  // all mutable state guarded by `lock`
     /// The session's id (its file name under the data directory).
     public let id: SessionID
@@ -25,14 +30,23 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
 
     private var recording: SessionRecording
     private let hub: DaemonEventHub
-    private let lock = NSLock()
+    /// Guards every mutable member; also signalled when a detach has finished the file (``resume``).
+    private let lock = NSCondition()
     private var state: JSONValue
     private var stateKnown = true
     /// `state.compactSize`, kept up to date by the patches; nil until measured (after a full state arrives).
     private var stateSize: Int?
+    /// True once the state was released after the app disconnected (until a reconnect brings a new one).
+    private var stateReleased = false
     private var connection: ConnectionID?
     /// What the app's latest `hello` offered (`hello.capabilities`, PROTOCOL.md §4).
     private var offered: [String] = []
+    /// A connection that claimed the session to continue it and waits for the previous one's close (``claim``).
+    private var claimant: ConnectionID?
+    /// True while a detach finishes the session file.
+    private var finishing = false
+    /// True while a claimant reopens the file (``resume``).
+    private var resuming = false
     private var appActions: UInt64
     /// Every app action number up to this one is recorded or counted as lost (see ``recordLostActions(through:time:)``).
     private var actionsThrough: UInt64
@@ -43,6 +57,10 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// While an app sends again, after a reconnect, what followed its `hello.seq` (`hello.resending` messages),
     /// the actions, ranges and snapshots up to this number were accounted for before the reset and are ignored.
     private var resentThrough: UInt64 = 0
+    /// While the app sends again what followed its checkpoint (``resentThrough`` > 0): the app's state rebuilt from
+    /// the checkpoint by the messages sent again, which the record does not take a second time. Nil when unknown
+    /// (a coalesced range) or when no resend is under way. See ``settleResend()``.
+    private var rebuilt: JSONValue?
     /// The app's number of its last action, from its `goodbye` on the current connection.
     private var goodbyeSeq: UInt64?
     private var pending: [String: @Sendable (CommandResult) -> Void] = [:]
@@ -51,7 +69,8 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     private let log: @Sendable (String) -> Void
     private var reportedStorageError: String?
 
-    init(id: SessionID, identity: AppIdentity, stateType: String?, initialState: JSONValue, appActions: UInt64,
+    init(id: SessionID, identity: AppIdentity, stateType: String?, initialState: JSONValue,
+         initialStateKnown: Bool = true, appActions: UInt64,
          recording: SessionRecording, hub: DaemonEventHub, startedAt: Date,
          log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.log = log
@@ -59,6 +78,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         self.identity = identity
         self.stateType = stateType
         self.state = initialState
+        self.stateKnown = initialStateKnown
         self.appActions = appActions
         self.actionsThrough = appActions
         self.recording = recording
@@ -69,7 +89,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     // MARK: - What the session knows
 
     /// The app's current state as rebuilt by the daemon, or nil while it is unknown (after a failed patch or a
-    /// `dropped` range, until the next snapshot).
+    /// `dropped` range, until the next snapshot) and once the app disconnected (the state is released then).
     public var currentState: JSONValue? {
         lock.lock()
         defer { lock.unlock() }
@@ -129,10 +149,16 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
                       maxStateBytes: Int = JSONLimits.default.maxBytes) -> WireError? {
         lock.lock()
         if connectionBase &+ event.seq <= resentThrough {
-            // Sent again after a reconnect; recorded (or counted lost) before it.
+            // Sent again after a reconnect; recorded (or counted lost) before it. Its patch still moves the state
+            // rebuilt from the app's checkpoint (see ``recordReconnect(_:connection:resumed:)``).
+            if var state = rebuilt, !event.patch.operations.isEmpty {
+                var size = state.compactSize(limit: maxStateBytes)
+                rebuilt = (try? event.patch.apply(to: &state, size: &size, maxSize: maxStateBytes)).map { state }
+            }
             lock.unlock()
             return nil
         }
+        settleResend()
         var failure: WireError?
         var patch: JSONPatch? = event.patch.operations.isEmpty ? nil : event.patch
         if let candidate = patch {
@@ -174,13 +200,15 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// app's numbers for the session); the lost actions are counted by their own `lost` row when their gap shows.
     func recordDropped(_ dropped: Dropped, connectionBase: UInt64) {
         lock.lock()
-        stateKnown = false
         // A range sent again after a reconnect is recorded only from where the record ended before it.
         let first = max(connectionBase &+ dropped.from, resentThrough &+ 1), last = connectionBase &+ dropped.to
         guard first <= last else {
+            rebuilt = nil  // a coalesced range sent again: the app's state is unknown until its snapshot
             lock.unlock()
             return
         }
+        settleResend()
+        stateKnown = false
         if first == connectionBase &+ dropped.from { announcedLost &+= dropped.actionsLost }
         var detail = "the app's outbox was full: states of actions \(first)–\(last) were not sent; a snapshot follows"
         if dropped.actionsLost > 0 {
@@ -221,10 +249,23 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
                         detail: "\(count) \(count == 1 ? "action was" : "actions were") lost (\(numbers)): \(why)"))
     }
 
+    /// For a new session whose app had already dispatched `hello.seq` actions when its `hello` arrived (they went to
+    /// a daemon that died before recording them, or to another data directory): they are counted as lost, so the
+    /// record accounts for every action from 1 on. The session's initial state is the one after them.
+    func recordActionsBeforeFirstHello() {
+        lock.lock()
+        defer { lock.unlock() }
+        let through = actionsThrough
+        guard through > 0 else { return }
+        actionsThrough = 0
+        recordLostActions(through: through, time: Date().timeIntervalSince1970)
+    }
+
     /// Records the app's `goodbye`: its last action on this connection is `goodbye.seq`. Actions up to it that
     /// never arrived are counted as lost. A connection that then closes ends the session `clean`.
     func recordGoodbye(_ goodbye: Goodbye, connectionBase: UInt64) {
         lock.lock()
+        settleResend()
         let last = connectionBase &+ goodbye.seq
         recordLostActions(through: last, time: Date().timeIntervalSince1970)
         goodbyeSeq = last
@@ -242,10 +283,13 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         }
         lock.lock()
         if connectionBase &+ snapshot.seq <= resentThrough {
-            // Sent again after a reconnect; recorded before it.
+            // Sent again after a reconnect; recorded before it, but the state rebuilt from the app's checkpoint
+            // follows it.
+            rebuilt = snapshot.state
             lock.unlock()
             return
         }
+        settleResend()
         appActions = connectionBase &+ snapshot.seq
         // The state includes every action up to its seq: those that never arrived are lost.
         recordLostActions(through: appActions, time: Date().timeIntervalSince1970)
@@ -265,17 +309,28 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         lock.lock()
         if let resumed { recording = resumed }
         connection = newConnection
+        if claimant == newConnection { claimant = nil }
         ended = false
         goodbyeSeq = nil
         resentThrough = 0
         var detail = "the app reconnected"
         if let seq = hello.seq, seq < actionsThrough {
-            resentThrough = (hello.resending ?? 0) > 0 ? actionsThrough : 0
+            // The app starts again from an earlier checkpoint and sends again what followed it. What the record
+            // already accounts for (through `actionsThrough`) is not recorded twice, but it brings the state, rebuilt
+            // from the checkpoint, up to date: the daemon's own state may have been released when the app left, or
+            // lost with a daemon restart.
+            resentThrough = actionsThrough
+            rebuilt = hello.state
             appActions = seq
             detail += "; it sends again what followed its action \(seq), and what the daemon had not received "
                 + "is recorded after this row"
-            append(NewEvent(appSeq: Int64(clamping: seq), time: Date().timeIntervalSince1970, kind: .reconnect,
-                            label: "reconnect", detail: detail))
+            // The state does not change here: the record goes on from its own state, so the row carries an empty
+            // patch (not a full state). Where the record had lost track of the app's state (inside a `dropped`
+            // range) the row is a note, which does not end that range for readers; the state the messages sent
+            // again rebuild is put in place once they are through (``settleResend()``).
+            append(NewEvent(appSeq: Int64(clamping: seq), time: Date().timeIntervalSince1970,
+                            kind: stateKnown ? .reconnect : .note, label: "reconnect",
+                            patch: stateKnown ? JSONPatch() : nil, detail: detail))
         } else {
             if let seq = hello.seq {
                 if seq > actionsThrough {
@@ -287,6 +342,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
             replaceState(with: hello.state, kind: .reconnect, label: "reconnect", detail: detail,
                          appSeq: hello.seq.map { Int64(clamping: $0) })
         }
+        stateReleased = false
         lock.unlock()
         hub.publish(.sessionStarted(id, identity))
     }
@@ -294,8 +350,23 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// The messages the app sent again after its reconnect have all been handled.
     func endResend() {
         lock.lock()
-        resentThrough = 0
+        settleResend()
         lock.unlock()
+    }
+
+    /// Ends a resend (the first message beyond what the record already had, or the last one sent again): where the
+    /// record had lost track of the app's state (a coalesced range open when the connection reset) and the messages
+    /// sent again rebuilt it, a `reconnect` row puts the rebuilt state in place, so the record is whole again. Must
+    /// be called with the lock held.
+    private func settleResend() {
+        guard resentThrough > 0 else { return }
+        resentThrough = 0
+        if !stateKnown, let rebuilt {
+            replaceState(with: rebuilt, kind: .reconnect, label: "reconnect",
+                         detail: "the state the app's messages sent again after its reconnect rebuilt",
+                         appSeq: Int64(clamping: actionsThrough))
+        }
+        rebuilt = nil
     }
 
     /// Forgets the rebuilt state until the next full state arrives (after an out-of-order event).
@@ -341,8 +412,9 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         state = new
         stateSize = nil
         stateKnown = true
-        let text = full ? [detail, "full state (the previous one was unknown)"].compactMap { $0 }.joined(separator: "; ")
-                        : detail
+        let text = full && !stateReleased
+            ? [detail, "full state (the previous one was unknown)"].compactMap { $0 }.joined(separator: "; ")
+            : detail
         append(NewEvent(appSeq: appSeq, time: Date().timeIntervalSince1970, kind: kind, label: label,
                         patch: patch, detail: text), forceKeyframe: full)
     }
@@ -398,6 +470,17 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         completion?(result)
     }
 
+    /// Fails command `id` with `error` if the app has not answered it yet (its time ran out). True when it had
+    /// not been answered.
+    @discardableResult
+    func failCommand(_ id: String, error: String) -> Bool {
+        lock.lock()
+        let completion = pending.removeValue(forKey: id)
+        lock.unlock()
+        completion?(CommandResult(id: id, ok: false, error: error))
+        return completion != nil
+    }
+
     /// Forgets a command that could not be sent.
     func cancelCommand(_ id: String) {
         lock.lock()
@@ -414,10 +497,76 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         lock.unlock()
     }
 
+    /// Claims the session for `newConnection`, a connection of the same app run, when no open connection holds it:
+    /// the connection that last claimed it, or else the one it records, is gone or has closed at the server
+    /// (`isOpen` false: its last messages may still be on their way). True when claimed; the caller then continues
+    /// it with ``resume(_:connection:closeWait:reopen:)``. A session whose app is connected is never taken over.
+    func claim(for newConnection: ConnectionID, isOpen: (ConnectionID) -> Bool) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if let holder = claimant ?? connection, isOpen(holder) { return false }
+        claimant = newConnection
+        return true
+    }
+
+    /// Continues the session on the connection that claimed it: waits (at most `closeWait` seconds) until the
+    /// previous connection's close has been handled — its last events recorded and the file finished — then
+    /// reopens the file with `reopen` when it had been finished and records the reconnect. Throws (and gives up
+    /// the claim) when the wait or the reopening fails. Call it outside the registry's locks, never on the
+    /// service thread.
+    func resume(_ hello: Hello, connection newConnection: ConnectionID, closeWait: Double = 30,
+                reopen: () throws(SessionStoreError) -> SessionRecording,
+                reload: () throws(SessionStoreError) -> (state: JSONValue, known: Bool)) throws(SessionStoreError) {
+        let deadline = Date(timeIntervalSinceNow: closeWait)
+        lock.lock()
+        while claimant == newConnection && (connection != nil || finishing || resuming) {
+            if !lock.wait(until: deadline) { break }
+        }
+        guard claimant == newConnection, connection == nil, !finishing, !resuming else {
+            // Timed out, or a newer connection of the app claimed the session after this one closed.
+            if claimant == newConnection { claimant = nil }
+            lock.unlock()
+            throw .sessionInUse(id)
+        }
+        resuming = true
+        let needsReopening = ended
+        // An app that sends again what followed an earlier checkpoint continues the record from its own last
+        // state, which was released when the app left: read it back from the file.
+        let needsState = stateReleased && (hello.seq ?? .max) < actionsThrough
+        lock.unlock()
+        var reopened: SessionRecording?
+        if needsReopening || needsState {
+            do {
+                if needsState {
+                    let last = try reload()
+                    withLock {
+                        state = last.state
+                        stateKnown = last.known
+                        stateSize = nil
+                    }
+                }
+                if needsReopening { reopened = try reopen() }
+            } catch {
+                withLock {
+                    if claimant == newConnection { claimant = nil }
+                    resuming = false
+                    lock.broadcast()
+                }
+                throw error
+            }
+        }
+        recordReconnect(hello, connection: newConnection, resumed: reopened)
+        withLock {
+            resuming = false
+            lock.broadcast()
+        }
+    }
+
     /// The app's connection `connection` closed: pending commands fail, everything recorded is flushed, and the
     /// session file is marked as ended: `clean` when the app said `goodbye` and its last action is the last one
     /// accounted for, `interrupted` otherwise (killed, crashed, reset, or exited with events undelivered). A
-    /// reconnect of the same app resumes it. Ignored when the app is already back on a newer connection.
+    /// reconnect of the same app resumes it; then the app's state is released. Ignored when the app is already
+    /// back on a newer connection.
     func detach(_ connection: ConnectionID) {
         lock.lock()
         guard self.connection == connection else {
@@ -430,12 +579,23 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         let alreadyEnded = ended
         ended = true
         let endState: SessionEndState = goodbyeSeq != nil && goodbyeSeq == actionsThrough ? .clean : .interrupted
+        finishing = !alreadyEnded
+        let recording = self.recording
+        // A finished run keeps only what lists or resumes it: the reconnect's hello brings the whole state back.
+        state = .null
+        stateSize = nil
+        stateKnown = false
+        stateReleased = true
         lock.unlock()
         for (id, completion) in failed {
             completion(CommandResult(id: id, ok: false, error: "the app disconnected before answering"))
         }
         guard !alreadyEnded else { return }
-        withLock { recording }.finish(endState: endState)
+        recording.finish(endState: endState)
+        lock.lock()
+        finishing = false
+        lock.broadcast()
+        lock.unlock()
         hub.publish(.sessionEnded(id))
     }
 

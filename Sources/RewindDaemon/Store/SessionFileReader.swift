@@ -26,6 +26,10 @@ final class SessionFileReader {
             SELECT COALESCE(SUM(json_extract(action, '$.actionsLost')), 0) FROM events
             WHERE kind = 'dropped' AND label = 'lost' AND branch = 0
             """
+        case lastAccountedAction = """
+            SELECT COALESCE(MAX(CASE WHEN kind = 'dropped' AND label = 'lost' THEN json_extract(action, '$.to')
+                                     ELSE app_seq END), 0) FROM events WHERE branch = 0
+            """
         case lastTime = "SELECT time FROM events ORDER BY idx DESC LIMIT 1"
         case eventsOnMain = """
             SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
@@ -136,6 +140,14 @@ final class SessionFileReader {
     /// How many of the app's actions the session's `lost` rows count (one scan of the events).
     func actionsLost() throws(SessionStoreError) -> Int64 {
         let statement = try prepared(.actionsLost)
+        defer { statement.reset() }
+        guard try statement.step() else { return 0 }
+        return statement.optionalInt64(at: 0) ?? 0
+    }
+
+    /// The greatest app action number the main line records or counts as lost.
+    func lastAccountedAction() throws(SessionStoreError) -> Int64 {
+        let statement = try prepared(.lastAccountedAction)
         defer { statement.reset() }
         guard try statement.step() else { return 0 }
         return statement.optionalInt64(at: 0) ?? 0

@@ -59,6 +59,13 @@ public final class SessionReader: @unchecked Sendable {
         try locked { () throws(SessionStoreError) in try file.actionsLost() }
     }
 
+    /// The greatest of the app's action numbers the main line accounts for: recorded (an event's `app_seq`) or
+    /// counted in a `lost` row (its `to`); 0 when none. A reconnect continues the app's numbering from here, so
+    /// that actions the app sends again are not recorded twice. Reads every event's row (once per resumed session).
+    public func lastAccountedAction() throws(SessionStoreError) -> Int64 {
+        try locked { () throws(SessionStoreError) in try file.lastAccountedAction() }
+    }
+
     /// The events of `branch` whose index lies in `range`, in order (fewer when some are on other branches or not
     /// committed yet).
     public func events(_ range: ClosedRange<Int64>, branch: Int64 = 0) throws(SessionStoreError) -> [RecordedEvent] {

@@ -62,7 +62,8 @@ public final class SessionStore: Sendable {
     // MARK: Recording
 
     /// Creates a new session file (id generated from `appName` and `startedAt`), writes its metadata and the
-    /// initial state (keyframe 0), takes its lock and starts its writer thread.
+    /// initial state (keyframe 0), takes its lock and starts its writer thread. Creates the data directory again
+    /// when it was removed since the store was opened.
     public func createSession(
         appName: String, instance: String? = nil, protocolVersion: Int, stateType: String? = nil,
         initialState: JSONValue, startedAt: Date = Date()
@@ -77,6 +78,8 @@ public final class SessionStore: Sendable {
         appName: String, instance: String?, protocolVersion: Int, stateType: String?,
         initialState: JSONValue, startedAt: Date, importedFrom: String?
     ) throws(SessionStoreError) -> SessionRecording {
+        // A data directory removed while the daemon runs is created again (one stat when it exists).
+        try recreateDirectoryIfMissing()
         var attempts = 0
         while true {
             attempts += 1
@@ -162,6 +165,36 @@ public final class SessionStore: Sendable {
             }
         }
         return sessions.sorted { ($0.startedAt, $0.id) > ($1.startedAt, $1.id) }
+    }
+
+    /// Who recorded each session of the directory (app name, instance, start, state type), read from the files'
+    /// `meta` tables only (no event is counted): what the daemon needs to find the newest session of an app
+    /// identity. Unreadable files are left out. Throws only when the directory itself cannot be read.
+    /// Cost: one open and one small query per file; the daemon runs it once, in the background, at start.
+    func sessionOwners() throws(SessionStoreError) -> [SessionOwner] {
+        var owners: [SessionOwner] = []
+        for id in try sessionIDs() {
+            do throws(SessionStoreError) {
+                let file = try SessionFileReader(path: fileURL(for: id).path)
+                defer { file.close() }
+                let values = try file.meta()
+                guard let started = values[SessionSchema.MetaKey.startedAt.rawValue]
+                    .flatMap(SessionFileReader.date(from:)) else { continue }
+                owners.append(SessionOwner(
+                    id: id, appName: values[SessionSchema.MetaKey.app.rawValue] ?? "",
+                    instance: values[SessionSchema.MetaKey.instance.rawValue], startedAt: started,
+                    stateType: values[SessionSchema.MetaKey.stateType.rawValue]))
+            } catch {
+                continue
+            }
+        }
+        return owners
+    }
+
+    /// Creates the data directory again (mode 0700, with its parents) when it was removed or renamed while the
+    /// daemon runs; nothing when it exists. Throws `unwritable` when it cannot be created or is not a directory.
+    func recreateDirectoryIfMissing() throws(SessionStoreError) {
+        try SessionStore.makeDirectory(directory.path, wanted: directory.path)
     }
 
     /// Opens a reader on a session (finished, or being recorded).

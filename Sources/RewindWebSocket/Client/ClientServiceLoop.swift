@@ -97,7 +97,7 @@ final class ClientServiceLoop: @unchecked Sendable {
     func send(_ message: [UInt8]) -> Bool {
         guard let queue = shared.withLock({ $0.connectedQueue }) else { return false }
         switch queue.enqueue(message) {
-        case .rejected:
+        case .rejected, .overflow:
             return false
         case .queued(let needsWriteRequest):
             if needsWriteRequest {

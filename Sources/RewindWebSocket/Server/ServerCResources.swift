@@ -19,6 +19,8 @@ final class ServerCResources {
     let writeBuffer: UnsafeMutablePointer<UInt8>
     /// A timer that wakes the service loop while it waits for connections to close at shutdown.
     let tick: UnsafeMutablePointer<lws_sorted_usec_list_t>
+    /// A timer that wakes the service loop to check connections against their timeouts.
+    let sweep: UnsafeMutablePointer<lws_sorted_usec_list_t>
     private let protocolCount: Int
     private let names: [UnsafeMutablePointer<CChar>]
 
@@ -46,6 +48,8 @@ final class ServerCResources {
         writeBuffer = .allocate(capacity: rewind_lws_pre() + fragmentBytes)
         tick = .allocate(capacity: 1)
         tick.initialize(to: lws_sorted_usec_list_t())
+        sweep = .allocate(capacity: 1)
+        sweep.initialize(to: lws_sorted_usec_list_t())
     }
 
     deinit {
@@ -56,5 +60,7 @@ final class ServerCResources {
         writeBuffer.deallocate()
         tick.deinitialize(count: 1)
         tick.deallocate()
+        sweep.deinitialize(count: 1)
+        sweep.deallocate()
     }
 }

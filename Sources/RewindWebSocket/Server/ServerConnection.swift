@@ -20,10 +20,24 @@ final class ServerConnection: @unchecked Sendable {
     var peerCloseCode: UInt16?
     /// The close code this side sent, if it sent one.
     var sentCloseCode: UInt16?
+    /// Whether the delegate admitted the connection (``WebSocketServer/admit(_:)``); set from any thread.
+    let admission = LockedState(false)
+    /// The service thread's copy of ``admission`` once it was seen true (the larger message limit applies).
+    var admitted = false
+    /// When the handshake completed (``MonotonicClock`` milliseconds).
+    let openedAt: Int
+    /// When the message being received began (or reading resumed in the middle of it); nil between messages.
+    var messageStartedAt: Int?
+    /// True while reading is stopped (``WebSocketServer/setReceiving(_:for:)``): a message cannot progress then.
+    var receivingPaused = false
+    /// True once a timeout or a slow reader closed the connection (it is closed once).
+    var condemned = false
 
-    init(id: ConnectionID, wsi: OpaquePointer, maxMessageBytes: Int, maxQueuedBytes: Int, fragmentBytes: Int) {
+    init(id: ConnectionID, wsi: OpaquePointer, maxMessageBytes: Int, maxQueuedBytes: Int, fragmentBytes: Int,
+         openedAt: Int) {
         self.id = id
         self.wsi = wsi
+        self.openedAt = openedAt
         self.outgoing = OutgoingMessageQueue(maxQueuedBytes: maxQueuedBytes, fragmentBytes: fragmentBytes)
         self.assembler = IncomingMessageAssembler(limit: maxMessageBytes)
     }

@@ -17,6 +17,13 @@ import Darwin
 /// - libwebsockets validates UTF-8 in text frames (`LWS_SERVER_OPTION_VALIDATE_UTF8`): invalid text closes
 ///   the connection with 1007 and is never delivered.
 /// - Large outgoing messages are written as fragments of at most 128 KiB, one per WRITEABLE callback.
+/// - A reader so slow that its unsent messages would exceed `maxQueuedBytesPerConnection` is dropped: its queue
+///   is released and it is closed with 1013.
+/// - Until the delegate admits a connection (`admit`), its messages may be at most `maxUnadmittedMessageBytes`,
+///   and it is closed with 1008 when `admissionTimeout` passes; a message not finished within `messageTimeout`
+///   closes the connection with 1008. A peer that does not read its close frame is cut off 5 s later.
+/// - At `maxConnections` the server stops accepting until a connection ends (no busy loop when descriptors
+///   run out).
 ///
 /// Threading: one service thread (started by `start()`) runs libwebsockets and calls the delegate.
 /// `send`, `close`, `stop`, `listeningPort` and `connectionCount` may be called from any thread,
@@ -38,6 +45,9 @@ public final class WebSocketServer: @unchecked Sendable {
     static let sendFragmentBytes = 128 << 10
     /// How long `stop()` waits for peers to finish the closing handshake before dropping them.
     static let shutdownGraceMilliseconds = 1_000
+    /// How long a connection closed by the server (timeout, slow reader) has to take its close frame before it
+    /// is cut off.
+    static let condemnedGraceSeconds: Int32 = 5
 
     private enum Phase {
         case idle, running, stopped
@@ -66,6 +76,7 @@ public final class WebSocketServer: @unchecked Sendable {
     private var exitRequested = false
     private var isShuttingDown = false
     private var spareWriteRequests: [ServerConnection] = []
+    private var nextSweepAt = 0
 
     /// Creates a server that does nothing until `start()`.
     public init(configuration: WebSocketServerConfiguration, delegate: any WebSocketServerDelegate) {
@@ -107,7 +118,10 @@ public final class WebSocketServer: @unchecked Sendable {
             info.gid = -1
             info.uid = -1
             info.max_http_header_data = 4_096  // browsers' handshakes can carry long headers
-            guard let context = lws_create_context(&info) else {
+            // lws stops polling the listening socket when its descriptor table is full (accept modulation), so at
+            // the limit new connections wait in the kernel's backlog instead of failing accept() with EMFILE in a
+            // busy loop. See `createContext` for how the table is sized.
+            guard let context = Self.createContext(&info, maxConnections: configuration.maxConnections) else {
                 throw .cannotListen(host: configuration.host, port: configuration.port,
                                     reason: BindProbe.explainFailure(host: configuration.host,
                                                                       port: configuration.port))
@@ -170,6 +184,13 @@ public final class WebSocketServer: @unchecked Sendable {
         switch connection.outgoing.enqueue(message) {
         case .rejected:
             return false
+        case .overflow(let limit):
+            let shown = limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB"
+            if connection.outgoing.abort(code: WebSocketCloseCode.tryAgainLater,
+                                         reason: "too slow: more than \(shown) of messages unread") {
+                requestWrite(connection)
+            }
+            return false
         case .queued(let needsWriteRequest):
             if needsWriteRequest { requestWrite(connection) }
             return true
@@ -185,6 +206,21 @@ public final class WebSocketServer: @unchecked Sendable {
         if connection.outgoing.requestClose(code: code, reason: reason) {
             requestWrite(connection)
         }
+    }
+
+    /// Sets how many bytes may wait to be sent to one connection (instead of `maxQueuedBytesPerConnection`),
+    /// e.g. more for a peer that receives rare but large messages. Any thread; no effect on a connection that is
+    /// unknown or gone.
+    public func setMaxQueuedBytes(_ bytes: Int, for id: ConnectionID) {
+        shared.withLock { $0.connections[id] }?.outgoing.setMaxQueuedBytes(bytes)
+    }
+
+    /// Admits a connection: from now on its messages may be as large as `maxMessageBytes` and `admissionTimeout`
+    /// no longer applies (the delegate calls it once the peer proved who it is, e.g. with a token). Any thread;
+    /// no effect on a connection that is unknown or gone.
+    public func admit(_ id: ConnectionID) {
+        guard let connection = shared.withLock({ $0.connections[id] }) else { return }
+        connection.admission.withLock { $0 = true }
     }
 
     /// Stops (`false`) or resumes (`true`) reading from a connection's socket, for a receiver that cannot keep up:
@@ -230,18 +266,58 @@ public final class WebSocketServer: @unchecked Sendable {
         guard (0...65_535).contains(configuration.port) else {
             throw .invalidConfiguration("port \(configuration.port) is out of range")
         }
-        guard configuration.maxMessageBytes > 0, configuration.maxQueuedBytesPerConnection > 0 else {
+        guard configuration.maxMessageBytes > 0, configuration.maxQueuedBytesPerConnection > 0,
+              (configuration.maxUnadmittedMessageBytes ?? 1) > 0 else {
             throw .invalidConfiguration("message and backlog limits must be positive")
         }
+        guard configuration.admissionTimeout >= 0, configuration.messageTimeout >= 0,
+              configuration.admissionTimeout.isFinite, configuration.messageTimeout.isFinite else {
+            throw .invalidConfiguration("timeouts must be finite and not negative")
+        }
+        guard (configuration.maxConnections ?? 1) > 0 else {
+            throw .invalidConfiguration("the connection limit must be positive")
+        }
+    }
+
+    /// Creates the lws context with a descriptor table smaller than the process's limit, so that lws stops
+    /// accepting before the process runs out of descriptors (a quarter of the limit, at least 64, stays free for
+    /// session files and other sockets).
+    ///
+    /// lws sizes its table from the descriptor limit it reads at creation and looks connections up by descriptor
+    /// number in it. `fd_limit_per_thread` below that limit switches lws to a linear search of the table on every
+    /// event, which is used only for an explicit, small `maxConnections`. By default the soft limit is lowered
+    /// for the moment of creation instead (lws keeps its direct lookup, with a smaller table) and restored right
+    /// after; a connection whose descriptor number falls beyond the table is closed at once by lws.
+    private static func createContext(_ info: inout lws_context_creation_info, maxConnections: Int?) -> OpaquePointer? {
+        if let maxConnections {
+            info.fd_limit_per_thread = UInt32(clamping: maxConnections + 3)  // + listener and wakeup pipe
+            return lws_create_context(&info)
+        }
+        var original = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &original) == 0 else { return lws_create_context(&info) }
+        let soft = Int(clamping: original.rlim_cur)
+        let table = max(64, min(1 << 16, soft - max(64, soft / 4)))
+        guard table < soft else { return lws_create_context(&info) }
+        var lowered = original
+        lowered.rlim_cur = rlim_t(table)
+        let changed = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &lowered) == 0
+        let context = lws_create_context(&info)
+        if changed { _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &original) }
+        return context
     }
 
     // MARK: - Service thread
 
     private func serviceLoop() {
         guard let context = serviceContext else { return }
+        // Named after the port (`rws-7723`), so that tools and tests can find the thread of one server.
+        rewind_set_thread_name("rws-\(shared.withLock { $0.port })")
+        sweepIfDue(context)
         while !exitRequested {
             if lws_service(context, 0) < 0 { break }
+            sweepIfDue(context)
         }
+        if let sweep = resources?.sweep { lws_sul_cancel(sweep) }
         closeAllConnections(context)
         shared.withLock { $0.context = nil }
         lws_context_destroy(context)  // reports CLOSED for whatever did not finish closing
@@ -271,6 +347,65 @@ public final class WebSocketServer: @unchecked Sendable {
             if lws_service(context, 0) < 0 { break }
         }
         lws_sul_cancel(tick)
+    }
+
+    /// How often connections are checked against the timeouts: a quarter of the shortest, between 50 ms and 1 s;
+    /// nil when no timeout is set.
+    private var sweepMilliseconds: Int? {
+        let timeouts = [configuration.admissionTimeout, configuration.messageTimeout].filter { $0 > 0 }
+        guard let shortest = timeouts.min() else { return nil }
+        return max(50, min(1_000, Int(shortest * 1_000 / 4)))
+    }
+
+    /// Closes the connections whose admission or message timeout passed, then makes sure the service loop wakes
+    /// for the next check (service thread).
+    private func sweepIfDue(_ context: OpaquePointer) {
+        guard let interval = sweepMilliseconds, let sweep = resources?.sweep else { return }
+        let now = MonotonicClock.milliseconds()
+        guard now >= nextSweepAt else {
+            // Woken a little early (poll's granularity) or by other work: the timer must still fire for the check.
+            lws_sul_schedule(context, 0, sweep, { _ in }, lws_usec_t(max(1, nextSweepAt - now)) * rewind_lws_us_per_ms())
+            return
+        }
+        nextSweepAt = now + interval
+        lws_sul_schedule(context, 0, sweep, { _ in }, lws_usec_t(interval) * rewind_lws_us_per_ms())
+        let admissionLimit = Int(configuration.admissionTimeout * 1_000)
+        let messageLimit = Int(configuration.messageTimeout * 1_000)
+        for connection in shared.withLock({ Array($0.connections.values) }) {
+            guard let wsi = connection.wsi, !connection.condemned else { continue }
+            if admissionLimit > 0, !isAdmitted(connection), now - connection.openedAt > admissionLimit {
+                condemn(wsi, connection, reason: configuration.admissionTimeoutReason)
+            } else if messageLimit > 0, !connection.receivingPaused, let started = connection.messageStartedAt,
+                      now - started > messageLimit {
+                condemn(wsi, connection, reason: "message not finished within \(Self.seconds(messageLimit))")
+            }
+        }
+    }
+
+    /// Closes a connection the server gave up on with 1008 and `reason`, dropping its partial message; it is cut
+    /// off when it does not take the close frame in time (service thread).
+    private func condemn(_ wsi: OpaquePointer, _ connection: ServerConnection, reason: String) {
+        connection.condemned = true
+        connection.assembler.reset()
+        connection.messageStartedAt = nil
+        if connection.outgoing.abort(code: WebSocketCloseCode.policyViolation, reason: reason) {
+            lws_callback_on_writable(wsi)
+        }
+        rewind_lws_kill_after(wsi, Self.condemnedGraceSeconds)
+    }
+
+    /// Whether the delegate admitted `connection`; raises its message limit the first time it is seen admitted
+    /// (service thread).
+    private func isAdmitted(_ connection: ServerConnection) -> Bool {
+        if connection.admitted { return true }
+        guard connection.admission.withLock({ $0 }) else { return false }
+        connection.admitted = true
+        connection.assembler.limit = configuration.maxMessageBytes
+        return true
+    }
+
+    private static func seconds(_ milliseconds: Int) -> String {
+        milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000) s" : "\(Double(milliseconds) / 1_000) s"
     }
 
     /// Dispatches one libwebsockets callback (service thread).
@@ -345,8 +480,11 @@ public final class WebSocketServer: @unchecked Sendable {
         nextConnectionNumber += 1
         let id = ConnectionID(rawValue: nextConnectionNumber)
         let connection = ServerConnection(
-            id: id, wsi: wsi, maxMessageBytes: configuration.maxMessageBytes,
-            maxQueuedBytes: configuration.maxQueuedBytesPerConnection, fragmentBytes: Self.sendFragmentBytes)
+            id: id, wsi: wsi,
+            maxMessageBytes: min(configuration.maxMessageBytes,
+                                 configuration.maxUnadmittedMessageBytes ?? configuration.maxMessageBytes),
+            maxQueuedBytes: configuration.maxQueuedBytesPerConnection, fragmentBytes: Self.sendFragmentBytes,
+            openedAt: MonotonicClock.milliseconds())
         user.storeBytes(of: Unmanaged.passRetained(connection).toOpaque(), as: UnsafeMutableRawPointer?.self)
         shared.withLock { $0.connections[id] = connection }
 
@@ -374,15 +512,21 @@ public final class WebSocketServer: @unchecked Sendable {
                           _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         guard let connection = connection(user) else { return -1 }
         if connection.outgoing.isClosing { return 0 }
+        let admitted = isAdmitted(connection)
         let outcome = connection.assembler.appendReceived(input, length: length, from: wsi)
         switch outcome {
         case .partial:
+            if connection.messageStartedAt == nil { connection.messageStartedAt = MonotonicClock.milliseconds() }
             return 0
         case .complete(let message):
+            connection.messageStartedAt = nil
             delegate?.server(self, didReceive: message, isBinary: lws_frame_is_binary(wsi) != 0, from: connection.id)
             return 0
         case .tooLarge:
-            return closeNow(wsi, connection, code: WebSocketCloseCode.messageTooBig, reason: "message too big")
+            connection.messageStartedAt = nil
+            let reason = admitted ? "message too big"
+                : "message too big before authentication (limit \(connection.assembler.limit) bytes)"
+            return closeNow(wsi, connection, code: WebSocketCloseCode.messageTooBig, reason: reason)
         }
     }
 
@@ -437,6 +581,11 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         for (connection, receiving) in receiveChanges.values {
             guard let wsi = connection.wsi else { continue }
+            connection.receivingPaused = !receiving
+            // A message cannot progress while reading is stopped: its time limit starts again on resuming.
+            if receiving, connection.messageStartedAt != nil {
+                connection.messageStartedAt = MonotonicClock.milliseconds()
+            }
             // Applied now (we are not in a callback of that connection), through the user reason bit only.
             let change = (receiving ? LWS_RXFLOW_REASON_APPLIES_ENABLE : LWS_RXFLOW_REASON_APPLIES_DISABLE)
                 | LWS_RXFLOW_REASON_USER_BOOL | LWS_RXFLOW_REASON_FLAG_PROCESS_NOW

@@ -16,12 +16,32 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
     /// The largest incoming message, counted across fragments; a larger one closes the connection with
     /// 1009 (message too big) before more than this is buffered.
     public var maxMessageBytes: Int
-    /// The most bytes queued for sending to one connection; `send` refuses a message beyond it (a single
-    /// message larger than the cap is accepted when nothing else is queued).
+    /// The most bytes queued for sending to one connection; `send` refuses a message beyond it and closes the
+    /// connection with 1013 (a reader that slow would otherwise grow the server's memory without bound). A single
+    /// message larger than the cap is accepted when nothing else is queued.
     public var maxQueuedBytesPerConnection: Int
+    /// The largest incoming message before the delegate admitted the connection (``WebSocketServer/admit(_:)``,
+    /// e.g. once a token was checked); nil means ``maxMessageBytes``. A larger one closes the connection with 1009
+    /// before more than this is buffered, so unauthenticated peers cannot make the server hold big messages.
+    public var maxUnadmittedMessageBytes: Int?
+    /// Seconds a connection may stay open without being admitted; then it is closed with 1008 and
+    /// ``admissionTimeoutReason``. 0 means no limit.
+    public var admissionTimeout: Double = 0
+    /// The close reason sent when ``admissionTimeout`` passes (what the peer was expected to do).
+    public var admissionTimeoutReason = "not admitted in time"
+    /// Seconds a message may take from its first byte to its last (time while reading is stopped by
+    /// ``WebSocketServer/setReceiving(_:for:)`` does not count); a peer that does not finish it in time is closed
+    /// with 1008. 0 means no limit.
+    public var messageTimeout: Double = 0
+    /// The most connections served at once; at the limit the server stops accepting (new connections wait in
+    /// the kernel's backlog) instead of failing `accept` in a loop when descriptors run out. nil means: as many
+    /// as the process's descriptor limit less a quarter of it (at least 64 descriptors stay free for files and
+    /// other sockets). Meant for small limits: with a value, libwebsockets finds connections by a linear search.
+    public var maxConnections: Int?
 
     /// A configuration; the defaults are the daemon's: loopback port 7723, subprotocol `rewind.v1`,
-    /// no browser origins, 64 MiB messages and 64 MiB of backlog per connection.
+    /// no browser origins, 64 MiB messages and 64 MiB of backlog per connection (a connection whose unsent
+    /// messages would exceed it is closed with 1013, see ``WebSocketServer/send(_:to:)``), no timeouts.
     public init(
         host: String = "127.0.0.1",
         port: Int = 7723,

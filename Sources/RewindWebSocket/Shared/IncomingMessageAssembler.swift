@@ -15,10 +15,14 @@ struct IncomingMessageAssembler {
         case tooLarge
     }
 
-    /// The largest message accepted, in bytes.
-    let limit: Int
+    /// The largest message accepted, in bytes (raised when a connection is admitted, see
+    /// ``WebSocketServer/admit(_:)``).
+    var limit: Int
     private var buffer: [UInt8] = []
     private var inMessage = false
+
+    /// True while part of a message has been received and the rest is awaited.
+    var isInMessage: Bool { inMessage }
 
     init(limit: Int) {
         self.limit = limit

@@ -18,8 +18,11 @@ final class OutgoingMessageQueue: @unchecked Sendable {
 
     /// What `enqueue` did.
     enum EnqueueResult: Equatable {
-        /// Refused: the connection is closing or gone, or the backlog would exceed its cap.
+        /// Refused: the connection is closing or gone.
         case rejected
+        /// Refused: the backlog would exceed its cap (the reader is too slow); the caller should drop the
+        /// connection with ``abort(code:reason:)``. Carries the cap.
+        case overflow(limit: Int)
         /// Queued; when `needsWriteRequest` the caller must get a WRITEABLE callback requested.
         case queued(needsWriteRequest: Bool)
     }
@@ -40,12 +43,15 @@ final class OutgoingMessageQueue: @unchecked Sendable {
         var incoming: [[UInt8]] = []
         var queuedBytes = 0
         var closeRequest: CloseRequest?
+        /// The backlog cap (``setMaxQueuedBytes(_:)``).
+        var maxQueuedBytes: Int
+        /// The close must go out now, before whatever is queued (``abort(code:reason:)``).
+        var closeNow = false
         var writeRequested = false
         var isOpen = true
     }
 
-    private let shared = LockedState(Shared())
-    private let maxQueuedBytes: Int
+    private let shared: LockedState<Shared>
     private let fragmentBytes: Int
 
     // Service thread only.
@@ -59,8 +65,13 @@ final class OutgoingMessageQueue: @unchecked Sendable {
     ///     (a single message larger than the cap is accepted when nothing else is queued).
     ///   - fragmentBytes: the largest fragment written per WRITEABLE callback.
     init(maxQueuedBytes: Int, fragmentBytes: Int) {
-        self.maxQueuedBytes = maxQueuedBytes
+        self.shared = LockedState(Shared(maxQueuedBytes: maxQueuedBytes))
         self.fragmentBytes = max(1, fragmentBytes)
+    }
+
+    /// Changes the backlog cap for the messages enqueued from now on. Any thread.
+    func setMaxQueuedBytes(_ bytes: Int) {
+        shared.withLock { $0.maxQueuedBytes = max(1, bytes) }
     }
 
     /// Bytes accepted by `enqueue` and not yet handed to lws_write.
@@ -77,7 +88,9 @@ final class OutgoingMessageQueue: @unchecked Sendable {
     func enqueue(_ message: [UInt8]) -> EnqueueResult {
         shared.withLock { state in
             guard state.isOpen, state.closeRequest == nil else { return .rejected }
-            if state.queuedBytes > 0, state.queuedBytes + message.count > maxQueuedBytes { return .rejected }
+            if state.queuedBytes > 0, state.queuedBytes + message.count > state.maxQueuedBytes {
+                return .overflow(limit: state.maxQueuedBytes)
+            }
             state.incoming.append(message)
             state.queuedBytes += message.count
             if state.writeRequested { return .queued(needsWriteRequest: false) }
@@ -93,6 +106,26 @@ final class OutgoingMessageQueue: @unchecked Sendable {
             guard state.isOpen, state.closeRequest == nil else { return false }
             state.closeRequest = CloseRequest(code: code, reason: reason)
             if state.writeRequested { return false }
+            state.writeRequested = true
+            return true
+        }
+    }
+
+    /// Drops everything queued and asks for a close frame with `code` and `reason` right away (a slow reader is
+    /// dropped: its unsent messages are released now). Later messages are refused; an earlier close request is
+    /// replaced. Returns whether the caller must get a WRITEABLE callback requested.
+    func abort(code: UInt16, reason: String) -> Bool {
+        let dropped = shared.withLock { state -> [[UInt8]] in
+            guard state.isOpen, !state.closeNow else { return [] }
+            state.closeRequest = CloseRequest(code: code, reason: reason)
+            state.closeNow = true
+            state.queuedBytes = 0
+            defer { state.incoming = [] }
+            return state.incoming
+        }
+        _ = dropped  // released outside the lock
+        return shared.withLock { state in
+            guard state.isOpen, !state.writeRequested else { return false }
             state.writeRequested = true
             return true
         }
@@ -117,6 +150,13 @@ final class OutgoingMessageQueue: @unchecked Sendable {
     /// Service thread: writes the next fragment of the current message to `wsi`, using `buffer`
     /// (`rewind_lws_pre()` bytes of headroom followed by at least `fragmentBytes` bytes).
     func writeNext(to wsi: OpaquePointer, buffer: UnsafeMutablePointer<UInt8>) -> Step {
+        if let abort = shared.withLock({ $0.closeNow ? $0.closeRequest : nil }) {
+            pending = []
+            pendingIndex = 0
+            writing = nil
+            offset = 0
+            return .close(abort)
+        }
         if writing == nil {
             if pendingIndex == pending.count {
                 pending.removeAll(keepingCapacity: true)

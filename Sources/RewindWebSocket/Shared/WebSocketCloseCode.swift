@@ -16,4 +16,6 @@ public enum WebSocketCloseCode {
     public static let messageTooBig: UInt16 = 1009
     /// 1011: the server hit an unexpected condition.
     public static let internalError: UInt16 = 1011
+    /// 1013: try again later; the server dropped a peer that reads too slowly (its unsent messages hit the cap).
+    public static let tryAgainLater: UInt16 = 1013
 }

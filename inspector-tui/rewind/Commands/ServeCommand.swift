@@ -34,8 +34,46 @@ struct ServeCommand: ParsableCommand {
                                + "its inspector's outbox coalesces).", valueName: "bytes"))
     var maxBacklog = DaemonConfiguration().maxBacklogBytesPerApp
 
+    @Option(name: .customLong("hello-timeout"),
+            help: ArgumentHelp("Seconds a new connection has to send an accepted hello (a control client its first "
+                               + "request) before it is closed with 1008; 0: no limit.", valueName: "seconds"))
+    var helloTimeout = DaemonConfiguration().helloTimeout
+
+    @Option(name: .customLong("message-timeout"),
+            help: ArgumentHelp("Seconds a message may take from its first byte to its last before the connection "
+                               + "is closed with 1008; 0: no limit.", valueName: "seconds"))
+    var messageTimeout = DaemonConfiguration().messageTimeout
+
+    @Option(name: .customLong("command-timeout"),
+            help: ArgumentHelp("Seconds an app has to answer a command (jump, dispatch, replay) before it fails "
+                               + "with command_failed; 0: no limit.", valueName: "seconds"))
+    var commandTimeout = DaemonConfiguration().commandTimeout
+
+    @Option(name: .customLong("max-unauthenticated-message"),
+            help: ArgumentHelp("With a token: the largest message before the token was checked (the hello, which "
+                               + "carries the app's state).", valueName: "bytes"))
+    var maxUnauthenticatedMessage = DaemonConfiguration().maxUnauthenticatedMessageBytes
+
+    @Option(name: .customLong("max-queued"),
+            help: ArgumentHelp("The most bytes waiting to be sent to one control client (a tail viewer); one "
+                               + "that reads slower is closed with 1013 (apps: at least twice --max-message).",
+                               valueName: "bytes"))
+    var maxQueued = DaemonConfiguration().maxQueuedBytesPerPeer
+
+    @Option(name: .customLong("max-connections"),
+            help: ArgumentHelp("The most connections served at once (default: the descriptor limit less a "
+                               + "quarter); beyond it new connections wait.", valueName: "count"))
+    var maxConnections: Int?
+
     func validate() throws {
         guard maxBacklog >= 1 else { throw ValidationError("--max-backlog must be at least 1 byte") }
+        for (name, value) in [("--hello-timeout", helloTimeout), ("--message-timeout", messageTimeout),
+                              ("--command-timeout", commandTimeout)] where !(value >= 0 && value.isFinite) {
+            throw ValidationError("\(name) takes a number of seconds, 0 or more")
+        }
+        guard maxUnauthenticatedMessage >= 1, maxQueued >= 1, (maxConnections ?? 1) >= 1 else {
+            throw ValidationError("--max-unauthenticated-message, --max-queued and --max-connections must be at least 1")
+        }
     }
 
     func run() throws {
@@ -47,6 +85,12 @@ struct ServeCommand: ParsableCommand {
         configuration.allowedOrigins = Set(allowedOrigins)
         configuration.maxMessageBytes = maxMessage
         configuration.maxBacklogBytesPerApp = maxBacklog
+        configuration.helloTimeout = helloTimeout
+        configuration.messageTimeout = messageTimeout
+        configuration.commandTimeout = commandTimeout
+        configuration.maxUnauthenticatedMessageBytes = maxUnauthenticatedMessage
+        configuration.maxQueuedBytesPerPeer = maxQueued
+        configuration.maxConnections = maxConnections
         let interactive = isatty(0) == 1 && isatty(1) == 1
         let showTimeline = !headless && interactive
         if showTimeline {

@@ -1,0 +1,276 @@
+import Foundation
+import RewindDaemon
+import RewindWire
+import Testing
+
+/// The soak test: many apps stream into a real `rewind serve --headless` while their connections are reset at
+/// random, slow viewers stop reading, hostile peers send garbage and the daemon is restarted. Afterwards every
+/// session accounts for every action its app sent (recorded, or counted in a `dropped` marker), and the daemon's
+/// memory is back near where it started.
+///
+/// `make test` runs it briefly (`REWIND_SOAK_SECONDS`, default 12); `make soak` runs it for minutes
+/// (`REWIND_SOAK_SECONDS=240`) and prints the figures that go in BENCHMARKS.md. Under a sanitizer
+/// (`REWIND_TEST_TIME_SCALE` > 1) it runs four apps instead of ten (`REWIND_SOAK_APPS`).
+@Suite("Soak: apps, resets, slow viewers, hostile peers and restarts", .serialized)
+struct SoakTests {
+    /// What one soak run is made of.
+    struct Plan {
+        var seconds: Double
+        var apps: Int
+
+        static var fromEnvironment: Plan {
+            let environment = ProcessInfo.processInfo.environment
+            return Plan(seconds: environment["REWIND_SOAK_SECONDS"].flatMap(Double.init) ?? 12,
+                        apps: environment["REWIND_SOAK_APPS"].flatMap(Int.init) ?? (TestTime.scale > 1 ? 4 : 10))
+        }
+    }
+
+    /// One app of the soak: a `stress` process and what it was asked to do.
+    struct App {
+        let process: ChildProcess
+        let arguments: [String]
+    }
+
+    @Test("every action of every app is accounted for, and the daemon's memory returns near its baseline")
+    func soak() throws {
+        let plan = Plan.fromEnvironment
+        let daemon = try DaemonFaultTests.DaemonProcess()
+        defer { daemon.tearDown() }
+        let proxy = try ResettingProxy(targetPort: daemon.port)
+        defer { proxy.stop() }
+        usleep(500_000)
+        let baselineKiB = Self.residentKiB(daemon.process.pid)
+
+        var generator = SystemRandomNumberGenerator()
+        var apps: [App] = []
+        for index in 0..<plan.apps {
+            // A mix of small and large states, slow and fast apps; the large, fast ones coalesce.
+            let stateBytes = [1_000, 20_000, 200_000][index % 3]
+            let rate = [200, 2_000, 500][index % 3]
+            let arguments = ["--duration", String(plan.seconds), "--rate", "\(rate)", "--state-bytes", "\(stateBytes)",
+                             "--seed", "\(index + 1)", "--deliver-timeout", String(TestTime.seconds(60))]
+            let process = try ChildProcess(Executables.path("stress"), arguments,
+                                           environment: ["REWIND_URL": "ws://127.0.0.1:\(proxy.port)"])
+            apps.append(App(process: process, arguments: arguments))
+        }
+
+        var viewers: [SlowViewer] = []
+        var hostile = 0, restarts = 0, resets = 0
+        var daemonLog: [String] = []
+        let start = Date()
+        let end = Date(timeIntervalSinceNow: plan.seconds)
+        // At least one restart of each kind: killed a third of the way in, stopped gracefully at two thirds.
+        var plannedRestarts: [(at: Double, signal: Int32)] = [(plan.seconds / 3, SIGKILL), (plan.seconds * 2 / 3, SIGTERM)]
+        while Date() < end {
+            usleep(UInt32.random(in: 300_000...1_200_000, using: &generator))
+            if let next = plannedRestarts.first, Date().timeIntervalSince(start) >= next.at {
+                plannedRestarts.removeFirst()
+                daemon.process.signal(next.signal)
+                daemon.process.waitForExit(timeout: 10)
+                daemonLog += daemon.process.stderrLines + ["--- restart (signal \(next.signal))"]
+                try daemon.restart()
+                restarts += 1
+                continue
+            }
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0..<4:
+                resets += proxy.reset()
+            case 4..<6:
+                if viewers.count < 10, let viewer = try? SlowViewer(port: daemon.port) { viewers.append(viewer) }
+            case 6..<9:
+                HostilePeer.attack(port: daemon.port, using: &generator)
+                hostile += 1
+            default:
+                // A restart: graceful or not, on the same port and data directory.
+                let signal = Bool.random(using: &generator) ? SIGTERM : SIGKILL
+                daemon.process.signal(signal)
+                daemon.process.waitForExit(timeout: 10)
+                daemonLog += daemon.process.stderrLines + ["--- restart (signal \(signal))"]
+                try daemon.restart()
+                restarts += 1
+            }
+        }
+
+        for app in apps {
+            #expect(app.process.waitForExit(timeout: 120) == 0, "stress \(app.arguments) did not finish")
+        }
+        for viewer in viewers { viewer.close() }
+        let settled = ProcessResources.settle(timeout: 10) {
+            Self.residentKiB(daemon.process.pid) <= baselineKiB + 64 * 1024
+        }
+        let finalKiB = Self.residentKiB(daemon.process.pid)
+        daemon.process.signal(SIGTERM)
+        #expect(daemon.process.waitForExit(timeout: 20) == 0)
+        daemonLog += daemon.process.stderrLines
+
+        var sessions = 0, recorded = 0, declaredLost: Int64 = 0
+        for app in apps {
+            let sent = try Self.sentActions(app.process)
+            let account = try SessionAccount.of(instancePID: app.process.pid, in: daemon.data)
+            #expect(account.accounts(for: sent),
+                    """
+                    stress \(app.arguments): sent \(sent), \(account); not recorded: \(account.missing(of: sent)); \
+                    the daemon's log of its sessions:
+                    \(daemonLog.filter { line in
+                        account.sessionIDs.contains { line.contains($0) } || !line.contains("session 20")
+                    }.joined(separator: "\n"))
+                    the session ends with:
+                    \(account.tails.joined(separator: "\n"))
+                    stress said: \(app.process.stderrLines.suffix(20).joined(separator: "\n"))
+                    """)
+            sessions += account.sessions
+            recorded += account.recorded.count
+            declaredLost += account.declaredLost
+        }
+        print("""
+            soak: \(plan.apps) apps, \(plan.seconds) s, \(resets) connection resets, \(viewers.count) slow \
+            viewers, \(hostile) hostile peers, \(restarts) daemon restarts; \(sessions) sessions, \(recorded) actions recorded, \
+            \(declaredLost) declared lost; daemon resident memory \
+            \(baselineKiB / 1024) MiB at start, \(finalKiB / 1024) MiB at the end
+            """)
+        #expect(settled, "daemon memory \(finalKiB) KiB after the soak, \(baselineKiB) KiB at start")
+    }
+
+    /// The number of actions a finished `stress` says it dispatched.
+    static func sentActions(_ process: ChildProcess) throws -> Int64 {
+        let line = try #require(process.stderrLines.last { $0.hasPrefix("{") }, "stress printed no report")
+        let report = try JSONValue(parsing: line)
+        guard case .int(let sent)? = report[try JSONPointer("/sent")] else {
+            throw DaemonError("stress report without 'sent': \(line)")
+        }
+        return sent
+    }
+
+    /// Resident memory of a process, KiB (Linux).
+    static func residentKiB(_ pid: Int32) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+}
+
+/// `rewind tail` with its standard output never read: once the pipe is full it stops reading its socket, so the
+/// daemon's queue to it must be bounded.
+final class SlowViewer {
+    private let process = Process()
+    private let output = Pipe()
+
+    init(port: Int) throws {
+        process.executableURL = URL(fileURLWithPath: Executables.path("rewind"))
+        process.arguments = ["tail", "--port", "\(port)"]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    func close() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { close() }
+}
+
+/// Short-lived hostile connections: garbage, oversized numbers, a patch bomb, a peer that never says hello.
+enum HostilePeer {
+    static func attack(port: Int, using generator: inout SystemRandomNumberGenerator) {
+        guard let client = try? RawWebSocketClient(port: port, timeout: 1) else { return }
+        guard (try? client.handshake()) != nil else { return }
+        let instance = UUID().uuidString
+        switch Int.random(in: 0..<4, using: &generator) {
+        case 0:
+            try? client.sendText("{\"type\":\"hello\",\"protocol\":1,\"app\":{\"name\":\"garbage\"")
+        case 1:
+            try? client.sendText(AppFrames.hello(name: "hostile", instance: instance))
+            try? client.sendText(
+                #"{"type":"action","seq":1,"time":1e300,"action":{"type":"x","payload":null},"patch":[]}"#)
+        case 2:
+            try? client.sendText(AppFrames.hello(name: "hostile", instance: instance))
+            let copies = (0..<25).map { _ in #"{"op":"copy","from":"","path":"/a-"}"# }
+            try? client.sendText(#"{"type":"action","seq":1,"time":1,"action":{"type":"x","payload":null},"#
+                + #""patch":[{"op":"add","path":"/a","value":[]},"# + copies.joined(separator: ",") + "]}")
+        default:
+            break  // connected, upgraded, silent
+        }
+        usleep(50_000)
+        client.drop()
+    }
+}
+
+/// What the recorded sessions of one app hold: the app's action numbers recorded as actions, and the number of
+/// actions that markers declare lost.
+struct SessionAccount: CustomStringConvertible {
+    var sessions = 0
+    var sessionIDs: [String] = []
+    /// The last few events of each session, for a failure's message.
+    var tails: [String] = []
+    var recorded = Set<Int64>()
+    var recordedTwice = 0
+    var declaredLost: Int64 = 0
+    var actionsWithoutNumber = 0
+
+    /// True when every one of `sent` actions is recorded exactly once or declared lost, and nothing else is there.
+    func accounts(for sent: Int64) -> Bool {
+        recordedTwice == 0 && actionsWithoutNumber == 0
+            && recorded.allSatisfy { (1...max(1, sent)).contains($0) }
+            && Int64(recorded.count) + declaredLost == sent
+    }
+
+    /// The first few runs of action numbers in 1...`sent` that were not recorded (`from–to`).
+    func missing(of sent: Int64, most: Int = 8) -> String {
+        var runs: [String] = []
+        var start: Int64?
+        for seq in 1...max(1, sent + 1) {
+            let absent = seq <= sent && !recorded.contains(seq)
+            if absent, start == nil { start = seq }
+            if !absent, let first = start {
+                runs.append(first == seq - 1 ? "\(first)" : "\(first)–\(seq - 1)")
+                start = nil
+                if runs.count == most { break }
+            }
+        }
+        return runs.isEmpty ? "none" : runs.joined(separator: ", ")
+    }
+
+    var description: String {
+        "\(sessions) session(s), \(recorded.count) actions recorded, \(declaredLost) declared lost, "
+            + "\(recordedTwice) recorded twice, \(actionsWithoutNumber) without a number"
+    }
+
+    /// Reads every session of the app process `pid` (its instance is `host:pid:start`) from `directory`.
+    static func of(instancePID pid: Int32, in directory: URL) throws -> SessionAccount {
+        let store = try SessionStore(directory: directory)
+        var account = SessionAccount()
+        for session in try store.listSessions() where session.instance?.split(separator: ":").dropFirst().first
+            == Substring("\(pid)")
+        {
+            account.sessions += 1
+            account.sessionIDs.append(session.id.rawValue)
+            let reader = try store.openSession(session.id)
+            guard reader.eventCount > 0 else { continue }
+            let events = try reader.events(1...reader.eventCount)
+            account.tails += events.suffix(6).map {
+                "#\($0.index) \($0.kind.rawValue) \($0.label ?? "") app \($0.appSeq.map(String.init) ?? "-") "
+                    + "\(($0.detail ?? "").prefix(100))"
+            }
+            for event in events {
+                switch event.kind {
+                case .action:
+                    guard let seq = event.appSeq else { account.actionsWithoutNumber += 1; continue }
+                    if !account.recorded.insert(seq).inserted { account.recordedTwice += 1 }
+                default:
+                    account.declaredLost += lostActions(in: event)
+                }
+            }
+        }
+        return account
+    }
+
+    /// How many actions a marker event says were lost: a `dropped` row labelled `lost` carries
+    /// `{"from", "to", "actionsLost"}` (docs/SESSION-FORMAT.md, event kinds).
+    static func lostActions(in event: RecordedEvent) -> Int64 {
+        guard event.kind == .dropped, event.label == "lost",
+              case .int(let count)? = event.action?[try! JSONPointer("/actionsLost")] else { return 0 }
+        return count
+    }
+}

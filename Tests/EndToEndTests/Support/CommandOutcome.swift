@@ -1,0 +1,32 @@
+import Foundation
+import RewindDaemon
+import RewindWire
+
+/// A command's completion handed from the daemon's threads to the test.
+final class CommandOutcome: @unchecked Sendable {  // guarded by `condition`
+    private let condition = NSCondition()
+    private var value: Result<CommandResult, DaemonError>?
+
+    func set(_ result: Result<CommandResult, DaemonError>) {
+        condition.withLock {
+            value = result
+            condition.broadcast()
+        }
+    }
+
+    /// The completion, or nil when none came within `timeout` seconds (stretched by `TestTime.scale`).
+    func wait(timeout: Double = 10) -> Result<CommandResult, DaemonError>? {
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
+        condition.lock()
+        defer { condition.unlock() }
+        while value == nil, condition.wait(until: deadline) {}
+        return value
+    }
+}
+
+extension Result {
+    var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}
