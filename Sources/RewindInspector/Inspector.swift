@@ -45,10 +45,15 @@ public enum Inspector {
         return middleware(name: name, configuration: configuration, transport: defaultTransport())
     }
 
-    /// The libwebsockets transport ``middleware(name:redacting:configuration:)`` uses.
+    /// The transport ``middleware(name:redacting:configuration:)`` uses: libwebsockets on Linux, Foundation's
+    /// URLSession everywhere else.
     @usableFromInline
     static func defaultTransport() -> any InspectorTransport {
+        #if REWIND_LIBWEBSOCKETS
         LibWebSocketsTransport()
+        #else
+        URLSessionTransport()
+        #endif
     }
 
     /// The same middleware over a transport of the caller's choosing (the seam for other WebSocket clients).
