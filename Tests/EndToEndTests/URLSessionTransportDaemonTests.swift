@@ -1,4 +1,5 @@
 import Foundation
+import Rewind
 import RewindInspector
 import RewindWebSocket
 import RewindWire
@@ -38,6 +39,43 @@ struct URLSessionTransportDaemonTests {
         print("URLSessionTransport against the daemon on this Linux: connected=\(events.connectCount == 1) "
             + "\(events.disconnectReasons) after \(elapsed) s")
         #endif
+    }
+}
+
+/// A store instrumented over the URLSession transport: recorded where Foundation has WebSockets; where it has not,
+/// the app runs as without the inspector (its dispatches are neither slowed nor blocked by the failing connects).
+@Suite("Inspector over URLSessionTransport")
+@MainActor
+struct InspectorOverURLSessionTests {
+    @Test("the app dispatches as usual; the session is recorded where URLSession has WebSockets")
+    func storeKeepsRunning() async throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        var configuration = InspectorConfiguration()
+        configuration.url = harness.url
+        let store = Store(
+            initialState: 0, reducer: Reducer<Int, Int> { state, action in
+                state += action
+                return .none
+            },
+            middleware: [Inspector.middleware(name: "urlsession-store", configuration: configuration,
+                                              transport: URLSessionTransport())])
+        let started = Date()
+        for _ in 0..<1_000 { store.dispatch(1) }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(store.state == 1_000)
+        #expect(elapsed < TestTime.seconds(2), "1,000 dispatches took \(elapsed) s")
+        let probe = ClientEventRecorder()
+        let transport = URLSessionTransport()
+        defer { transport.disconnect() }
+        transport.connect(to: try #require(InspectorURL(string: harness.url)), subprotocol: WireProtocol.appSubprotocol,
+                          delegate: probe)
+        #expect(probe.wait(timeout: 4) { $0.connectCount == 1 || !$0.disconnectReasons.isEmpty })
+        if probe.connectCount == 1 {
+            #expect(harness.waitForSession(events: 1_000, app: "urlsession-store") != nil)
+        } else {
+            #expect(harness.daemon.sessions.isEmpty)
+        }
     }
 }
 
