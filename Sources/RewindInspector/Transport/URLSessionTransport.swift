@@ -56,17 +56,17 @@ public final class URLSessionTransport: InspectorTransport, @unchecked Sendable 
 
     /// See `InspectorTransport.connect(to:subprotocol:delegate:)`.
     public func connect(to url: InspectorURL, subprotocol: String, delegate: any InspectorTransportDelegate) {
-        guard let request = Self.handshakeRequest(to: url, subprotocol: subprotocol) else {
-            replace(with: nil)
-            callbacks.async { delegate.transportDidDisconnect(reason: "'\(url)' is not a URL URLSession accepts") }
-            return
-        }
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.underlyingQueue = callbacks
         let events = SessionEvents(transport: self)
         let session = URLSession(configuration: Self.sessionConfiguration(), delegate: events, delegateQueue: queue)
-        let task = session.webSocketTask(with: request)
+        guard let task = Self.handshakeTask(in: session, to: url, subprotocol: subprotocol) else {
+            session.invalidateAndCancel()
+            replace(with: nil)
+            callbacks.async { delegate.transportDidDisconnect(reason: "'\(url)' is not a URL URLSession accepts") }
+            return
+        }
         task.maximumMessageSize = maxMessageBytes
         let connection = Connection(
             task: task, session: session, delegate: delegate, subprotocol: subprotocol,
@@ -125,12 +125,12 @@ public final class URLSessionTransport: InspectorTransport, @unchecked Sendable 
         if !onCallbacks { callbacks.sync {} }
     }
 
-    /// The handshake request: the daemon's address, the subprotocol, and no `Origin` header.
-    static func handshakeRequest(to url: InspectorURL, subprotocol: String) -> URLRequest? {
+    /// The WebSocket task for `url`, not resumed: it asks for `subprotocol` (URLSession's own
+    /// `Sec-WebSocket-Protocol` negotiation) and adds no header of its own, so no `Origin`.
+    static func handshakeTask(in session: URLSession, to url: InspectorURL,
+                              subprotocol: String) -> URLSessionWebSocketTask? {
         guard let address = URL(string: url.description), address.host != nil else { return nil }
-        var request = URLRequest(url: address)
-        request.setValue(subprotocol, forHTTPHeaderField: "Sec-WebSocket-Protocol")
-        return request
+        return session.webSocketTask(with: address, protocols: [subprotocol])
     }
 
     /// A session of its own per connection, without caches, cookies or credentials; the connect timeout is the
