@@ -114,7 +114,7 @@ public final class URLSessionTransport: InspectorTransport, @unchecked Sendable 
     public func disconnect() {
         let onCallbacks = DispatchQueue.getSpecific(key: onCallbacksKey) == true
         if !onCallbacks {
-            // Let what is queued go out first (send completions arrive on another thread than this one).
+            // Let what is queued go out first (send completions arrive on `callbacks`, which this thread is not).
             let deadline = Date(timeIntervalSinceNow: 1)
             lock.lock()
             while let current, current.isOpen, current.backlog.bytes > 0, lock.wait(until: deadline) {}
