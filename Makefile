@@ -5,7 +5,7 @@ SWIFT         ?= swift
 APT_PACKAGES  := libwebsockets-dev libncurses-dev libsqlite3-dev tmux pkg-config
 BREW_PACKAGES := libwebsockets ncurses sqlite tmux pkg-config
 
-.PHONY: setup build release test demo bench clean
+.PHONY: setup build release test demo bench clean portable-check
 
 ## setup: install the system libraries Rewind needs, only those missing (apt on Debian/Ubuntu; the brew line on macOS)
 setup:
@@ -37,7 +37,20 @@ release: setup
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(MAKE) portable-check
 	$(MAKE) bench QUICK=1
+
+## portable-check: the configuration an iOS/tvOS/watchOS/macOS app builds, checked on any machine (about a minute
+## from clean): RewindInspector's Apple-platform dependencies must not reach libwebsockets (from the manifest), and
+## REWIND_PORTABLE=1 builds Rewind, RewindWire and RewindInspector without RewindWebSocket (URLSession transport),
+## links the portable tests without libwebsockets and runs them, in its own build folder .build-portable.
+PORTABLE_TESTS = $(CURDIR)/.build-portable/debug/RewindPackageTests.xctest
+portable-check: setup
+	$(SWIFT) package dump-package | $(SWIFT) .ci/check-apple-dependencies.swift
+	REWIND_PORTABLE=1 $(SWIFT) build --build-tests --scratch-path .build-portable
+	@if command -v ldd >/dev/null 2>&1 && ldd $(PORTABLE_TESTS) | grep -q libwebsockets; then \
+	    echo "portable-check: the portable build links libwebsockets" >&2; exit 1; fi
+	REWIND_PORTABLE=1 $(SWIFT) test --skip-build --scratch-path .build-portable
 
 ## demo: install what is missing, build, and start the live demo (quit the timeline with q)
 demo: setup

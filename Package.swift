@@ -3,11 +3,19 @@
 // Rewind: a unidirectional data-flow library for Swift, and a time-travel inspector for it.
 // The module map and the rules about who may import whom are in docs/ARCHITECTURE.md.
 
+import Foundation
 import PackageDescription
+
+/// `REWIND_PORTABLE=1` declares only what an app on an Apple platform builds — `Rewind`, `RewindWire`,
+/// `RewindInspector` without libwebsockets — plus the tests of that configuration, so that Linux CI compiles and
+/// links the Apple dependency graph (`make portable-check`, in its own `--scratch-path .build-portable`).
+let portable = ProcessInfo.processInfo.environment["REWIND_PORTABLE"] == "1"
+/// The targets (and, by the same names, products) of the portable configuration.
+let portableTargets: Set<String> = ["Rewind", "RewindWire", "RewindInspector", "InspectorPortableTests"]
 
 let package = Package(
     name: "Rewind",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Rewind", targets: ["Rewind"]),
         .library(name: "RewindTesting", targets: ["RewindTesting"]),
@@ -20,8 +28,8 @@ let package = Package(
         .executable(name: "todo", targets: ["todo"]),
         .executable(name: "login", targets: ["login"]),
         .executable(name: "stress", targets: ["stress"]),
-    ],
-    dependencies: [
+    ].filter { !portable || portableTargets.contains($0.name) },
+    dependencies: portable ? [] : [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
@@ -50,8 +58,15 @@ let package = Package(
         // MARK: WebSocket server and client on libwebsockets (the only module importing CLibWebSockets)
         .target(name: "RewindWebSocket", dependencies: ["CLibWebSockets"]),
 
-        // MARK: The instrumentation middleware apps link in
-        .target(name: "RewindInspector", dependencies: ["Rewind", "RewindWire", "RewindWebSocket"]),
+        // MARK: The instrumentation middleware apps link in. libwebsockets is its transport on Linux only; on
+        // Apple platforms (and in the portable configuration) the transport is Foundation's URLSession.
+        .target(
+            name: "RewindInspector",
+            dependencies: portable
+                ? ["Rewind", "RewindWire"]
+                : ["Rewind", "RewindWire", .target(name: "RewindWebSocket", condition: .when(platforms: [.linux]))],
+            swiftSettings: portable ? [] : [.define("REWIND_LIBWEBSOCKETS", .when(platforms: [.linux]))]
+        ),
 
         // MARK: The daemon: server, recorder, session store, time travel
         .target(name: "RewindDaemon", dependencies: ["RewindWire", "RewindWebSocket", "CSQLite"]),
@@ -94,6 +109,7 @@ let package = Package(
         .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
         .testTarget(name: "RewindWireTests", dependencies: ["RewindWire"]),
         .testTarget(name: "RewindInspectorTests", dependencies: ["RewindInspector", "Rewind", "RewindWire"]),
+        .testTarget(name: "InspectorPortableTests", dependencies: ["RewindInspector", "Rewind", "RewindWire"]),
         .testTarget(name: "RewindDaemonTests", dependencies: ["RewindDaemon", "RewindWire"]),
         .testTarget(name: "RewindTUITests", dependencies: ["RewindTUI", "RewindDaemon", "RewindWire"]),
         .testTarget(
@@ -105,5 +121,5 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "Rewind", "RewindInspector"]
         ),
-    ]
+    ].filter { !portable || portableTargets.contains($0.name) }
 )

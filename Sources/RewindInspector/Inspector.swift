@@ -45,10 +45,15 @@ public enum Inspector {
         return middleware(name: name, configuration: configuration, transport: defaultTransport())
     }
 
-    /// The libwebsockets transport ``middleware(name:redacting:configuration:)`` uses.
+    /// The transport ``middleware(name:redacting:configuration:)`` uses: libwebsockets on Linux, Foundation's
+    /// URLSession everywhere else.
     @usableFromInline
     static func defaultTransport() -> any InspectorTransport {
+        #if REWIND_LIBWEBSOCKETS
         LibWebSocketsTransport()
+        #else
+        URLSessionTransport()
+        #endif
     }
 
     /// The same middleware over a transport of the caller's choosing (the seam for other WebSocket clients).
@@ -69,12 +74,19 @@ public enum Inspector {
         }
     }
 
-    /// This process's identity on the timeline: `host:pid:start-time`, stable for the life of the process so that
-    /// a reconnect continues the same session.
+    /// This process's identity on the timeline: `host:pid:startMillis` (docs/PROTOCOL.md), stable for the life of
+    /// the process so that a reconnect continues the same session.
+    ///
+    /// The host is the kernel's host name (`gethostname`, a system call that never blocks), with any `:` replaced
+    /// so that the pid stays the second field: `ProcessInfo.hostName` would do a reverse DNS lookup on Apple
+    /// platforms, which can stall the app's launch for seconds on a network without DNS.
     public static let processInstance: String = {
-        let host = ProcessInfo.processInfo.hostName
-        let pid = ProcessInfo.processInfo.processIdentifier
+        var name = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count - 1) == 0
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : ""
+        let pid = getpid()
         let started = Int(Date().timeIntervalSince1970 * 1000)
-        return "\(host):\(pid):\(started)"
+        return "\(host.isEmpty ? "unknown-host" : host.replacingOccurrences(of: ":", with: "_")):\(pid):\(started)"
     }()
 }

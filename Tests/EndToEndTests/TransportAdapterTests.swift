@@ -3,6 +3,7 @@ import RewindInspector
 import RewindWebSocket
 import Testing
 
+#if os(Linux) // LibWebSocketsTransport exists where libwebsockets is the inspector's transport
 /// The inspector's seam over the shared client: `LibWebSocketsTransport` and `InspectorURL` behave as
 /// `WebSocketClient` and `WebSocketURL` do (their full behaviour is specified in TransportClientTests).
 @Suite("LibWebSocketsTransport (the inspector's adapter)")
@@ -54,6 +55,8 @@ struct TransportAdapterTests {
         #expect(client.connectCount == 0)
     }
 }
+
+#endif
 
 @Suite("InspectorURL")
 struct InspectorURLTests {

@@ -1,7 +1,8 @@
 /// The inspector's transport layer: everything the inspector needs from a WebSocket client. The inspector
-/// talks only to this protocol; `LibWebSocketsTransport` implements it with libwebsockets, and another
-/// implementation (e.g. Foundation's `URLSessionWebSocketTask` on Apple platforms) can be added without
-/// touching the rest.
+/// talks only to this protocol; `LibWebSocketsTransport` implements it with libwebsockets (the default on
+/// Linux, and built only there), `URLSessionTransport` with Foundation's `URLSessionWebSocketTask` (the
+/// default on Apple platforms). Another implementation can be passed to
+/// `Inspector.middleware(name:configuration:transport:)` without touching the rest.
 ///
 /// Threading: every method may be called from any thread and none blocks on the network (`disconnect`
 /// waits only for the transport's own thread to finish). Delegate methods arrive on the transport's own

@@ -1,3 +1,4 @@
+#if REWIND_LIBWEBSOCKETS
 import RewindWebSocket
 
 /// The inspector's transport on libwebsockets: an `InspectorTransport` that hands everything to the
@@ -54,3 +55,11 @@ public final class LibWebSocketsTransport: InspectorTransport {
         func webSocketDidDisconnect(reason: String) { target.transportDidDisconnect(reason: reason) }
     }
 }
+
+extension InspectorURL {
+    /// The same address for the shared WebSocket client.
+    var webSocketURL: WebSocketURL {
+        WebSocketURL(host: host, port: port, path: path)
+    }
+}
+#endif
