@@ -131,7 +131,13 @@ private final class PacedReplayProgress: @unchecked Sendable {  // mutable state
 
     /// Reads one line from standard input; false at end of input or after Ctrl-C.
     func waitForEnter() -> Bool {
-        locked { waitingForInput = true }
+        // A Ctrl-C that came between the prompt and here found nobody waiting: stop now instead of reading.
+        let alreadyStopped = locked { () -> Bool in
+            if stopped { return true }
+            waitingForInput = true
+            return false
+        }
+        if alreadyStopped { return false }
         let line = readLine()
         return locked {
             waitingForInput = false
