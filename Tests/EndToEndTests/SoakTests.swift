@@ -65,10 +65,7 @@ struct SoakTests {
             usleep(UInt32.random(in: 300_000...1_200_000, using: &generator))
             if let next = plannedRestarts.first, Date().timeIntervalSince(start) >= next.at {
                 plannedRestarts.removeFirst()
-                daemon.process.signal(next.signal)
-                daemon.process.waitForExit(timeout: 10)
-                daemonLog += daemon.process.stderrLines + ["--- restart (signal \(next.signal))"]
-                try daemon.restart()
+                daemonLog += try Self.restart(daemon, signal: next.signal)
                 restarts += 1
                 continue
             }
@@ -82,11 +79,7 @@ struct SoakTests {
                 hostile += 1
             default:
                 // A restart: graceful or not, on the same port and data directory.
-                let signal = Bool.random(using: &generator) ? SIGTERM : SIGKILL
-                daemon.process.signal(signal)
-                daemon.process.waitForExit(timeout: 10)
-                daemonLog += daemon.process.stderrLines + ["--- restart (signal \(signal))"]
-                try daemon.restart()
+                daemonLog += try Self.restart(daemon, signal: Bool.random(using: &generator) ? SIGTERM : SIGKILL)
                 restarts += 1
             }
         }
@@ -129,6 +122,28 @@ struct SoakTests {
             \(baselineKiB / 1024) MiB at start, \(finalKiB / 1024) MiB at the end
             """)
         #expect(settled, "daemon memory \(finalKiB) KiB after the soak, \(baselineKiB) KiB at start")
+    }
+
+    /// Stops the daemon with `signal` and starts it again on the same port and data directory; returns the stopped
+    /// daemon's log. A graceful stop must end within 10 s; the port may take a moment to be free again.
+    static func restart(_ daemon: DaemonFaultTests.DaemonProcess, signal: Int32) throws -> [String] {
+        daemon.process.signal(signal)
+        if daemon.process.waitForExit(timeout: 10) == nil {
+            Issue.record("the daemon did not stop within 10 s of signal \(signal)")
+            daemon.process.signal(SIGKILL)
+            daemon.process.waitForExit(timeout: 10)
+        }
+        let log = daemon.process.stderrLines + ["--- restart (signal \(signal))"]
+        var attempt = 0
+        while true {
+            do {
+                try daemon.restart()
+                return log
+            } catch where attempt < 20 {
+                attempt += 1
+                usleep(250_000)
+            }
+        }
     }
 
     /// The number of actions a finished `stress` says it dispatched.
