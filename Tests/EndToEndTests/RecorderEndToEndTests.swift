@@ -45,7 +45,7 @@ struct RecorderEndToEndTests {
         let store = QueueStore(CodableState(count: 0))
         var host = RecorderHost<CodableState, CodableAction>(executor: .queue(store.queue)) { store.state }
         host.offerJump { store.set($0) }
-        #expect(host.capabilities == ["jump", "batch"])
+        #expect(host.capabilities == ["jump", "batch", "ack"])
         var configuration = InspectorConfiguration()
         configuration.url = harness.url
         let recorder = Recorder(name: "jump-only", initialState: store.state, host: host,
@@ -57,7 +57,7 @@ struct RecorderEndToEndTests {
             }
         }
         let session = try #require(harness.waitForSession(events: 3, app: "jump-only"))
-        #expect(session.capabilities == ["jump", "batch"])
+        #expect(session.capabilities == ["jump", "batch", "ack"])
 
         let jumped = harness.daemon.waitFor { harness.daemon.jump(session: session.id, to: 1, completion: $0) }
         #expect(throws: Never.self) { try jumped.get() }
@@ -106,7 +106,7 @@ struct RecorderEndToEndTests {
             recorder.record(.add(5), state: store.state)
         }
         let session = try #require(harness.waitForSession(events: 1, app: "read-only"))
-        #expect(session.capabilities == ["batch"])
+        #expect(session.capabilities == ["batch", "ack"])
         #expect(try harness.lastRecordedState(session) == ["count": 5])
         let jumped = harness.daemon.waitFor { harness.daemon.jump(session: session.id, to: 0, completion: $0) }
         guard case .failure(let refusal) = jumped else {
@@ -130,7 +130,7 @@ struct RecorderEndToEndTests {
         var host = RecorderHost<CodableState, CodableAction>(executor: .queue(store.queue)) { store.state }
         host.offerJump { store.set($0) }
         host.offerReplay(reducing: reduce, replace: { store.set($0) })
-        #expect(host.capabilities == ["jump", "replay", "batch"])
+        #expect(host.capabilities == ["jump", "replay", "batch", "ack"])
         var configuration = InspectorConfiguration()
         configuration.url = harness.url
         let recorder = Recorder(name: "replaying", initialState: store.state, host: host, configuration: configuration)
@@ -163,7 +163,7 @@ struct RecorderEndToEndTests {
         var configuration = InspectorConfiguration()
         configuration.url = harness.url
         let recorder = Recorder(name: "opaque", initialState: store.state, host: host, configuration: configuration)
-        #expect(recorder.capabilities == ["batch"])
+        #expect(recorder.capabilities == ["batch", "ack"])
         let actions: [OpaqueAction] = [.add(2), .load(completion: {}), .loaded(.failure(MyError())), .loaded(.success(7))]
         for action in actions {
             store.queue.sync {

@@ -29,7 +29,7 @@ struct RecorderSampleTests {
                                    ["--script", try script(["add milk 2", "add tea 1", "remove 0"]), "--stay"],
                                    environment: ["REWIND_URL": harness.url])
         let session = try #require(harness.waitForSession(events: 3, app: "reswift-style"))
-        #expect(session.capabilities == ["jump", "dispatch", "replay", "batch"])
+        #expect(session.capabilities == ["jump", "dispatch", "replay", "batch", "ack"])
         let reader = try harness.daemon.store.openSession(session.id)
         let events = try reader.events(1...3)
         #expect(events.map(\.label) == ["AddItem", "AddItem", "RemoveItem"])
@@ -67,7 +67,7 @@ struct RecorderSampleTests {
                                                             "decrement", "fact"]), "--stay"],
                                    environment: ["REWIND_URL": harness.url])
         let session = try #require(harness.waitForSession(events: 9, app: "tca-style"))
-        #expect(session.capabilities == ["jump", "batch"])
+        #expect(session.capabilities == ["jump", "batch", "ack"])
         let reader = try harness.daemon.store.openSession(session.id)
         let events = try reader.events(1...9)
         #expect(events.map(\.label) == ["increment", "binding", "increment", "factButtonTapped",
@@ -115,6 +115,6 @@ struct MiddlewareCapabilityTests {
                                    environment: ["REWIND_URL": harness.url])
         #expect(app.waitForExit() == 0)
         let session = try #require(harness.waitForSession(events: 1, app: "counter"))
-        #expect(session.capabilities == ["jump", "dispatch", "replay", "batch"])
+        #expect(session.capabilities == ["jump", "dispatch", "replay", "batch", "ack"])
     }
 }

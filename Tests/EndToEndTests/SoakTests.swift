@@ -88,8 +88,11 @@ struct SoakTests {
             #expect(app.process.waitForExit(timeout: 120) == 0, "stress \(app.arguments) did not finish")
         }
         for viewer in viewers { viewer.close() }
+        // Near its baseline: the finished runs' states are freed and given back (AddressSanitizer's quarantine keeps
+        // freed memory on purpose, so under a sanitizer the figure is printed, not checked).
+        let allowanceKiB = TestTime.scale > 1 ? Int.max / 2 : 48 * 1024
         let settled = ProcessResources.settle(timeout: 10) {
-            Self.residentKiB(daemon.process.pid) <= baselineKiB + 64 * 1024
+            Self.residentKiB(daemon.process.pid) <= baselineKiB + allowanceKiB
         }
         let finalKiB = Self.residentKiB(daemon.process.pid)
         daemon.process.signal(SIGTERM)

@@ -108,22 +108,22 @@ struct RecorderCapabilityTests {
     enum Action: Codable, Sendable { case tap }
     struct OpaqueAction: Sendable { var run: @Sendable () -> Void }
 
-    @Test("each ability offered, and only those, in protocol order, then batch")
+    @Test("each ability offered, and only those, in protocol order, then batch and ack")
     func advertised() {
         var host = RecorderHost<State, Action>(executor: .queue(DispatchQueue(label: "t"))) { State() }
-        #expect(host.capabilities == ["batch"])
+        #expect(host.capabilities == ["batch", "ack"])
         host.offerDispatch { _ in }
-        #expect(host.capabilities == ["dispatch", "batch"])
+        #expect(host.capabilities == ["dispatch", "batch", "ack"])
         host.offerJump { _ in }
         host.offerReplay { initial, _, _ in initial }
-        #expect(host.capabilities == ["jump", "dispatch", "replay", "batch"])
+        #expect(host.capabilities == ["jump", "dispatch", "replay", "batch", "ack"])
     }
 
     @Test("non-Codable actions: jump can still be offered, dispatch and replay cannot (they do not compile)")
     func opaqueActions() {
         var host = RecorderHost<State, OpaqueAction>(executor: .queue(DispatchQueue(label: "t"))) { State() }
         host.offerJump { _ in }
-        #expect(host.capabilities == ["jump", "batch"])
+        #expect(host.capabilities == ["jump", "batch", "ack"])
     }
 
     @Test("a disabled recorder records nothing and starts nothing, but still says what the host offers")
@@ -134,7 +134,7 @@ struct RecorderCapabilityTests {
         let recorder = Recorder(name: "off", initialState: State(), host: host, configuration: configuration)
         recorder.record(.tap, state: State())
         #expect(recorder.seq == 0)
-        #expect(recorder.capabilities == ["batch"])
+        #expect(recorder.capabilities == ["batch", "ack"])
         #expect(recorder.deliveryCounts == InspectorDeliveryCounts())
     }
 }

@@ -132,7 +132,7 @@ extension Daemon {
                                   for what: String) throws(DaemonError) {
         let offered = live.capabilities
         guard !offered.contains(capability) else { return }
-        let has = offered.filter { $0 != WireCapability.batch }
+        let has = offered.filter { $0 != WireCapability.batch && $0 != WireCapability.ack }
         throw DaemonError("cannot \(what) in session \(live.id): its app does not offer '\(capability)' (it offers "
             + (has.isEmpty ? "no command: it is watched read-only" : has.map { "'\($0)'" }.joined(separator: ", "))
             + "; see docs/INTEGRATIONS.md)", code: .commandFailed)

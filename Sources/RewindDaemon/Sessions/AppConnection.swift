@@ -49,6 +49,11 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
     private var droppedThrough: UInt64 = 0
     /// How many of the next messages the app sends again after a reconnect (`hello.resending`).
     private var resendRemaining: UInt64 = 0
+    /// The highest `seq` of this connection handled so far (recorded, or accounted for), and the last `ack` sent.
+    private var handledThrough: UInt64 = 0
+    private var lastAckNanos: UInt64 = 0
+    /// True when the app's `hello` named the `ack` capability (it reads acknowledgments).
+    private var wantsAcks = false
     private var closing = false
     /// Bytes of messages received but not yet handled, and whether reading from the app is stopped because of
     /// them; guarded by `backlogLock` (updated by the service thread and by ``queue``).
@@ -156,12 +161,15 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
         case .action(let event):
             guard let resolved = resolveSources([event], field: { _ in "action.source" }) else { return }
             record(resolved[0], in: session)
+            acknowledge(through: event.seq)
         case .batch(let events):
             guard let resolved = resolveSources(events, field: { "batch.events[\($0)].source" }) else { return }
             for event in resolved { record(event, in: session) }
+            acknowledge(through: events.last?.seq ?? 0)
         case .snapshot(let snapshot):
             session.recordSnapshot(snapshot, connectionBase: connectionBase)
             expectedSeq = max(expectedSeq, snapshot.seq &+ 1)
+            acknowledge(through: snapshot.seq)
         case .dropped(let dropped):
             droppedThrough = max(droppedThrough, dropped.to)
             session.recordDropped(dropped, connectionBase: connectionBase)
@@ -176,12 +184,24 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
         }
     }
 
+    /// Tells the app how far its messages on this connection are recorded (`ack`, docs/PROTOCOL.md §3.4), at most
+    /// every 50 ms, so that it can forget what it keeps for a resend after a reset. Connection queue only.
+    private func acknowledge(through seq: UInt64) {
+        guard wantsAcks else { return }
+        handledThrough = max(handledThrough, seq)
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now &- lastAckNanos >= 50_000_000 else { return }
+        lastAckNanos = now
+        environment.send(.ack(Ack(seq: handledThrough)))
+    }
+
     /// The app went away: its session's pending commands fail and its file is completed.
     private func closed() {
         session?.detach(id)
     }
 
     private func accept(_ hello: Hello) {
+        wantsAcks = hello.capabilities.contains(WireCapability.ack)
         guard hello.protocolVersion <= WireProtocol.version else {
             reject(WireError(code: .unsupportedProtocol,
                              message: "protocol \(hello.protocolVersion) is newer than this daemon's "

@@ -596,6 +596,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         finishing = false
         lock.broadcast()
         lock.unlock()
+        FreedMemory.release()
         hub.publish(.sessionEnded(id))
     }
 

@@ -79,7 +79,7 @@ final class CommandApplier<State: Sendable, Action: Sendable>: @unchecked Sendab
             }
         case .resync:
             reportCurrentState(reason: "resync")
-        case .welcome, .error:
+        case .welcome, .error, .ack:
             break
         }
     }

@@ -55,6 +55,9 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     /// A copy of ``rangeOpen`` for other threads: a coalesced range is not delivered until its snapshot is.
     private var awaitingSnapshot = false
     private var everConnected = false
+    /// The `seq` of the current connection the daemon last acknowledged (`ack`); nil until it does, and with a
+    /// daemon that never does. Guarded by `linkLock`.
+    private var ackedSeq: UInt64?
     private var failedAttempts = 0
     /// ``counts`` as of the last drained chunk, for other threads.
     private var publishedCounts = InspectorDeliveryCounts()
@@ -216,7 +219,12 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                 }
                 process(drained)
                 outbox.release(drained.charge)
-                if !rangeOpen { resendLog.advance(seq: baselineSeq, state: baseline, now: monotonicSeconds()) }
+                if !rangeOpen {
+                    linkLock.lock()
+                    let acked = ackedSeq.map { connectionBase &+ $0 }
+                    linkLock.unlock()
+                    resendLog.advance(seq: baselineSeq, state: baseline, now: monotonicSeconds(), acked: acked)
+                }
                 linkLock.lock()
                 publishedCounts = counts
                 linkLock.unlock()
@@ -543,6 +551,7 @@ extension InspectorPipeline: InspectorTransportDelegate {
     func transportDidConnect() {
         linkLock.lock()
         everConnected = true
+        ackedSeq = nil
         link = .connected(helloSent: false)
         linkLock.broadcast()
         linkLock.unlock()
@@ -555,6 +564,10 @@ extension InspectorPipeline: InspectorTransportDelegate {
         case .welcome:
             linkLock.lock()
             backoff.reset()
+            linkLock.unlock()
+        case .ack(let ack):
+            linkLock.lock()
+            ackedSeq = max(ackedSeq ?? 0, ack.seq)
             linkLock.unlock()
         case .error(let error) where error.code.closeCode != nil:
             log("the daemon refused this app: \(error.code.rawValue): \(error.message)")

@@ -11,9 +11,11 @@ import RewindWire
 /// state and number and how many messages it sends again (`resending`), then those messages, renumbered for the
 /// new connection; the daemon ignores what it had already recorded (docs/PROTOCOL.md §3.3) and records the rest.
 ///
-/// Two generations are kept so that the checkpoint is always at least ``generationSeconds`` old: the log starts a
-/// new generation at the pipeline's current state once the current one is that old (never while a coalesced range
-/// is open: its state is not known), and forgets the generation before. At most ``byteLimit`` bytes of frames are
+/// Two generations are kept, so that everything after the checkpoint that may not have reached the daemon is in the
+/// log: the log starts a new generation at the pipeline's current state (never while a coalesced range is open: its
+/// state is not known) once the daemon has acknowledged (`ack`) everything up to the current generation's
+/// checkpoint — or, with a daemon that sends no acknowledgments, once the current one is ``generationSeconds`` old —
+/// and forgets the generation before. At most ``byteLimit`` bytes of frames are
 /// kept (the pipeline gives twice its transport's high-water mark: what can be in flight); past that the log gives
 /// up until the next generation, and a reconnect starts from the last state sent instead: the daemon then counts
 /// what it missed as lost.
@@ -84,14 +86,22 @@ struct ResendLog {
         }
     }
 
-    /// Starts a new generation at the pipeline's current state when the current one is old enough, or when the log
-    /// had given up. Call only while no coalesced range is open (`state` is then the state after action `seq`).
-    mutating func advance(seq: UInt64, state: JSONValue, now: Double) {
+    /// Starts a new generation at the pipeline's current state when the previous one is no longer needed, or when
+    /// the log had given up. With `acked` (the app's number of the last action the daemon confirmed with `ack`),
+    /// the previous generation is no longer needed once the daemon has everything up to the current checkpoint:
+    /// what follows it is all still in the log. Without acknowledgments (an older daemon), when the current
+    /// generation is ``generationSeconds`` old. Call only while no coalesced range is open (`state` is then the
+    /// state after action `seq`).
+    mutating func advance(seq: UInt64, state: JSONValue, now: Double, acked: UInt64? = nil) {
         guard let current else {
             self.current = Generation(seq: seq, state: state, started: now)
             return
         }
-        guard now - current.started >= Self.generationSeconds else { return }
+        if let acked {
+            guard acked >= current.seq, seq > current.seq else { return }
+        } else {
+            guard now - current.started >= Self.generationSeconds else { return }
+        }
         previous = current
         self.current = Generation(seq: seq, state: state, started: now)
     }

@@ -53,6 +53,7 @@ public struct RecorderHost<State, Action> {
         if dispatch != nil { offered.append(WireCapability.dispatch) }
         if replay != nil { offered.append(WireCapability.replay) }
         offered.append(WireCapability.batch)
+        offered.append(WireCapability.ack)
         return offered
     }
 }

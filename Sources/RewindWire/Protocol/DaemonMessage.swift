@@ -15,6 +15,8 @@ public enum DaemonMessage: Sendable, Hashable {
     case resync(Resync)
     /// `error`: something the app sent was refused.
     case error(WireError)
+    /// `ack`: everything up to a `seq` of this connection is recorded.
+    case ack(Ack)
 
     /// The `"type"` string of this message.
     public var typeName: String {
@@ -25,6 +27,7 @@ public enum DaemonMessage: Sendable, Hashable {
         case .replay: return "replay"
         case .resync: return "resync"
         case .error: return "error"
+        case .ack: return "ack"
         }
     }
 
@@ -38,6 +41,7 @@ public enum DaemonMessage: Sendable, Hashable {
         case .dispatch(let m): m.write(into: &o)
         case .replay(let m): m.write(into: &o)
         case .resync(let m): m.write(into: &o)
+        case .ack(let m): m.write(into: &o)
         case .error(let e):
             o["code"] = .string(e.code.rawValue)
             o["message"] = .string(e.message)
@@ -56,6 +60,7 @@ public enum DaemonMessage: Sendable, Hashable {
         case "replay": self = .replay(try Replay(reading: fields))
         case "resync": self = .resync(try Resync(reading: fields))
         case "error": self = .error(try WireError(reading: fields))
+        case "ack": self = .ack(try Ack(reading: fields))
         default: throw WireEnvelope.unknownType(type, expecting: "a daemon message")
         }
     }

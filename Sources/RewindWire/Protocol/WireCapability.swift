@@ -14,4 +14,6 @@ public enum WireCapability {
     public static let replay = "replay"
     /// The app may send `batch` frames.
     public static let batch = "batch"
+    /// The app reads `ack` (the daemon then tells it how far its messages are recorded, docs/PROTOCOL.md §3.4).
+    public static let ack = "ack"
 }

@@ -25,9 +25,12 @@ final class DaemonPeer {
         try raw.sendText(text)
     }
 
-    /// Reads the next message and parses it.
+    /// Reads the next message and parses it, passing over the daemon's `ack`s (an app may ignore them).
     func next() throws -> JSONValue {
-        try JSONValue(parsing: try raw.readMessage())
+        while true {
+            let message = try JSONValue(parsing: try raw.readMessage())
+            if message["type"]?.stringValue != "ack" { return message }
+        }
     }
 
     /// Sends `hello` and reads the answer; returns the session id of the `welcome`, nil (recording an issue)
