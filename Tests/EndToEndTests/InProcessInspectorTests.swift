@@ -40,7 +40,7 @@ struct InProcessInspectorTests {
     }
 
     private func delivered() async -> Bool {
-        await Task.detached { Inspector.waitUntilDelivered(timeout: 10) }.value
+        await Task.detached { Inspector.waitUntilDelivered(timeout: TestTime.seconds(10)) }.value
     }
 
     private func jump(_ daemon: Daemon, _ session: SessionID, to index: Int64) async -> Result<CommandResult, DaemonError> {

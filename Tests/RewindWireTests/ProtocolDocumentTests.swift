@@ -62,7 +62,7 @@ struct ProtocolDocumentTests {
             case "hello", "action", "batch", "snapshot", "dropped", "result", "goodbye":
                 let message = try AppMessage(json: example)
                 #expect(try AppMessage(json: message.json) == message)
-            case "welcome", "jump", "dispatch", "replay", "resync", "error":
+            case "welcome", "jump", "dispatch", "replay", "resync", "error", "ack":
                 let message = try DaemonMessage(json: example)
                 #expect(try DaemonMessage(json: message.json) == message)
             case "request":
@@ -76,7 +76,7 @@ struct ProtocolDocumentTests {
             }
         }
         #expect(kinds.isSuperset(of: ["hello", "action", "batch", "snapshot", "dropped", "result", "goodbye", "welcome", "jump",
-                                      "dispatch", "replay", "resync", "error", "request", "response", "event"]))
+                                      "dispatch", "replay", "resync", "error", "ack", "request", "response", "event"]))
     }
 
     @Test("every error code is documented with its close code")
