@@ -220,7 +220,8 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
             self.session = session
             connectionBase = hello.seq ?? 0
             resendRemaining = hello.resending ?? 0
-            environment.send(.welcome(Welcome(session: session.id.rawValue, resumed: resumed)))
+            environment.send(.welcome(Welcome(session: session.id.rawValue, resumed: resumed,
+                                              acknowledges: wantsAcks)))
         } catch {
             reject(error)
         }

@@ -58,6 +58,9 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     /// The `seq` of the current connection the daemon last acknowledged (`ack`); nil until it does, and with a
     /// daemon that never does. Guarded by `linkLock`.
     private var ackedSeq: UInt64?
+    /// Whether the current connection's daemon acknowledges (its `welcome` says so); nil until the `welcome`.
+    /// Guarded by `linkLock`.
+    private var daemonAcknowledges: Bool?
     private var failedAttempts = 0
     /// ``counts`` as of the last drained chunk, for other threads.
     private var publishedCounts = InspectorDeliveryCounts()
@@ -220,10 +223,17 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                 process(drained)
                 outbox.release(drained.charge)
                 if !rangeOpen {
+                    // The checkpoint moves with the daemon's acknowledgments; by time only with a daemon that does
+                    // not acknowledge; not at all before the welcome says which (or before the first `ack`).
                     linkLock.lock()
                     let acked = ackedSeq.map { connectionBase &+ $0 }
+                    let acknowledges = daemonAcknowledges
                     linkLock.unlock()
-                    resendLog.advance(seq: baselineSeq, state: baseline, now: monotonicSeconds(), acked: acked)
+                    if acknowledges == false {
+                        resendLog.advance(seq: baselineSeq, state: baseline, now: monotonicSeconds())
+                    } else if acknowledges == true, let acked {
+                        resendLog.advance(seq: baselineSeq, state: baseline, now: monotonicSeconds(), acked: acked)
+                    }
                 }
                 linkLock.lock()
                 publishedCounts = counts
@@ -552,6 +562,7 @@ extension InspectorPipeline: InspectorTransportDelegate {
         linkLock.lock()
         everConnected = true
         ackedSeq = nil
+        daemonAcknowledges = nil
         link = .connected(helloSent: false)
         linkLock.broadcast()
         linkLock.unlock()
@@ -561,9 +572,10 @@ extension InspectorPipeline: InspectorTransportDelegate {
     func transportDidReceive(_ message: [UInt8]) {
         guard let decoded = try? WireCodec.decodeDaemonMessage(message) else { return }
         switch decoded {
-        case .welcome:
+        case .welcome(let welcome):
             linkLock.lock()
             backoff.reset()
+            daemonAcknowledges = welcome.acknowledges
             linkLock.unlock()
         case .ack(let ack):
             linkLock.lock()
