@@ -57,7 +57,10 @@ struct DaemonResourceTests {
         print("[finished runs] daemon resident memory after runs 2, 6, 12 of a 4 MiB state: "
               + "\(resident[1] >> 20), \(resident[5] >> 20), \(resident[11] >> 20) MiB "
               + "(\(growth >> 20) MiB over 10 runs)")
-        #expect(growth < 60 << 20, "grew \(growth >> 20) MiB over 10 finished runs: \(resident.map { $0 >> 20 }) MiB")
+        // AddressSanitizer keeps freed memory in its quarantine on purpose: under a sanitizer the figure is printed,
+        // not checked (the plain `make test` run checks it).
+        let bound = TestTime.scale > 1 ? Int.max : 60 << 20
+        #expect(growth < bound, "grew \(growth >> 20) MiB over 10 finished runs: \(resident.map { $0 >> 20 }) MiB")
     }
 
     @Test("at a 96-descriptor limit, 150 silent connections neither spin the daemon nor keep a good app out")
