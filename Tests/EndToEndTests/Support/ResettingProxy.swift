@@ -141,7 +141,9 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
                 if ready < 0 { return }
                 let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
                 if count <= 0 {
-                    shutdown(destination, Int32(SHUT_WR))
+                    // One side ended (a daemon killed, an app gone): the connection is gone for both, as without a
+                    // proxy; a half-closed link would leave the other peer waiting on a proxy that still accepts.
+                    link.kill()
                     return
                 }
                 var offset = 0
