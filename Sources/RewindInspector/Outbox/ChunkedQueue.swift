@@ -44,14 +44,21 @@ struct ChunkedQueue<Element> {
     @usableFromInline
     mutating func startChunk() {
         middle.append(tail)
+        tail = takeSpare(reserving: true)
+    }
+
+    /// An empty chunk: the kept spare's storage when there is one, else a new array (with room for a whole chunk
+    /// when `reserving`).
+    @usableFromInline
+    mutating func takeSpare(reserving: Bool) -> [Element] {
         if var reused = spare {
             spare = nil
             reused.removeAll(keepingCapacity: true)
-            tail = reused
-        } else {
-            tail = []
-            tail.reserveCapacity(Self.chunkSize)
+            return reused
         }
+        var fresh: [Element] = []
+        if reserving { fresh.reserveCapacity(Self.chunkSize) }
+        return fresh
     }
 
     /// The element appended last, if any is queued.
@@ -97,13 +104,7 @@ struct ChunkedQueue<Element> {
             head = middle.removeFirst()
         } else if !tail.isEmpty {
             head = tail
-            if var reused = spare {
-                spare = nil
-                reused.removeAll(keepingCapacity: true)
-                tail = reused
-            } else {
-                tail = []
-            }
+            tail = takeSpare(reserving: false)
         }
     }
 }
