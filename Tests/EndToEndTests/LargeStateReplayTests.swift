@@ -16,11 +16,12 @@ struct LargeStateReplayTests {
         // runs without comparing.
         let stress = try ChildProcess(Executables.path("stress"),
                                       ["--count", "300", "--state-bytes", "1000000", "--mix", "touch", "--rate", "150",
-                                       "--stay"],
+                                       "--stay", "--deliver-timeout", String(TestTime.seconds(90))],
                                       environment: ["REWIND_URL": harness.url])
         defer { stress.closeInput() }
         let session = try #require(harness.waitForSession(events: 300, app: "stress", timeout: 30))
-        #expect(stress.waitForLine(timeout: 30, stderr: true) { $0.contains(#""delivered":true"#) } != nil)
+        #expect(stress.waitForLine(timeout: 100, stderr: true) { $0.contains(#""delivered":true"#) } != nil,
+                "stress said: \(stress.stderrLines.suffix(3))")
         session.flush()
         let reader = try harness.daemon.store.openSession(session.id)
         let actions = try reader.events(1...reader.eventCount).filter { $0.kind == .action }
