@@ -425,7 +425,11 @@ struct DaemonAppBadInputTests {
         #expect(failures.entries.isEmpty, "\(failures.entries.prefix(5))")
         // Every dropped app's session ended: the daemon saw every drop.
         #expect(ProcessResources.settle(timeout: 20) { harness.daemon.sessions.allSatisfy { !$0.isLive } })
-        #expect(harness.daemon.sessions.count == 4)
+        // One session per dropping instance — or more: a connection of that instance arriving before the daemon has
+        // seen the previous one close gets a session of its own (a session whose connection is open is never taken
+        // over, issue 19 item 4).
+        #expect(harness.daemon.sessions.count >= 4)
+        #expect(Set(harness.daemon.sessions.map(\.identity.instance)).count == 4)
         // Other tests run in this process at the same time: allow their noise, not one leak per connection.
         #expect(ProcessResources.settle(timeout: 10) { ProcessResources.openFileDescriptors < descriptors + 60 },
                 "\(ProcessResources.openFileDescriptors) descriptors open, \(descriptors) before")
