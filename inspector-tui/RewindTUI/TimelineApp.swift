@@ -23,6 +23,9 @@ public final class TimelineApp {
     private let dataSource: any TimelineDataSource
     private let actions: any TimelineActions
     private let commands: CommandQueue
+    private let searches: SearchRunner
+    /// The running search's last shown progress (searched events), to repaint only when it moves.
+    private var shownSearchProgress = -1
     /// Commands submitted and not yet reported, oldest (the running one) first.
     private var running: [TimelineCommand] = []
     private let environment: [String: String]
@@ -47,6 +50,7 @@ public final class TimelineApp {
         self.dataSource = dataSource
         self.actions = actions
         commands = CommandQueue(actions: actions)
+        searches = SearchRunner(dataSource: dataSource)
         self.environment = environment
         self.clock = clock
         let detailContent = DetailContentCache(dataSource: dataSource)
@@ -144,7 +148,9 @@ public final class TimelineApp {
     /// outcomes; true when all finished. For tests and scripted callers: `run()` never waits.
     @discardableResult
     public func waitForCommands(timeout: Double = 10) -> Bool {
+        let deadline = clock() + timeout
         let finished = commands.waitUntilIdle(timeout: timeout)
+            && searches.waitUntilIdle(timeout: max(0, deadline - clock()))
         collectOutcomes()
         return finished
     }
@@ -166,7 +172,13 @@ public final class TimelineApp {
     /// Carries out a command: `quit` and `redraw` at once, the others on the command queue; true for `.quit`.
     private func execute(_ command: TimelineCommand) -> Bool {
         switch command {
+        case .search(let request):
+            searches.start(request)
+            shownSearchProgress = -1
+        case .cancelSearch:
+            searches.cancel()
         case .quit:
+            searches.cancel()
             commands.cancelQueued()
             actions.quit()
             return true
@@ -222,7 +234,9 @@ public final class TimelineApp {
     /// Shows the outcomes of finished commands in the status line; true when there were any.
     @discardableResult
     private func collectOutcomes() -> Bool {
-        guard commands.hasOutcomes else { return false }
+        var changed = collectSearch()
+        guard commands.hasOutcomes else { return changed }
+        changed = true
         for outcome in commands.takeOutcomes() {
             if let position = running.firstIndex(of: outcome.command) {
                 running.remove(at: position)
@@ -233,6 +247,20 @@ public final class TimelineApp {
             controller.report(outcome.message)
         }
         showActivity()
+        return changed
+    }
+
+    /// Shows the running search's progress (when it moved) or its outcome; true when the screen changed.
+    private func collectSearch() -> Bool {
+        if let outcome = searches.takeOutcome() {
+            controller.finishSearch(outcome.request, found: outcome.found, wrapped: outcome.wrapped,
+                                    cancelled: outcome.cancelled, failure: outcome.failure)
+            shownSearchProgress = -1
+            return true
+        }
+        guard let running = searches.running, running.searched != shownSearchProgress else { return false }
+        shownSearchProgress = running.searched
+        controller.showSearchProgress(running.request, searched: running.searched, total: running.total)
         return true
     }
 

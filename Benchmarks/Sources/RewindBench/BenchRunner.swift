@@ -16,7 +16,7 @@ enum BenchRunner {
         #if DEBUG
         context.progress("warning: a debug build — the figures mean nothing; use `swift run -c release`")
         #endif
-        let order: [BenchArea] = [.ingest, .encode, .wire, .appThread, .timeTravel, .seek, .tui]
+        let order: [BenchArea] = [.ingest, .encode, .wire, .appThread, .timeTravel, .seek, .tui, .search]
         var results: [BenchArea: AreaReport] = [:]
         var session: RecordedSession?
         defer { session?.remove() }
@@ -31,6 +31,7 @@ enum BenchRunner {
             case .wire: report = try WireBenchmarks.run(context)
             case .appThread: report = try await AppThreadBenchmarks.run(context)
             case .timeTravel: report = try await TimeTravelBenchmarks.run(context)
+            case .search: report = try SearchBenchmarks.run(context)
             case .seek, .tui:
                 if session == nil {
                     let events = context.pick(full: 1_000_000, quick: 100_000)

@@ -33,6 +33,7 @@ enum SessionSchema {
             detail     TEXT
         );
         CREATE INDEX events_on_branches ON events (branch, idx) WHERE branch <> 0;
+        CREATE INDEX events_by_label ON events (coalesce(label, kind));
         CREATE TABLE keyframes (
             branch INTEGER NOT NULL,
             idx    INTEGER NOT NULL,
@@ -40,6 +41,10 @@ enum SessionSchema {
             PRIMARY KEY (branch, idx)
         );
         """
+
+    /// The index of events by the label the timeline shows (`coalesce(label, kind)`), then index: label search and
+    /// the `/` filter use it (`SessionSearch`). Files written before it existed lack it; they are read by scanning.
+    static let labelIndexName = "events_by_label"
 
     /// The keys of the `meta` table (values are text).
     enum MetaKey: String, CaseIterable {

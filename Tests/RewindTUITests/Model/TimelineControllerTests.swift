@@ -143,24 +143,27 @@ struct TimelineControllerTests {
 
     @Test("/ filters by a regex on labels: the cursor goes to the next match, n and N move between matches")
     func filter() {
-        var (controller, _) = controller(count: 30)
-        _ = controller.handle(.home)
-        _ = controller.handle(.character("/"))
-        for character in "toggle" { _ = controller.handle(.character(character)) }
-        _ = controller.handle(.enter)
-        #expect(controller.model.filter?.pattern == "toggle")
-        #expect(controller.model.cursor == 2)
-        _ = controller.handle(.character("n"))
-        #expect(controller.model.cursor == 5)
-        _ = controller.handle(.character("N"))
-        #expect(controller.model.cursor == 2)
-        _ = controller.handle(.character("N"))  // wraps to the last match
-        #expect(controller.model.cursor == 29)
-        #expect(controller.model.status?.text == "search wrapped to the bottom")
-        _ = controller.handle(.character("n"))
-        #expect(controller.model.cursor == 2)
-        _ = controller.handle(.escape)
-        #expect(controller.model.filter == nil)
+        let source = Fixtures.todoSource(count: 30)
+        let app = TimelineApp(dataSource: source, actions: RecordingActions(), clock: { 0 })
+        _ = app.renderFrame(width: 80, height: 24)
+        func press(_ keys: [Key]) {
+            for key in keys { app.handle(key) }
+            #expect(app.waitForCommands(), "the search finished")
+        }
+        press([.home, .character("/")] + "toggle".map(Key.character) + [.enter])
+        #expect(app.model.filter?.pattern == "toggle")
+        #expect(app.model.cursor == 2)
+        press([.character("n")])
+        #expect(app.model.cursor == 5)
+        press([.character("N")])
+        #expect(app.model.cursor == 2)
+        press([.character("N")])  // wraps to the last match
+        #expect(app.model.cursor == 29)
+        #expect(app.model.status?.text == "search wrapped to the bottom")
+        press([.character("n")])
+        #expect(app.model.cursor == 2)
+        press([.escape])
+        #expect(app.model.filter == nil)
     }
 
     @Test("the filter ignores case unless the pattern has a capital letter, and refuses a bad regex")
@@ -186,8 +189,17 @@ struct TimelineControllerTests {
         _ = controller.handle(.character("k"))
         _ = controller.handle(.character("/"))
         for character in "nothing-like-this" { _ = controller.handle(.character(character)) }
-        _ = controller.handle(.enter)
+        let commands = controller.handle(.enter)
+        guard case .search(let request) = commands.first, commands.count == 1 else {
+            Issue.record("Enter asked for \(commands), not one search")
+            return
+        }
+        #expect(request.start == 29 && request.forward && request.count == 30 && !request.announceWrap)
+        #expect(controller.model.search?.text == "searching /nothing-like-this/…")
+        // What the search thread reports back.
+        controller.finishSearch(request, found: nil, wrapped: false, cancelled: false, failure: nil)
         #expect(controller.model.cursor == 29)
+        #expect(controller.model.search == nil)
         #expect(controller.model.status == StatusMessage("no event label matches /nothing-like-this/", isError: true))
     }
 

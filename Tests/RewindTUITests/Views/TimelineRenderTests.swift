@@ -122,6 +122,7 @@ struct TimelineRenderTests {
     func filterRendering() throws {
         let (app, _) = app()
         for key in [Key.character("/")] + "add".map(Key.character) + [.enter] { app.handle(key) }
+        #expect(app.waitForCommands(), "the search (off the UI thread) finished")
         let frame = app.renderFrame(width: 80, height: 24)
         #expect(frame.lines[4].contains("/add/"))
         #expect(app.model.cursor == 1, "the search wrapped to the first match")
@@ -199,7 +200,7 @@ struct TimelineRenderTests {
         app.handle(.character("?"))
         let text = app.renderOnce(width: 80, height: 24)
         for expected in ["Keys — any key closes", "jump app to this state", "skip / un-skip action", "replay from here",
-                         "dispatch action (JSON)", "filter labels (regex)", "next / previous match",
+                         "dispatch action (JSON)", "search labels (regex)", "next / previous match",
                          "follow live events", "relative / clock time", "export the session", "quit (asks if apps on)"] {
             #expect(text.contains(expected), "\(expected)")
         }

@@ -51,6 +51,16 @@ public protocol TimelineDataSource: AnyObject, Sendable {
         session: String, matching filter: TimelineLabelFilter, from index: Int, forward: Bool, limit: Int
     ) throws -> Int?
 
+    /// The first event of `range` (the lowest index going forward, the highest going backward) that `query`
+    /// matches, or nil. Called on the search thread, never the UI thread: it may take long, and must report its
+    /// progress to `progress` and stop with `TimelineSearchProgress.Cancelled` soon after `progress` is cancelled.
+    /// The default implementation (`TimelineDataSource+Search.swift`) reads rows, details and states in chunks;
+    /// session files do better with their label index and SQL.
+    func firstEvent(
+        session: String, matching query: TimelineSearchQuery, in range: ClosedRange<Int>, forward: Bool,
+        progress: TimelineSearchProgress
+    ) throws -> Int?
+
     /// The first event (1…`count`) whose time is at or after `time` (unix seconds), or `count` when every event is
     /// earlier, or 0 when `count` is 0. Times are taken to grow with the index (they do, except for the rows an app
     /// dispatched before it reconnected, which are a few among many): the default implementation is a binary search

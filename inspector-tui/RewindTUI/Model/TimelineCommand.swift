@@ -19,13 +19,17 @@ public enum TimelineCommand: Sendable, Hashable {
     /// Copy `text` (`y` a value, `Y` its JSON Pointer): OSC 52 where the terminal takes it, and a file in the data
     /// directory. `what` names it in the status line.
     case copy(text: String, what: String)
+    /// Search off the UI thread (`/`, `n`, `N`); the outcome comes back through `TimelineController.finishSearch`.
+    case search(TimelineSearchRequest)
+    /// Stop the running search (Esc while one runs).
+    case cancelSearch
     /// Repaint the whole terminal (Ctrl-L).
     case redraw
     /// Leave the timeline (`q`, confirmed when apps are connected).
     case quit
 
     /// What the status line says while the command runs ("jumping to event 12…"); nil for the commands the UI
-    /// carries out at once (`redraw`, `quit`, `openInPager`, `copy`).
+    /// carries out at once (`redraw`, `quit`, `openInPager`, `copy`) or on the search thread (`search`).
     public var progressDescription: String? {
         switch self {
         case .jump(_, let index): return "jumping to event \(index)…"
@@ -33,7 +37,7 @@ public enum TimelineCommand: Sendable, Hashable {
         case .replay(_, let index): return "replaying from event \(index)…"
         case .dispatch(_, let action): return "dispatching \(action.serialized().prefix(60))…"
         case .export: return "exporting the session…"
-        case .redraw, .quit, .openInPager, .copy: return nil
+        case .redraw, .quit, .openInPager, .copy, .search, .cancelSearch: return nil
         }
     }
 }

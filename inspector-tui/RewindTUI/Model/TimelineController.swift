@@ -141,17 +141,19 @@ public struct TimelineController {
             ensureCursorVisible()
             model.status = StatusMessage("following live events")
         case .character("/"):
-            model.dialog = .prompt(PromptState(kind: .filter, text: model.filter?.pattern ?? ""))
+            model.dialog = .prompt(PromptState(kind: .filter, text: model.searchText))
         case .character(":"):
             guard requireSession() != nil else { return [] }
             model.dialog = .prompt(PromptState(kind: .goTo))
         case .character("n"):
-            searchAgain(forward: true)
+            return searchAgain(forward: true)
         case .character("N"):
-            searchAgain(forward: false)
+            return searchAgain(forward: false)
         case .escape:
-            if model.filter != nil {
+            if model.search != nil { return [.cancelSearch] }
+            if model.filter != nil || model.searchQuery != nil {
                 model.filter = nil
+                model.searchQuery = nil
                 model.status = StatusMessage("filter cleared")
             }
         case .character("d"):
@@ -497,17 +499,20 @@ public struct TimelineController {
         let text = prompt.editor.text
         switch prompt.kind {
         case .filter:
+            model.searchText = text
             guard !text.isEmpty else {
                 model.dialog = nil
                 model.filter = nil
+                model.searchQuery = nil
                 model.status = StatusMessage("filter cleared")
                 return []
             }
             do {
-                let filter = try TimelineLabelFilter(pattern: text)
+                let query = try TimelineSearchQuery(parsing: text)
                 model.dialog = nil
-                model.filter = filter
-                search(from: model.cursor, forward: true, announceWrap: false)
+                model.filter = query.labelFilter
+                model.searchQuery = query
+                return searchRequest(from: model.cursor, forward: true, announceWrap: false)
             } catch {
                 var refused = prompt
                 refused.error = error.description
@@ -726,48 +731,57 @@ public struct TimelineController {
 
     // MARK: - Search
 
-    private mutating func searchAgain(forward: Bool) {
-        guard model.filter != nil else {
-            model.status = StatusMessage("no filter: press / to filter by label")
-            return
+    private mutating func searchAgain(forward: Bool) -> [TimelineCommand] {
+        guard model.searchQuery != nil else {
+            model.status = StatusMessage("no search: press / to search labels, actions or states")
+            return []
         }
-        search(from: model.cursor + (forward ? 1 : -1), forward: forward, announceWrap: true)
+        return searchRequest(from: model.cursor + (forward ? 1 : -1), forward: forward, announceWrap: true)
     }
 
-    /// Moves the cursor to the first matching event from `start` in the direction given, wrapping around once.
-    private mutating func search(from start: Int, forward: Bool, announceWrap: Bool) {
-        guard let filter = model.filter, let session = model.selectedSession else { return }
-        let count = session.eventCount
-        let notFound = StatusMessage("no event label matches /\(filter.pattern)/", isError: true)
-        guard count > 0 else {
-            model.status = notFound
+    /// The command searching from `start` in the direction given (wrapping around once), run off the UI thread.
+    private mutating func searchRequest(from start: Int, forward: Bool, announceWrap: Bool) -> [TimelineCommand] {
+        guard let query = model.searchQuery, let session = model.selectedSession else { return [] }
+        guard session.eventCount > 0 else {
+            model.status = StatusMessage(query.noMatchMessage, isError: true)
+            return []
+        }
+        model.search = StatusMessage("searching \(query)…")
+        return [.search(TimelineSearchRequest(session: session.id, query: query, start: start, forward: forward,
+                                              count: session.eventCount, announceWrap: announceWrap))]
+    }
+
+    /// Shows how far the running search got (`searched` of `total` events).
+    public mutating func showSearchProgress(_ request: TimelineSearchRequest, searched: Int, total: Int) {
+        let percent = total > 0 ? min(100, searched * 100 / total) : 0
+        model.search = StatusMessage("searching \(request.query)… \(percent)% of \(Formatting.grouped(total)) events "
+            + "— Esc cancels")
+    }
+
+    /// A search finished (`found` nil: nothing matched), failed, or was cancelled: moves the cursor to what it
+    /// found (when the session it searched is still selected) and says so.
+    public mutating func finishSearch(
+        _ request: TimelineSearchRequest, found: Int?, wrapped: Bool, cancelled: Bool, failure: String?
+    ) {
+        model.search = nil
+        if cancelled {
+            model.status = StatusMessage("search cancelled")
             return
         }
-        do {
-            var found: Int?
-            var wrapped = false
-            if forward, start <= count {
-                found = try dataSource.firstEvent(
-                    session: session.id, matching: filter, from: max(1, start), forward: true, limit: count)
-            } else if !forward, start >= 1 {
-                found = try dataSource.firstEvent(
-                    session: session.id, matching: filter, from: min(count, start), forward: false, limit: count)
-            }
-            if found == nil {
-                wrapped = true
-                found = try dataSource.firstEvent(
-                    session: session.id, matching: filter, from: forward ? 1 : count, forward: forward, limit: count)
-            }
-            guard let found else {
-                model.status = notFound
-                return
-            }
-            moveCursor(to: found)
-            if wrapped && announceWrap {
-                model.status = StatusMessage(forward ? "search wrapped to the top" : "search wrapped to the bottom")
-            }
-        } catch {
-            model.status = StatusMessage("search failed: \(error)", isError: true)
+        if let failure {
+            model.status = StatusMessage("search failed: \(failure)", isError: true)
+            return
+        }
+        guard model.selectedSessionID == request.session else { return }
+        guard let found else {
+            model.status = StatusMessage(request.query.noMatchMessage, isError: true)
+            return
+        }
+        moveCursor(to: found)
+        if wrapped && request.announceWrap {
+            model.status = StatusMessage(request.forward ? "search wrapped to the top" : "search wrapped to the bottom")
+        } else if request.query.labelFilter == nil {
+            model.status = StatusMessage("event \(Formatting.grouped(found)): \(request.query)")
         }
     }
 

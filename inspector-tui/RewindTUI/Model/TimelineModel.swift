@@ -22,6 +22,12 @@ public struct TimelineModel: Sendable, Hashable {
     public var seenCount = 0
     /// The active label filter (`/`), if any: matching rows are highlighted, others dimmed, `n`/`N` jump.
     public var filter: TimelineLabelFilter?
+    /// The last query of the `/` prompt (`n`/`N` repeat it), and its text as typed.
+    public var searchQuery: TimelineSearchQuery?
+    /// The `/` prompt's last text (it reopens with it).
+    public var searchText = ""
+    /// The running search's progress line ("searching … 40% — Esc cancels"); nil when no search runs.
+    public var search: StatusMessage?
     /// Relative or absolute times.
     public var timeFormat: TimeFormat = .relative
     /// The detail pane's tab.
@@ -81,7 +87,7 @@ public struct TimelineModel: Sendable, Hashable {
 
     /// The layout for the current screen size and content.
     public var layout: TimelineLayout {
-        var hasStatusLine = status != nil || activity != nil
+        var hasStatusLine = status != nil || activity != nil || search != nil
         if case .prompt = dialog { hasStatusLine = true }
         if case .viewer = dialog { hasStatusLine = true }  // what o and y report shows below the viewer
         return TimelineLayout(

@@ -32,6 +32,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     private let lock = NSLock()
     private var readers: [String: SessionReader] = [:]
     private var annotations: [String: SessionAnnotations] = [:]
+    private var searches: [String: SessionSearch] = [:]
     private var cachedSessions: [TimelineSession] = []
     private var sessionsReadAt = -Double.infinity
     private var rateSamples: [(time: Double, total: UInt64)] = []
@@ -174,6 +175,17 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
             try reader.refresh()
         }
         return reader
+    }
+
+    /// The session's search (its own connection, opened once): see `SessionTimelineSource+Search.swift`.
+    func search(_ session: String) throws -> SessionSearch {
+        let reader = try reader(session)
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = searches[session] { return cached }
+        let search = try reader.makeSearch()
+        searches[session] = search
+        return search
     }
 
     /// The session's annotations, brought up to date with the rows recorded since the last call.

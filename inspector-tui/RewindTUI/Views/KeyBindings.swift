@@ -44,9 +44,11 @@ public enum KeyBindings {
             Binding("e", "export the session"),
         ]),
         Section(title: "View", bindings: [
-            Binding("/", "filter labels (regex)"),
+            Binding("/", "search labels (regex)"),
+            Binding("/a:text", "…action JSON has text"),
+            Binding("/s:/p == v", "…state: == != contains"),
             Binding("n N", "next / previous match"),
-            Binding("Esc", "clear the filter"),
+            Binding("Esc", "cancel search / clear"),
             Binding("f", "follow live events"),
             Binding("p", "pause / resume live"),
             Binding("t", "relative / clock time"),
@@ -87,7 +89,8 @@ public enum KeyBindings {
         case .prompt(let prompt):
             switch prompt.kind {
             case .filter:
-                return [Binding("Enter", "apply (empty clears)"), Binding("Esc", "cancel"), Binding("^U", "clear")]
+                return [Binding("Enter", "search (empty clears)"), Binding("a:text", "actions"),
+                        Binding("s:/p == v", "states"), Binding("Esc", "cancel"), Binding("^U", "clear")]
             case .dispatch:
                 return [Binding("Enter", "dispatch"), Binding("Esc", "cancel"), Binding("^U", "clear")]
             case .goTo:
@@ -132,8 +135,12 @@ public enum KeyBindings {
             if event?.stateUnknown != true { bindings.append(Binding("Enter", "jump")) }
             bindings.append(Binding("< >", "step"))
         }
-        bindings += [Binding(":", "go to"), Binding("/", "filter")]
-        if model.filter != nil { bindings.append(Binding("n/N", "match")) }
+        bindings += [Binding(":", "go to"), Binding("/", "search")]
+        if model.search != nil {
+            bindings.append(Binding("Esc", "cancel search"))
+        } else if model.searchQuery != nil {
+            bindings.append(Binding("n/N", "match"))
+        }
         if session.appConnected {
             let replays = session.offers(WireCapability.replay)
             if replays && session.offers(WireCapability.jump) && model.cursor > 0 && onMainLine {

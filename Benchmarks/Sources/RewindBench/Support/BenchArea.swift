@@ -8,5 +8,6 @@ enum BenchArea: String, CaseIterable, Sendable, Hashable {
     case ingest
     case seek
     case tui
+    case search
     case timeTravel = "time-travel"
 }
