@@ -4,7 +4,7 @@ import RewindWire
 import Testing
 
 /// Issue 22's search through the real `rewind open` in tmux, on a 1,000,000-event session file: a label search
-/// lands at once (the label index), a state search that reads every event runs off the UI thread with its
+/// lands at once (the label index), the row filter hides every other row, a state search that reads every event runs off the UI thread with its
 /// progress on screen while the keys keep answering, and Esc cancels it.
 @Suite("Searching a million events in a terminal (tmux)", .serialized,
        .enabled(if: Tmux.isAvailable, "tmux is not installed"))
@@ -45,7 +45,7 @@ struct TimelineSearchTmuxTests {
         return recording.id
     }
 
-    @Test("label search lands at once; a state search shows progress, keys answer meanwhile, Esc cancels it")
+    @Test("label search lands at once; Tab hides other rows; a state search shows progress, keys answer meanwhile, Esc cancels it")
     func searchMillionEvents() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-search-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
@@ -64,6 +64,19 @@ struct TimelineSearchTmuxTests {
         #expect(seconds < 3, "the label search over 1,000,000 events took \(seconds) s (debug build, tmux)")
         #expect(found.contains("n/N match"), "n and N are offered once a search ran: \(found)")
         print("label search over 1,000,000 events, keys to screen through tmux: \(Int(seconds * 1000)) ms")
+
+        // The filter that hides rows: only the 1,000 `tock` rows (and the needle's neighbour rows are gone).
+        tmux.send("/", "C-u")
+        tmux.sendLiteral("tock|needle")
+        tmux.send("Tab")
+        let only = try #require(tmux.waitForScreen { $0.contains("1,001 of 1,000,000 events shown (only /tock|needle/)") },
+                                "\(tmux.screen)")
+        #expect(!only.contains(" tick "), "no tick row is shown: \(only)")
+        tmux.send("g", "j", "j")
+        let top = try #require(tmux.waitForScreen { $0.contains("#2000 tock") }, "\(tmux.screen)")
+        #expect(top.contains("   1000  +0:01.000   tock") || top.contains("  1000 "), "\(top)")
+        tmux.send("Escape")
+        #expect(tmux.waitForScreen { $0.contains("filter cleared") && $0.contains(" tick ") } != nil, "\(tmux.screen)")
 
         // A state search that never matches reads all 1,000,000 states: it runs off the UI thread with progress.
         tmux.send("/", "C-u")

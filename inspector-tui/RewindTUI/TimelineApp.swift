@@ -24,6 +24,7 @@ public final class TimelineApp {
     private let actions: any TimelineActions
     private let commands: CommandQueue
     private let searches: SearchRunner
+    private let rowFilters: RowFilterRunner
     /// The running search's last shown progress (searched events), to repaint only when it moves.
     private var shownSearchProgress = -1
     /// Commands submitted and not yet reported, oldest (the running one) first.
@@ -51,6 +52,7 @@ public final class TimelineApp {
         self.actions = actions
         commands = CommandQueue(actions: actions)
         searches = SearchRunner(dataSource: dataSource)
+        rowFilters = RowFilterRunner(dataSource: dataSource)
         self.environment = environment
         self.clock = clock
         let detailContent = DetailContentCache(dataSource: dataSource)
@@ -124,6 +126,7 @@ public final class TimelineApp {
             if now - lastPaint >= 1 { needsPaint = true }
             if needsPaint && now - lastPaint >= Self.frameInterval {
                 controller.refresh()
+                startRowFilter()
                 terminal.painter.paint(renderer.render(controller.model, now: now))
                 lastPaint = now
                 needsPaint = false
@@ -141,6 +144,7 @@ public final class TimelineApp {
         for command in controller.handle(key) {
             if execute(command) { return true }
         }
+        startRowFilter()
         return false
     }
 
@@ -151,6 +155,7 @@ public final class TimelineApp {
         let deadline = clock() + timeout
         let finished = commands.waitUntilIdle(timeout: timeout)
             && searches.waitUntilIdle(timeout: max(0, deadline - clock()))
+            && rowFilters.waitUntilIdle(timeout: max(0, deadline - clock()))
         collectOutcomes()
         return finished
     }
@@ -166,6 +171,7 @@ public final class TimelineApp {
         collectOutcomes()
         controller.resize(width: width, height: height)
         controller.refresh()
+        startRowFilter()
         return renderer.render(controller.model, now: clock())
     }
 
@@ -179,6 +185,7 @@ public final class TimelineApp {
             searches.cancel()
         case .quit:
             searches.cancel()
+            rowFilters.cancel()
             commands.cancelQueued()
             actions.quit()
             return true
@@ -235,6 +242,7 @@ public final class TimelineApp {
     @discardableResult
     private func collectOutcomes() -> Bool {
         var changed = collectSearch()
+        changed = collectRows() || changed
         guard commands.hasOutcomes else { return changed }
         changed = true
         for outcome in commands.takeOutcomes() {
@@ -251,6 +259,26 @@ public final class TimelineApp {
     }
 
     /// Shows the running search's progress (when it moved) or its outcome; true when the screen changed.
+    /// Starts computing the rows of the row filter the controller asks for (set just now, or events recorded since).
+    private func startRowFilter() {
+        if let stretch = controller.rowsToCompute() {
+            rowFilters.start(stretch.filter, range: stretch.range)
+        }
+    }
+
+    /// Hands finished row-filter stretches to the controller, or shows the running one's progress; true when the
+    /// screen changed.
+    private func collectRows() -> Bool {
+        let outcomes = rowFilters.takeOutcomes()
+        for outcome in outcomes {
+            controller.receiveRows(outcome.rows, for: outcome.filter, range: outcome.range, failure: outcome.failure)
+        }
+        if !outcomes.isEmpty { return true }
+        guard let running = rowFilters.running else { return false }
+        controller.showFilteringProgress(searched: running.searched, total: running.total)
+        return true
+    }
+
     private func collectSearch() -> Bool {
         if let outcome = searches.takeOutcome() {
             controller.finishSearch(outcome.request, found: outcome.found, wrapped: outcome.wrapped,

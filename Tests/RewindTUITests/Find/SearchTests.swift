@@ -130,3 +130,53 @@ struct SearchTests {
         #expect(app.model.status?.text == "no event label matches /zzz-none/")
     }
 }
+
+/// Issue 22's row filter: `/REGEX` then Tab shows only the matching rows, `/-kind,…` hides kinds, Esc shows all.
+@Suite("Hiding rows")
+struct HidingRowsTests {
+    @Test("Tab in the / prompt shows only matching rows; j, G and the title follow; -kind hides kinds; Esc clears")
+    func hideRows() throws {
+        let source = Fixtures.todoSource(count: 30, status: .ended)
+        _ = try source.append(session: "s-todo", time: Fixtures.start + 100, kind: .note, label: nil,
+                              stateAfter: nil)
+        let app = TimelineApp(dataSource: source, actions: RecordingActions(), initialSession: "s-todo", clock: { 0 })
+        _ = app.renderFrame(width: 100, height: 30)
+        for key in [Key.character("/")] + "toggle".map(Key.character) + [.tab] { app.handle(key) }
+        #expect(app.waitForCommands())
+        var frame = app.renderOnce(width: 100, height: 30)
+        #expect(frame.contains("only /toggle/"), "\(frame)")
+        #expect(frame.contains("10 of 31 events shown (only /toggle/); Esc shows all"), "\(frame)")
+        let rows = frame.split(separator: "\n").filter {
+            $0.range(of: #"^ +[0-9]+ +\+[0-9]"#, options: .regularExpression) != nil && !$0.contains("initial state")
+        }
+        #expect(rows.allSatisfy { $0.contains("todo/toggle") }, "only toggles are listed: \(rows)")
+        #expect(rows.count == 10)
+        app.handle(.home)
+        app.handle(.character("j"))
+        #expect(app.model.cursor == 2)
+        app.handle(.character("j"))
+        #expect(app.model.cursor == 5, "j goes to the next shown row")
+        app.handle(.character("G"))
+        #expect(app.model.cursor == 29)
+
+        // Kinds: hide the note (the label filter stays).
+        app.handle(.escape)
+        for key in [Key.character("/"), .control("u")] + "-note".map(Key.character) + [.enter] { app.handle(key) }
+        #expect(app.waitForCommands())
+        frame = app.renderOnce(width: 100, height: 30)
+        #expect(frame.contains("no note"), "\(frame)")
+        app.handle(.character("G"))
+        #expect(app.model.cursor == 30, "the note (31) is hidden: the last row is 30")
+        for key in [Key.character("/"), .control("u")] + "-nothing".map(Key.character) + [.enter] { app.handle(key) }
+        guard case .prompt(let prompt) = app.model.dialog else {
+            Issue.record("an unknown kind closed the prompt")
+            return
+        }
+        #expect(prompt.error?.hasPrefix("no event kind 'nothing' (kinds: action, snapshot") == true)
+        app.handle(.escape)
+        app.handle(.escape)
+        #expect(app.model.hiding == nil)
+        app.handle(.character("G"))
+        #expect(app.model.cursor == 31)
+    }
+}

@@ -53,4 +53,20 @@ extension TimelineDataSource {
             return !condition.holds(in: before)
         }
     }
+
+    /// Reads the rows of `range` 1,000 at a time through `events(session:range:)` and keeps those `filter` shows.
+    public func visibleEvents(
+        session: String, filter: TimelineRowFilter, in range: ClosedRange<Int>, progress: TimelineSearchProgress
+    ) throws -> [Int] {
+        var result: [Int] = []
+        var position = range.lowerBound
+        while position <= range.upperBound {
+            try progress.check()
+            let part = position...min(range.upperBound, position + 999)
+            result += try events(session: session, range: part).filter(filter.shows).map(\.index)
+            progress.report(searched: part.upperBound - range.lowerBound + 1, of: range.count)
+            position = part.upperBound + 1
+        }
+        return result
+    }
 }

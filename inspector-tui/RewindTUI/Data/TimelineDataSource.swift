@@ -61,6 +61,13 @@ public protocol TimelineDataSource: AnyObject, Sendable {
         progress: TimelineSearchProgress
     ) throws -> Int?
 
+    /// The indices in `range` of the rows `filter` shows (its label filter and hidden kinds; its rows are
+    /// ignored), in order. Called on the row-filter thread, never the UI thread; reports to `progress` and stops
+    /// with `TimelineSearchProgress.Cancelled` once it is cancelled. Default: `TimelineDataSource+Search.swift`.
+    func visibleEvents(
+        session: String, filter: TimelineRowFilter, in range: ClosedRange<Int>, progress: TimelineSearchProgress
+    ) throws -> [Int]
+
     /// The first event (1…`count`) whose time is at or after `time` (unix seconds), or `count` when every event is
     /// earlier, or 0 when `count` is 0. Times are taken to grow with the index (they do, except for the rows an app
     /// dispatched before it reconnected, which are a few among many): the default implementation is a binary search

@@ -72,7 +72,7 @@ public struct TimelineController {
             }
         }
         if model.following {
-            model.cursor = model.eventCount
+            model.cursor = model.lastRowIndex
         }
         model.cursor = min(max(0, model.cursor), model.eventCount)
         ensureCursorVisible()
@@ -137,7 +137,7 @@ public struct TimelineController {
             model.status = StatusMessage(model.timeFormat == .relative ? "times relative to the session start" : "wall-clock times")
         case .character("f"):
             model.following = true
-            model.cursor = model.eventCount
+            model.cursor = model.lastRowIndex
             ensureCursorVisible()
             model.status = StatusMessage("following live events")
         case .character("/"):
@@ -151,9 +151,10 @@ public struct TimelineController {
             return searchAgain(forward: false)
         case .escape:
             if model.search != nil { return [.cancelSearch] }
-            if model.filter != nil || model.searchQuery != nil {
+            if model.filter != nil || model.searchQuery != nil || model.hiding != nil {
                 model.filter = nil
                 model.searchQuery = nil
+                clearHiding()
                 model.status = StatusMessage("filter cleared")
             }
         case .character("d"):
@@ -234,16 +235,16 @@ public struct TimelineController {
     private mutating func handleTimelineKey(_ key: Key) -> [TimelineCommand] {
         let page = model.layout.timelineRows
         switch key {
-        case .up, .character("k"): moveCursor(to: model.cursor - 1)
-        case .down, .character("j"): moveCursor(to: model.cursor + 1)
-        case .pageUp, .control("b"): moveCursor(to: model.cursor - page, scrollBy: -page)
-        case .pageDown, .control("f"): moveCursor(to: model.cursor + page, scrollBy: page)
-        case .control("u"): moveCursor(to: model.cursor - page / 2, scrollBy: -page / 2)
-        case .control("d"): moveCursor(to: model.cursor + page / 2, scrollBy: page / 2)
+        case .up, .character("k"): moveCursor(to: model.index(movedBy: -1))
+        case .down, .character("j"): moveCursor(to: model.index(movedBy: 1))
+        case .pageUp, .control("b"): moveCursor(to: model.index(movedBy: -page), scrollBy: -page)
+        case .pageDown, .control("f"): moveCursor(to: model.index(movedBy: page), scrollBy: page)
+        case .control("u"): moveCursor(to: model.index(movedBy: -page / 2), scrollBy: -page / 2)
+        case .control("d"): moveCursor(to: model.index(movedBy: page / 2), scrollBy: page / 2)
         case .home, .character("g"): moveCursor(to: 0)
         case .end, .character("G"):
             model.following = true
-            model.cursor = model.eventCount
+            model.cursor = model.lastRowIndex
             ensureCursorVisible()
         case .enter:
             guard let session = requireConnectedApp(offering: [WireCapability.jump], for: "jump") else { return [] }
@@ -421,10 +422,9 @@ public struct TimelineController {
             if event.kind == .press {
                 model.focus = .timeline
                 guard inside(body) else { return }
-                let index = model.scrollTop + (point.row - body.row)
-                if index <= model.eventCount { moveCursor(to: index) }
+                if let index = model.index(atPosition: model.scrollTop + (point.row - body.row)) { moveCursor(to: index) }
             } else {
-                moveCursor(to: model.cursor + step, scrollBy: step)
+                moveCursor(to: model.index(movedBy: step), scrollBy: step)
             }
         } else if inside(layout.detail) {
             let body = layout.detail.droppingTop(1)
@@ -485,6 +485,8 @@ public struct TimelineController {
                 model.dialog = nil
             case .enter:
                 return submit(prompt)
+            case .tab where prompt.kind == .filter:
+                hideRows(prompt)
             default:
                 if prompt.editor.handle(key) {
                     prompt.error = nil
@@ -508,6 +510,11 @@ public struct TimelineController {
                 return []
             }
             do {
+                if let kinds = try TimelineRowFilter.kinds(parsing: text) {
+                    model.dialog = nil
+                    setHiding(labels: model.hiding?.labels, kinds: kinds)
+                    return []
+                }
                 let query = try TimelineSearchQuery(parsing: text)
                 model.dialog = nil
                 model.filter = query.labelFilter
@@ -569,7 +576,11 @@ public struct TimelineController {
     /// `<` / `>`: moves the cursor one event and jumps the app there.
     private mutating func step(by offset: Int) -> [TimelineCommand] {
         guard let session = requireConnectedApp(offering: [WireCapability.jump], for: "step") else { return [] }
-        let target = model.cursor + offset
+        var target = model.cursor + offset
+        if model.visibleRows != nil {  // the next shown row, past the ends when there is none
+            let moved = model.index(movedBy: offset)
+            target = moved != model.cursor ? moved : offset < 0 ? -1 : model.eventCount + 1
+        }
         guard target >= 0 else {
             model.status = StatusMessage("already at the initial state", isError: true)
             return []
@@ -725,7 +736,7 @@ public struct TimelineController {
     /// Scrolls so that the cursor sits in the middle of the timeline's rows.
     private mutating func centreCursor() {
         let rows = model.layout.timelineRows
-        model.scrollTop = model.cursor - rows / 2
+        model.scrollTop = model.position(of: model.cursor) - rows / 2
         ensureCursorVisible()
     }
 
@@ -783,6 +794,94 @@ public struct TimelineController {
         } else if request.query.labelFilter == nil {
             model.status = StatusMessage("event \(Formatting.grouped(found)): \(request.query)")
         }
+    }
+
+    // MARK: - Hiding rows
+
+    /// Tab in the `/` prompt: shows only the rows whose label matches the regex typed (empty: every label).
+    private mutating func hideRows(_ prompt: PromptState) {
+        let text = prompt.editor.text
+        do {
+            let labels = text.isEmpty ? nil : try TimelineLabelFilter(pattern: text)
+            model.dialog = nil
+            model.searchText = text
+            setHiding(labels: labels, kinds: model.hiding?.hiddenKinds ?? [])
+        } catch {
+            var refused = prompt
+            refused.error = error.description
+            model.dialog = .prompt(refused)
+        }
+    }
+
+    /// Hides the rows `labels` does not match and those of `kinds`; the rows are computed off the UI thread (see
+    /// `rowsToCompute()`), and the timeline shows every row until they are.
+    private mutating func setHiding(labels: TimelineLabelFilter?, kinds: Set<TimelineEventKind>) {
+        guard let session = model.selectedSession else {
+            model.status = StatusMessage("no session selected", isError: true)
+            return
+        }
+        guard labels != nil || !kinds.isEmpty else {
+            clearHiding()
+            model.status = StatusMessage("showing every row")
+            return
+        }
+        model.hiding = TimelineRowFilter(session: session.id, labels: labels, hiddenKinds: kinds)
+        model.filtering = StatusMessage("filtering…")
+    }
+
+    private mutating func clearHiding() {
+        guard model.hiding != nil else { return }
+        model.hiding = nil
+        model.filtering = nil
+        ensureCursorVisible()
+    }
+
+    /// The stretch of events whose visible rows are to be computed next (the whole session when the filter was
+    /// just set, then what a live session recorded since), marking it asked; nil when there is none.
+    public mutating func rowsToCompute() -> (filter: TimelineRowFilter, range: ClosedRange<Int>)? {
+        guard var hiding = model.hiding, hiding.session == model.selectedSessionID else { return nil }
+        let count = model.eventCount
+        guard count > hiding.requestedThrough else { return nil }
+        let range = (hiding.requestedThrough + 1)...count
+        hiding.requestedThrough = count
+        model.hiding = hiding
+        return (hiding, range)
+    }
+
+    /// Shows how far the row filter got.
+    public mutating func showFilteringProgress(searched: Int, total: Int) {
+        guard model.hiding?.rows == nil else { return }
+        let percent = total > 0 ? min(100, searched * 100 / total) : 0
+        model.filtering = StatusMessage("filtering… \(percent)% of \(Formatting.grouped(total)) events — Esc clears")
+    }
+
+    /// The visible rows of `range` for `filter` arrived (nil: cancelled or failed, saying why in `failure`): adds
+    /// them when the filter is still the one set and the stretch follows what is known.
+    public mutating func receiveRows(
+        _ rows: [Int]?, for filter: TimelineRowFilter, range: ClosedRange<Int>, failure: String?
+    ) {
+        guard var hiding = model.hiding, RowFilterRunner.same(hiding, filter) else { return }
+        if let failure {
+            model.status = StatusMessage("filtering failed: \(failure)", isError: true)
+            clearHiding()
+            return
+        }
+        guard let rows, range.lowerBound == hiding.coveredThrough + 1 else { return }
+        let first = hiding.rows == nil
+        hiding.rows = (hiding.rows ?? []) + rows
+        hiding.coveredThrough = range.upperBound
+        model.hiding = hiding
+        model.filtering = nil
+        if first {
+            model.status = StatusMessage("\(Formatting.grouped(hiding.rows?.count ?? 0)) of "
+                + "\(Formatting.grouped(range.upperBound)) events shown (\(hiding.description)); Esc shows all")
+        }
+        if model.following {
+            model.cursor = model.lastRowIndex
+        } else {
+            model.cursor = model.visibleIndex(near: model.cursor)
+        }
+        ensureCursorVisible()
     }
 
     // MARK: - Helpers
@@ -859,8 +958,8 @@ public struct TimelineController {
     /// Moves the timeline cursor; leaving the newest event stops following. `scrollBy` scrolls the view along
     /// (page keys), so the cursor keeps its place on the screen.
     private mutating func moveCursor(to target: Int, scrollBy: Int = 0) {
-        let clamped = min(max(0, target), model.eventCount)
-        if model.following && clamped != model.eventCount {
+        let clamped = model.visibleIndex(near: min(max(0, target), model.eventCount))
+        if model.following && clamped != model.lastRowIndex {
             model.following = false
             model.seenCount = model.eventCount
         }
@@ -871,12 +970,13 @@ public struct TimelineController {
 
     private mutating func ensureCursorVisible() {
         let rows = model.layout.timelineRows
-        if model.cursor < model.scrollTop {
-            model.scrollTop = model.cursor
-        } else if model.cursor >= model.scrollTop + rows {
-            model.scrollTop = model.cursor - rows + 1
+        let cursor = model.position(of: model.cursor)  // positions count only the shown rows
+        if cursor < model.scrollTop {
+            model.scrollTop = cursor
+        } else if cursor >= model.scrollTop + rows {
+            model.scrollTop = cursor - rows + 1
         }
-        model.scrollTop = min(max(0, model.scrollTop), max(0, model.eventCount + 1 - rows))
+        model.scrollTop = min(max(0, model.scrollTop), max(0, model.rowCount - rows))
     }
 
     private mutating func moveDetailCursor(to target: Int, lineCount: Int) {

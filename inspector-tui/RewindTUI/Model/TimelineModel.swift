@@ -28,6 +28,10 @@ public struct TimelineModel: Sendable, Hashable {
     public var searchText = ""
     /// The running search's progress line ("searching … 40% — Esc cancels"); nil when no search runs.
     public var search: StatusMessage?
+    /// The rows hidden (`/REGEX` Tab, `/-kind,…`), if any; see `TimelineModel+Rows.swift`.
+    public var hiding: TimelineRowFilter?
+    /// The row filter's progress line while its rows are computed; nil otherwise.
+    public var filtering: StatusMessage?
     /// Relative or absolute times.
     public var timeFormat: TimeFormat = .relative
     /// The detail pane's tab.
@@ -87,7 +91,7 @@ public struct TimelineModel: Sendable, Hashable {
 
     /// The layout for the current screen size and content.
     public var layout: TimelineLayout {
-        var hasStatusLine = status != nil || activity != nil || search != nil
+        var hasStatusLine = status != nil || activity != nil || search != nil || filtering != nil
         if case .prompt = dialog { hasStatusLine = true }
         if case .viewer = dialog { hasStatusLine = true }  // what o and y report shows below the viewer
         return TimelineLayout(
@@ -96,7 +100,7 @@ public struct TimelineModel: Sendable, Hashable {
 
     /// The last event index visible in the timeline.
     public var lastVisibleIndex: Int {
-        min(eventCount, scrollTop + layout.timelineRows - 1)
+        index(atPosition: min(rowCount - 1, scrollTop + layout.timelineRows - 1)) ?? eventCount
     }
 
     /// Events that arrived after the user stopped following and that are below the visible rows: the

@@ -51,6 +51,27 @@ extension SessionTimelineSource {
         }
     }
 
+    /// The rows `filter` shows, by SQL over the session file (`SessionSearch.eventIndices`), `searchChunk` events
+    /// per query. Called on the row-filter thread.
+    public func visibleEvents(
+        session: String, filter: TimelineRowFilter, in range: ClosedRange<Int>, progress: TimelineSearchProgress
+    ) throws -> [Int] {
+        let search = try search(session)
+        var labels: Set<String>?
+        if let pattern = filter.labels {
+            labels = Set(try search.displayLabels(in: Int64(range.lowerBound)...Int64(range.upperBound))
+                .filter(pattern.matches))
+            if labels?.isEmpty == true { return [] }
+        }
+        let kinds = Set(filter.hiddenKinds.compactMap { EventKind(rawValue: $0.rawValue) })
+        var result: [Int] = []
+        _ = try chunked(range, chunk: Self.searchChunk, forward: true, progress: progress) { part in
+            result += try search.eventIndices(labelIn: labels, hidingKinds: kinds, in: part).map { Int($0) }
+            return nil
+        }
+        return result
+    }
+
     /// Runs `body` on consecutive parts of `range` of at most `chunk` events, in the search's direction, until one
     /// finds an event; reports progress and checks for cancellation between parts.
     private func chunked(

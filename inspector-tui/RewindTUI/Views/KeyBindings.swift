@@ -45,8 +45,9 @@ public enum KeyBindings {
         ]),
         Section(title: "View", bindings: [
             Binding("/", "search labels (regex)"),
-            Binding("/a:text", "…action JSON has text"),
-            Binding("/s:/p == v", "…state: == != contains"),
+            Binding("/a: /s:", "…actions / states"),
+            Binding("/… Tab", "only matching rows"),
+            Binding("/-kind,kind", "hide rows of kinds"),
             Binding("n N", "next / previous match"),
             Binding("Esc", "cancel search / clear"),
             Binding("f", "follow live events"),
@@ -89,8 +90,8 @@ public enum KeyBindings {
         case .prompt(let prompt):
             switch prompt.kind {
             case .filter:
-                return [Binding("Enter", "search (empty clears)"), Binding("a:text", "actions"),
-                        Binding("s:/p == v", "states"), Binding("Esc", "cancel"), Binding("^U", "clear")]
+                return [Binding("Enter", "search"), Binding("Tab", "only matching rows"), Binding("a:text", "actions"),
+                        Binding("s:/p == v", "states"), Binding("-kind,…", "hide"), Binding("Esc", "cancel")]
             case .dispatch:
                 return [Binding("Enter", "dispatch"), Binding("Esc", "cancel"), Binding("^U", "clear")]
             case .goTo:

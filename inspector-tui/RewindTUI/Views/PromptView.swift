@@ -20,7 +20,7 @@ public struct PromptView {
         } else if let status = model.status {
             buffer.put(" " + status.text, row: rect.row, column: rect.column,
                        style: status.isError ? Theme.error : Theme.plain, maxWidth: rect.width)
-        } else if let search = model.search {
+        } else if let search = model.search ?? model.filtering {
             buffer.put(" " + search.text, row: rect.row, column: rect.column, style: Theme.warning,
                        maxWidth: rect.width)
         } else if let activity = model.activity {

@@ -30,7 +30,17 @@ public struct TimelineRenderer {
 
         var rows: [TimelineEvent] = []
         var rowsError: String?
-        if let session = model.selectedSession, session.eventCount > 0 {
+        if let session = model.selectedSession, session.eventCount > 0, model.visibleRows != nil {
+            // Only some rows are shown: read each one (they may lie far apart).
+            do {
+                for position in model.scrollTop..<(model.scrollTop + layout.timelineRows) {
+                    guard let index = model.index(atPosition: position) else { break }
+                    if index > 0 { rows += try dataSource.events(session: session.id, range: index...index) }
+                }
+            } catch {
+                rowsError = "\(error)"
+            }
+        } else if let session = model.selectedSession, session.eventCount > 0 {
             let first = max(1, model.scrollTop)
             let last = min(session.eventCount, model.scrollTop + layout.timelineRows - 1)
             if first <= last {

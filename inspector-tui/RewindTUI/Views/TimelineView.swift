@@ -49,8 +49,7 @@ public struct TimelineView {
         var byIndex: [Int: TimelineEvent] = [:]
         for row in rows { byIndex[row.index] = row }
         for line in 0..<body.height {
-            let index = model.scrollTop + line
-            guard index <= session.eventCount else { break }
+            guard let index = model.index(atPosition: model.scrollTop + line), index <= session.eventCount else { break }
             let row = body.row + line
             if index == 0 {
                 renderInitialRow(columns: columns, session: session, row: row, rect: body, into: &buffer)
@@ -81,7 +80,9 @@ public struct TimelineView {
             left.append(TextSpan("Timeline "))
         }
         var right: [TextSpan] = []
-        if let filter = model.filter {
+        if let hiding = model.hiding, hiding.session == model.selectedSessionID {
+            right.append(TextSpan("\(hiding.rows == nil ? "filtering: " : "")\(hiding.description) ", Theme.match))
+        } else if let filter = model.filter {
             right.append(TextSpan("/\(filter.pattern)/ ", Theme.match))
         }
         if model.following {

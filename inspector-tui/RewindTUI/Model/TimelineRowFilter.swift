@@ -1,0 +1,61 @@
+/// The rows the timeline hides: those whose label does not match (`/REGEX` then Tab), and those of hidden kinds
+/// (`/-snapshot,note`). The visible rows are computed off the UI thread (`rows`, growing as a live session
+/// records); until then the timeline shows every row. A plain value type.
+public struct TimelineRowFilter: Sendable, Hashable {
+    /// The session it was computed for.
+    public var session: String
+    /// Only rows whose label matches are shown (nil: any label).
+    public var labels: TimelineLabelFilter?
+    /// Rows of these kinds are hidden.
+    public var hiddenKinds: Set<TimelineEventKind>
+    /// The visible event indices (≥ 1), in order, among `1…coveredThrough`; nil until first computed.
+    public var rows: [Int]?
+    /// The last event index the rows account for (0: none yet).
+    public var coveredThrough = 0
+    /// The last event index asked of the row thread (to ask each new stretch once).
+    public var requestedThrough = 0
+
+    /// A filter not computed yet.
+    public init(session: String, labels: TimelineLabelFilter?, hiddenKinds: Set<TimelineEventKind>) {
+        self.session = session
+        self.labels = labels
+        self.hiddenKinds = hiddenKinds
+    }
+
+    /// Whether a row of `kind` with `label` stays visible.
+    public func shows(_ event: TimelineEvent) -> Bool {
+        !hiddenKinds.contains(event.kind) && (labels?.matches(event) ?? true)
+    }
+
+    /// For the timeline's title: `only /x/ · no snapshot, note`.
+    public var description: String {
+        var parts: [String] = []
+        if let labels { parts.append("only /\(labels.pattern)/") }
+        if !hiddenKinds.isEmpty {
+            parts.append("no " + TimelineEventKind.allCases.filter(hiddenKinds.contains).map(\.rawValue)
+                .joined(separator: ", "))
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    /// Parses `-kind[,kind…]` (spaces also separate): the kinds to hide. Nil when `text` does not start with `-`.
+    /// - Throws: `TimelineSearchQuery.Invalid` naming an unknown kind and the known ones.
+    public static func kinds(parsing text: String) throws(TimelineSearchQuery.Invalid) -> Set<TimelineEventKind>? {
+        let trimmed = text.drop { $0 == " " }
+        guard trimmed.hasPrefix("-") else { return nil }
+        var kinds = Set<TimelineEventKind>()
+        for name in trimmed.split(whereSeparator: { $0 == "," || $0 == " " }) {
+            let word = name.drop { $0 == "-" }
+            guard !word.isEmpty else { continue }
+            guard let kind = TimelineEventKind(rawValue: String(word)) else {
+                throw TimelineSearchQuery.Invalid(description: "no event kind '\(word)' (kinds: "
+                    + TimelineEventKind.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            }
+            kinds.insert(kind)
+        }
+        guard !kinds.isEmpty else {
+            throw TimelineSearchQuery.Invalid(description: "name the kinds to hide, e.g. -snapshot,note,reconnect")
+        }
+        return kinds
+    }
+}
