@@ -261,6 +261,7 @@ public final class TimelineApp {
     /// Shows the running search's progress (when it moved) or its outcome; true when the screen changed.
     /// Starts computing the rows of the row filter the controller asks for (set just now, or events recorded since).
     private func startRowFilter() {
+        if controller.model.hiding == nil { rowFilters.cancel() }  // cleared (Esc): stop computing its rows
         if let stretch = controller.rowsToCompute() {
             rowFilters.start(stretch.filter, range: stretch.range)
         }

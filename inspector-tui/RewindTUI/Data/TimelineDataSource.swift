@@ -8,9 +8,10 @@ import RewindWire
 /// the selected event's detail, and the state at the selected event. Nothing requires loading a whole session.
 ///
 /// Threading: every method is called on the UI thread (the one running `TimelineApp.run()`), up to ~30 times a
-/// second, while the implementation's own threads (network, recording) keep adding events. Implementations
-/// must therefore be thread-safe, and fast: never block on the recording's locks for long, and never do
-/// network I/O here.
+/// second — except the searches (`firstEvent(session:matching:in:forward:progress:)`, `visibleEvents`), which run
+/// on the timeline's search and row-filter threads, at the same time as the UI thread's calls — while the
+/// implementation's own threads (network, recording) keep adding events. Implementations must therefore be
+/// thread-safe, and fast: never block on the recording's locks for long, and never do network I/O here.
 public protocol TimelineDataSource: AnyObject, Sendable {
     /// A number that changes whenever something visible may have changed (new events or sessions, header
     /// stats). The UI polls it every few milliseconds and repaints (at most ~30 times a second) when it moves.
