@@ -61,6 +61,9 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     /// Whether the current connection's daemon acknowledges (its `welcome` says so); nil until the `welcome`.
     /// Guarded by `linkLock`.
     private var daemonAcknowledges: Bool?
+    /// The `seq` (of the current connection) of the newest event handed to the transport: with a daemon that
+    /// acknowledges, everything is delivered only once it acknowledged this far. Guarded by `linkLock`.
+    private var deliveryTarget: UInt64 = 0
     private var failedAttempts = 0
     /// ``counts`` as of the last drained chunk, for other threads.
     private var publishedCounts = InspectorDeliveryCounts()
@@ -160,7 +163,9 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     }
 
     /// True when the pipeline is connected, has said hello, and every entry dispatched so far has been handed to
-    /// a transport that has written it out. Any thread.
+    /// a transport that has written it out and, with a daemon that acknowledges (`welcome.ack`), that the daemon
+    /// acknowledged as committed to its file (bytes written to a socket can still be lost with the connection).
+    /// Any thread.
     /// True as well for a pipeline whose first connection attempt failed and that never connected since: there is
     /// nobody to deliver to. False while a coalesced range waits for the snapshot that closes it (which the store's
     /// executor provides: see ``SnapshotRequest``).
@@ -168,9 +173,15 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         linkLock.lock()
         let ready: Bool
         if case .connected(helloSent: true) = link { ready = !awaitingSnapshot } else { ready = false }
+        let acknowledged: Bool
+        switch daemonAcknowledges {
+        case true?: acknowledged = deliveryTarget == 0 || (ackedSeq ?? 0) >= deliveryTarget
+        case false?: acknowledged = true
+        case nil: acknowledged = deliveryTarget == 0
+        }
         let nobodyThere = !everConnected && failedAttempts > 0
         linkLock.unlock()
-        return nobodyThere || (ready && outbox.isEmpty && transport.queuedBytes == 0)
+        return nobodyThere || (ready && acknowledged && outbox.isEmpty && transport.queuedBytes == 0)
     }
 
     // MARK: - The loop
@@ -235,11 +246,18 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                         resendLog.advance(seq: baselineSeq, state: baseline, now: monotonicSeconds(), acked: acked)
                     }
                 }
-                linkLock.lock()
-                publishedCounts = counts
-                linkLock.unlock()
+                publishDeliveryState()
             }
         }
+    }
+
+    /// Publishes what other threads read: the counts, and how far the daemon must acknowledge.
+    private func publishDeliveryState() {
+        let target = latestSeq > connectionBase ? latestSeq - connectionBase : 0
+        linkLock.lock()
+        publishedCounts = counts
+        deliveryTarget = target
+        linkLock.unlock()
     }
 
     /// Sends `goodbye` when connected, with nothing queued, no coalesced range open and everything written out;
@@ -257,9 +275,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             process(drained)
             outbox.release(drained.charge)
         }
-        linkLock.lock()
-        publishedCounts = counts
-        linkLock.unlock()
+        publishDeliveryState()
         guard !rangeOpen, outbox.isEmpty else { return }
         send(.goodbye(Goodbye(seq: wireSeq(latestSeq))))
         let deadline = monotonicSeconds() + 1
@@ -303,6 +319,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         linkLock.unlock()
         _ = transport.send(WireCodec.encode(AppMessage.hello(hello)))
         for frame in frames { _ = transport.send(frame) }
+        publishDeliveryState()
     }
 
     /// The frames that send every logged message again after a reconnect's `hello` (whose state is the log's

@@ -1,0 +1,63 @@
+import Foundation
+import RewindDaemon
+import RewindWire
+import Testing
+
+/// `ack` (docs/PROTOCOL.md §3.5) is what lets an app forget what it keeps for a resend and say that its events are
+/// delivered, so it must be true: it names only events committed to the session file, and the end of a burst is
+/// acknowledged too (an app that waits for it before exiting must not wait forever, nor exit believing in an `ack`
+/// the daemon would lose if it were killed now).
+@Suite("Acknowledgments name only what is committed")
+struct AcknowledgmentTests {
+    /// A `hello` that reads acknowledgments.
+    static func helloReadingAcks(instance: String = UUID().uuidString) -> String {
+        AppFrames.hello(name: "acks", instance: instance)
+            .replacingOccurrences(of: #""batch"]"#, with: #""batch","ack"]"#)
+    }
+
+    @Test("the last events of a burst are acknowledged without a later message, and are in the file by then")
+    func endOfBurstIsAcknowledged() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let peer = try DaemonPeer(port: harness.port)
+        try peer.send(Self.helloReadingAcks())
+        let welcome = try JSONValue(parsing: try peer.raw.readMessage())
+        #expect(welcome["ack"] == true, "\(welcome)")
+        let session = try #require(harness.waitForSession(app: "acks"))
+
+        // Sent back to back: all within the 50 ms between two acks, and nothing follows them.
+        for seq in 1...40 { try peer.send(AppFrames.action(seq: seq)) }
+
+        var acknowledged: Int64 = 0
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(5))
+        while acknowledged < 40 && Date() < deadline {
+            let message = try JSONValue(parsing: try peer.raw.readMessage())
+            guard message["type"] == "ack", case .int(let seq)? = message["seq"] else {
+                Issue.record("expected only acks, got \(message)")
+                return
+            }
+            #expect(seq > acknowledged, "acks move forward: \(seq) after \(acknowledged)")
+            acknowledged = seq
+            // What the daemon acknowledged is committed: a daemon killed now would still have it.
+            #expect(session.committedIndex >= seq, "ack \(seq) with only \(session.committedIndex) events committed")
+        }
+        #expect(acknowledged == 40, "the burst's end was acknowledged through \(acknowledged), not 40")
+    }
+
+    @Test("a dropped range is acknowledged: its actions are accounted for")
+    func droppedRangeIsAcknowledged() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let peer = try DaemonPeer(port: harness.port)
+        try peer.send(Self.helloReadingAcks())
+        _ = try peer.raw.readMessage()
+        try peer.send(#"{"type":"dropped","from":1,"to":30,"actionsLost":30}"#)
+        var acknowledged: Int64 = 0
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(5))
+        while acknowledged < 30 && Date() < deadline {
+            let message = try JSONValue(parsing: try peer.raw.readMessage())
+            if message["type"] == "ack", case .int(let seq)? = message["seq"] { acknowledged = seq }
+        }
+        #expect(acknowledged == 30)
+    }
+}
