@@ -1,5 +1,7 @@
 import Foundation
 import RewindDaemon
+import RewindInspector
+import RewindWebSocket
 import RewindWire
 import Testing
 
@@ -59,5 +61,37 @@ struct AcknowledgmentTests {
             if message["type"] == "ack", case .int(let seq)? = message["seq"] { acknowledged = seq }
         }
         #expect(acknowledged == 30)
+    }
+}
+
+/// The app's side: an app that waits for its events to be delivered (`waitUntilDelivered`, the exit flush) waits
+/// for the daemon's `ack`, not only for the bytes to leave its socket.
+@Suite("Delivered means acknowledged")
+struct DeliveredMeansAcknowledgedTests {
+    @Test("a recorder whose daemon acknowledges is delivered only once the daemon acknowledged its last event")
+    func waitsForTheAck() throws {
+        let welcome = Array(#"{"type":"welcome","session":"s","protocol":1,"resumed":false,"ack":true}"#.utf8)
+        let daemon = ServerEventRecorder(greeting: welcome)
+        let (server, port) = try startServer(daemon)
+        defer { server.stop() }
+        var configuration = InspectorConfiguration()
+        configuration.url = "ws://127.0.0.1:\(port)"
+        let host = RecorderHost<Int, String>(executor: .queue(DispatchQueue(label: "acks.host")), currentState: { nil })
+        let recorder = Recorder(name: "acks", initialState: 0, host: host, configuration: configuration)
+        for count in 1...3 { recorder.record("add", state: count) }
+        // hello, then the three actions (in one or more messages).
+        #expect(daemon.wait { recorder in
+            recorder.events.contains { if case .received(_, let bytes, _) = $0 { String(decoding: bytes, as: UTF8.self).contains(#""seq":3"#) } else { false } }
+        })
+        // Written out, not acknowledged: not delivered.
+        #expect(!recorder.waitUntilDelivered(timeout: TestTime.seconds(0.5)))
+        guard case .opened(let id, _, _, _)? = daemon.events.first else {
+            Issue.record("no connection")
+            return
+        }
+        _ = server.send(Array(#"{"type":"ack","seq":2}"#.utf8), to: id)
+        #expect(!recorder.waitUntilDelivered(timeout: TestTime.seconds(0.5)))
+        _ = server.send(Array(#"{"type":"ack","seq":3}"#.utf8), to: id)
+        #expect(recorder.waitUntilDelivered(timeout: TestTime.seconds(5)))
     }
 }

@@ -77,8 +77,9 @@ extension InspectorPipeline: InspectorRegistry.Member {
 }
 
 extension Inspector {
-    /// Waits until every inspector in this process has sent everything dispatched so far to a connected daemon,
-    /// or until `timeout` seconds pass. Returns true when everything was delivered. For command-line apps that
+    /// Waits until every inspector in this process has sent everything dispatched so far to a connected daemon
+    /// (and, with a daemon that acknowledges, until it acknowledged having committed it to its file), or until
+    /// `timeout` seconds pass. Returns true when everything was delivered. For command-line apps that
     /// are about to exit (and for tests); never needed in long-running apps.
     ///
     /// Threading: blocks the calling thread; call it off the main actor (for example from `Task.detached`): when
