@@ -77,6 +77,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        DescriptorLimit.raiseToHardLimit()
         var configuration = DaemonConfiguration()
         configuration.host = connection.host
         configuration.port = connection.port
