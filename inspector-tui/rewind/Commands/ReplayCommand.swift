@@ -42,7 +42,8 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    /// Where SESSION is looked for when the daemon has not seen it since it started (a saved session).
+    /// Where a prefix of SESSION is looked for when the daemon has not seen the session since it started (a saved
+    /// session); a whole id the daemon reads from its own directory.
     @OptionGroup var data: DataOptions
 
     func validate() throws {
@@ -105,9 +106,16 @@ extension ReplayCommand {
         let store = (try? data.openStoreForReadingIfRecorded()) ?? nil
         let saved = (try? store?.sessionIDs()) ?? []
         let candidates = Array(Set(daemonIDs).union(saved))
-        let source = try SessionIDResolver.resolve(
-            session, among: candidates, in: "the rewind daemon at \(client.address) or \(data.directory.path)",
-            hint: " (see 'rewind sessions')")
+        // An id found in neither goes to the daemon as typed: it reads its own data directory (which --data may not
+        // name) and answers at once when the session is not there either.
+        let place = "the rewind daemon at \(client.address) or \(data.directory.path)"
+        let known = try !SessionIDResolver.matches(session, among: candidates).isEmpty
+        let source = try known ? SessionIDResolver.resolve(session, among: candidates, in: place)
+                               : SessionIDResolver.validated(session)
+        if !known && into == nil {
+            throw CommandError("no session \"\(session)\" in \(place) (for a saved session of another directory, give "
+                + "--data DIR, or its whole id and the live session that receives it with --into SESSION)")
+        }
         if let into {
             return (source.rawValue, try SessionIDResolver.resolveLive(into, with: client, for: "receive a replay").rawValue)
         }
