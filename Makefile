@@ -87,7 +87,7 @@ fuzz: setup
 SOAK_SECONDS ?= 240
 soak: setup
 	$(SWIFT) build --build-tests
-	REWIND_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test --skip-build --filter SoakTests
+	REWIND_SOAK_SECONDS=$(SOAK_SECONDS) REWIND_SOAK_REPORT=$(CURDIR)/Benchmarks/SOAK.md $(SWIFT) test --skip-build --filter SoakTests
 
 ## sanitize: the whole test suite under ThreadSanitizer, then under AddressSanitizer (build folders .build-tsan and
 ## .build-asan). Any report fails the run. Leak detection is off: the Swift runtime keeps global caches for good.
