@@ -94,4 +94,21 @@ struct DeliveredMeansAcknowledgedTests {
         _ = server.send(Array(#"{"type":"ack","seq":3}"#.utf8), to: id)
         #expect(recorder.waitUntilDelivered(timeout: TestTime.seconds(5)))
     }
+
+    @Test("an app that exits before the daemon acknowledged its events says so, naming the last confirmed action")
+    func exitWithUnacknowledgedEventsIsReported() throws {
+        let welcome = Array(#"{"type":"welcome","session":"s","protocol":1,"resumed":false,"ack":true}"#.utf8)
+        let daemon = ServerEventRecorder(greeting: welcome)
+        let (server, port) = try startServer(daemon)
+        defer { server.stop() }
+        let app = try ChildProcess(Executables.path("stress"),
+                                   ["--duration", "0.5", "--rate", "100", "--deliver-timeout", "0.5"],
+                                   environment: ["REWIND_URL": "ws://127.0.0.1:\(port)",
+                                                 "REWIND_EXIT_FLUSH_SECONDS": "0.5"])
+        _ = app.waitForExit(timeout: TestTime.seconds(20))
+        let report = try JSONValue(parsing: try #require(app.stderrLines.last { $0.hasPrefix("{") }))
+        #expect(report["delivered"] == false, "\(report)")
+        #expect(app.stderrLines.contains { $0.contains("stops with events the daemon has not recorded") },
+                "\(app.stderrLines.suffix(5))")
+    }
 }

@@ -161,7 +161,7 @@ struct SoakTests {
     static func restart(_ daemon: DaemonFaultTests.DaemonProcess, signal: Int32) throws -> [String] {
         daemon.process.signal(signal)
         if daemon.process.waitForExit(timeout: 10) == nil {
-            Issue.record("the daemon did not stop within 10 s of signal \(signal)")
+            Issue.record("the daemon did not stop within 10 s of signal \(signal)\(Self.threadDump(daemon.process.pid))")
             daemon.process.signal(SIGKILL)
             daemon.process.waitForExit(timeout: 10)
         }
@@ -176,6 +176,22 @@ struct SoakTests {
                 usleep(250_000)
             }
         }
+    }
+
+    /// Where the threads of a hung process are (with gdb, when the machine has it), saved to a file named in the
+    /// returned text.
+    static func threadDump(_ pid: Int32) -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") else { return "" }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-hung-\(pid).txt").path
+        let gdb = Process()
+        gdb.executableURL = URL(fileURLWithPath: "/usr/bin/gdb")
+        gdb.arguments = ["-p", "\(pid)", "-batch", "-ex", "thread apply all bt 25"]
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        gdb.standardOutput = FileHandle(forWritingAtPath: path)
+        gdb.standardError = FileHandle.nullDevice
+        guard (try? gdb.run()) != nil else { return "" }
+        gdb.waitUntilExit()
+        return "; its threads: \(path)"
     }
 
     /// The number of actions a finished `stress` says it dispatched.

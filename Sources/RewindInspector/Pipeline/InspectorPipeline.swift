@@ -201,6 +201,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             if stopping {
                 linkLock.unlock()
                 sayGoodbyeIfDelivered()
+                reportUndelivered()
                 linkLock.lock()
                 finished = true
                 linkLock.broadcast()
@@ -280,6 +281,21 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         send(.goodbye(Goodbye(seq: wireSeq(latestSeq))))
         let deadline = monotonicSeconds() + 1
         while transport.queuedBytes > 0 && monotonicSeconds() < deadline { usleep(1_000) }
+    }
+
+    /// Says on standard error, when the pipeline stops with events the daemon has not confirmed, from which action
+    /// on the session may miss events (it then ends `interrupted`): an app must not exit believing its actions
+    /// recorded. Pipeline thread, while stopping.
+    private func reportUndelivered() {
+        guard !hasDeliveredEverything else { return }
+        linkLock.lock()
+        let connected = everConnected
+        let confirmed: UInt64? = daemonAcknowledges == true ? connectionBase &+ (ackedSeq ?? 0) : nil
+        linkLock.unlock()
+        guard connected else { return }
+        let since = confirmed.map { "after action \($0) (the last one the daemon confirmed)" } ?? "not yet written out"
+        log("'\(identity.name)' stops with events the daemon has not recorded: those \(since) may be missing from "
+            + "its session, which ends 'interrupted' (the newest action was \(latestSeq))")
     }
 
     /// What this pipeline did with the actions it drained so far. Any thread.
