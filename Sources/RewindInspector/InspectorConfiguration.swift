@@ -34,6 +34,23 @@ public struct InspectorConfiguration: Sendable {
     public var maxBatchEvents = 512
     /// The most bytes of encoded events sent in one `batch` frame.
     public var maxBatchBytes = 256 << 10
+    /// The state size, in bytes of encoded JSON (as the pipeline last measured it), from which the inspector's
+    /// thread encodes states incrementally: it reuses the encoding of every `Array`, `ContiguousArray`,
+    /// `Dictionary` and `Set` that cannot have changed since the previous state (same storage), and of the unchanged
+    /// elements of changed arrays of `Equatable` elements, so that its cost follows the change rather than the state
+    /// (docs/ARCHITECTURE.md, "The encoding memo"). Below it every state is encoded whole, which is as fast for
+    /// small states and keeps nothing alive between states. 0: always incremental; `Int.max`: never. Only states
+    /// encoded through their own `Encodable` conformance are encoded incrementally.
+    ///
+    /// The default, 16 KiB, is where the incremental encoding starts to pay in `make bench` (Encode area,
+    /// "encode + diff after a one-field change"); its price is on the app's thread: while the previous state's
+    /// collections are kept for comparison, the reducer's next change copies the collections on its path
+    /// (App thread area).
+    public var memoMinimumStateBytes = 16 << 10
+    /// While encoding incrementally, every this many states the inspector also encodes the state whole and compares
+    /// (and does so whenever the app goes idle); on a difference it sends the full state as a `snapshot` (reason
+    /// `memo-check`), encodes every state whole for the rest of the session, and logs why once. At least 1.
+    public var memoCheckInterval = 64
 
     /// The configuration with every field at its default.
     public init() {}
