@@ -31,19 +31,23 @@ protocol ElementwiseReusableCollection {
 }
 
 extension Array: MemoizableCollection {
+    /// The collection is one reference to its storage object (on Apple platforms an `Array` may instead refer to an
+    /// immutable `NSArray`); its bits are that object's address. Not the element buffer's address: for a bridged
+    /// array that can be a temporary copy, whose address a later temporary could take.
     var memoStorageIdentity: MemoStorageIdentity? {
-        withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { MemoStorageIdentity(address: UnsafeRawPointer($0), count: buffer.count) }
-        }
+        guard MemoryLayout<Self>.size == MemoryLayout<UnsafeRawPointer>.size else { return nil }
+        return MemoStorageIdentity(address: unsafeBitCast(self, to: UnsafeRawPointer.self), count: count)
     }
     var memoCount: Int { count }
 }
 
 extension ContiguousArray: MemoizableCollection {
+    /// The collection is one reference to its storage object (on Apple platforms an `Array` may instead refer to an
+    /// immutable `NSArray`); its bits are that object's address. Not the element buffer's address: for a bridged
+    /// array that can be a temporary copy, whose address a later temporary could take.
     var memoStorageIdentity: MemoStorageIdentity? {
-        withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { MemoStorageIdentity(address: UnsafeRawPointer($0), count: buffer.count) }
-        }
+        guard MemoryLayout<Self>.size == MemoryLayout<UnsafeRawPointer>.size else { return nil }
+        return MemoStorageIdentity(address: unsafeBitCast(self, to: UnsafeRawPointer.self), count: count)
     }
     var memoCount: Int { count }
 }
