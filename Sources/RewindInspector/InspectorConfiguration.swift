@@ -42,10 +42,11 @@ public struct InspectorConfiguration: Sendable {
     /// small states and keeps nothing alive between states. 0: always incremental; `Int.max`: never. Only states
     /// encoded through their own `Encodable` conformance are encoded incrementally.
     ///
-    /// The default, 16 KiB, is where the incremental encoding starts to pay in `make bench` (Encode area,
-    /// "encode + diff after a one-field change"); its price is on the app's thread: while the previous state's
-    /// collections are kept for comparison, the reducer's next change copies the collections on its path
-    /// (App thread area).
+    /// The rule behind the default, 16 KiB (`make bench`, "Incremental encoding", encode + diff after a one-field
+    /// change): at 1 kB the memo gains almost nothing (8.1 µs against 9.4 µs for a full encoding), at 100 kB it is
+    /// about 9× faster and at 1 MB about 70×, so it is worth its price from some tens of kilobytes; its price is on
+    /// the app's thread: while the previous state's collections are kept for comparison, the reducer's next change
+    /// copies the collections on its path.
     public var memoMinimumStateBytes = 16 << 10
     /// While encoding incrementally, every this many states the inspector also encodes the state whole and compares
     /// (and does so whenever the app goes idle); on a difference it sends the full state as a `snapshot` (reason

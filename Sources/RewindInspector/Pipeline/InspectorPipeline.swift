@@ -240,18 +240,16 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                 }
                 let now = monotonicSeconds()
                 let parking = now - lastEntrySeen >= pollSchedule.parkAfter
+                // The app has gone idle: the moment to compare the memo's last tree with a full encoding (once per
+                // idle period: the check clears what it checked).
+                if parking { checkMemoWhileIdle() }
                 let drained = outbox.drain(
                     waitingUpTo: parking ? pollSchedule.parkedWait : pollSchedule.wait(now: DispatchClock.nanoseconds()),
                     limit: configuration.maxBatchEvents, parking: parking)
                 for entry in drained.entries where entry.action != nil {
                     pollSchedule.observeDispatch(at: entry.finishedNanos)
                 }
-                if drained.entries.isEmpty && drained.lostAfter == 0 {
-                    // Quiet: the moment to compare the memo's last tree with a full encoding.
-                    checkMemoWhileIdle()
-                } else {
-                    lastEntrySeen = monotonicSeconds()
-                }
+                if !drained.entries.isEmpty || drained.lostAfter > 0 { lastEntrySeen = monotonicSeconds() }
                 process(drained)
                 outbox.release(drained.charge)
                 if !rangeOpen {
