@@ -13,17 +13,32 @@ struct OutboxParkingTests {
         outbox.push(seq: seq, finishedNanos: seq, action: Int(seq), source: nil, state: Int(seq), reducerNanos: 0)
     }
 
+    /// What a drain on its own thread returned, and when.
+    private final class DrainResult: @unchecked Sendable {  // written by the drainer before `done` is signalled
+        var entries = 0
+        let done = DispatchSemaphore(value: 0)
+    }
+
     @Test("a parked drain returns as soon as the first push arrives, and 100 pushes wake it once")
-    func firstPushWakesOnce() async throws {
+    func firstPushWakesOnce() throws {
         let outbox = outbox()
+        let result = DrainResult()
+        // A thread of its own, as the pipeline's (a task blocked in the drain could starve the test's own).
+        let drainer = Thread {
+            result.entries = outbox.drain(waitingUpTo: 20, parking: true).entries.count
+            result.done.signal()
+        }
+        drainer.start()
+        // Wait until it has parked (bounded), then push.
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while !outbox.queue.withLock({ $0.parked }) && Date() < deadline { usleep(1_000) }
+        try #require(outbox.queue.withLock { $0.parked }, "the drain did not park")
         let started = Date()
-        let drainer = Task.detached { outbox.drain(waitingUpTo: 20, parking: true) }
-        try await Task.sleep(nanoseconds: 100_000_000)   // let it park
         for seq in 1...100 { push(outbox, UInt64(seq)) }
-        let drained = await drainer.value
+        #expect(result.done.wait(timeout: .now() + 10) == .success, "the push did not wake the parked pipeline")
         let waited = Date().timeIntervalSince(started)
-        #expect(!drained.entries.isEmpty)
-        #expect(waited < 10, "the push did not wake the parked pipeline (waited \(waited) s)")
+        #expect(result.entries > 0)
+        #expect(waited < 10)
         #expect(outbox.parkedWakeUps == 1)
         // The rest are still there, and draining them did not park: no further wake-ups.
         _ = outbox.drain(waitingUpTo: 0)
