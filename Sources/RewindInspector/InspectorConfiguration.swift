@@ -8,7 +8,9 @@ import Foundation
 /// - `REWIND_DISABLED=1`: attach nothing at all (the middleware passes actions straight through);
 /// - `REWIND_OUTBOX_BYTES`: the outbox's budget for states, in bytes (default 64 MiB);
 /// - `REWIND_OUTBOX_ACTION_BYTES`: the outbox's budget for actions, in bytes (default 256 MiB);
-/// - `REWIND_EXIT_FLUSH_SECONDS`: how long a normal process exit waits for undelivered events (default 2).
+/// - `REWIND_EXIT_FLUSH_SECONDS`: how long a normal process exit waits for undelivered events (default 2);
+/// - `REWIND_MEMO_MIN_BYTES`: the state size from which states are encoded incrementally (default 16384; `off`: never;
+///   see ``memoMinimumStateBytes``).
 public struct InspectorConfiguration: Sendable {
     /// The daemon's WebSocket address.
     public var url: String = "ws://127.0.0.1:7723"
@@ -56,9 +58,10 @@ public struct InspectorConfiguration: Sendable {
     /// The configuration with every field at its default.
     public init() {}
 
-    /// A configuration with `url`, `token`, `disabled`, the outbox budgets and the exit flush time read from
-    /// `environment` (`REWIND_URL`, `REWIND_TOKEN`, `REWIND_DISABLED`, `REWIND_OUTBOX_BYTES`,
-    /// `REWIND_OUTBOX_ACTION_BYTES`, `REWIND_EXIT_FLUSH_SECONDS`), other fields at their defaults.
+    /// A configuration with `url`, `token`, `disabled`, the outbox budgets, the exit flush time and the memo's
+    /// threshold read from `environment` (`REWIND_URL`, `REWIND_TOKEN`, `REWIND_DISABLED`, `REWIND_OUTBOX_BYTES`,
+    /// `REWIND_OUTBOX_ACTION_BYTES`, `REWIND_EXIT_FLUSH_SECONDS`, `REWIND_MEMO_MIN_BYTES`), other fields at their
+    /// defaults.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
         -> InspectorConfiguration
     {
@@ -77,6 +80,13 @@ public struct InspectorConfiguration: Sendable {
         if let seconds = environment["REWIND_EXIT_FLUSH_SECONDS"].flatMap(Double.init), seconds >= 0,
            seconds.isFinite {
             configuration.exitFlushSeconds = min(seconds, 600)
+        }
+        if let memo = environment["REWIND_MEMO_MIN_BYTES"] {
+            if memo.lowercased() == "off" {
+                configuration.memoMinimumStateBytes = Int.max
+            } else if let bytes = Int(memo), bytes >= 0 {
+                configuration.memoMinimumStateBytes = bytes
+            }
         }
         return configuration
     }
