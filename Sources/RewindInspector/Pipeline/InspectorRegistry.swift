@@ -18,6 +18,8 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
         var deliveryCounts: InspectorDeliveryCounts { get }
         /// How long a normal process exit waits for this member's deliveries, seconds.
         var exitFlushSeconds: Double { get }
+        /// How many times its thread has gone round its loop (each end of a wait is one).
+        var loopIterations: UInt64 { get }
         func stop()
     }
 
@@ -54,6 +56,11 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
         current.reduce(InspectorDeliveryCounts()) { $0 + $1.deliveryCounts }
     }
 
+    /// The loop iterations of every inspector thread alive, summed.
+    var loopIterations: UInt64 {
+        current.reduce(0) { $0 &+ $1.loopIterations }
+    }
+
     /// Waits (bounded) for delivery, then stops every inspector. Called once, by the `atexit` handler.
     func flushAtExit() {
         let running = current
@@ -77,6 +84,14 @@ extension InspectorPipeline: InspectorRegistry.Member {
 }
 
 extension Inspector {
+    /// How many times the inspector threads of this process have woken up so far (each end of a wait for the app's
+    /// entries, by an entry, a wake-up or a time-out, counts once): for measuring the wake-ups of an idle app
+    /// (`rewind-bench`, tests). Threading: any thread.
+    @_spi(Benchmarks)
+    public static func pipelineWakeUps() -> UInt64 {
+        InspectorRegistry.shared.loopIterations
+    }
+
     /// Waits until every inspector in this process has sent everything dispatched so far to a connected daemon
     /// (and, with a daemon that acknowledges, until it acknowledged having committed it to its file), or until
     /// `timeout` seconds pass. Returns true when everything was delivered. For command-line apps that
