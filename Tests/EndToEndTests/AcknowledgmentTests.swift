@@ -95,6 +95,37 @@ struct DeliveredMeansAcknowledgedTests {
         #expect(recorder.waitUntilDelivered(timeout: TestTime.seconds(5)))
     }
 
+    @Test("waiting for one app's deliveries does not wait for another app whose daemon has not acknowledged")
+    func waitForOneApp() throws {
+        let welcome = Array(#"{"type":"welcome","session":"s","protocol":1,"resumed":false,"ack":true}"#.utf8)
+        let silent = ServerEventRecorder(greeting: welcome), answering = ServerEventRecorder(greeting: welcome)
+        let (silentServer, silentPort) = try startServer(silent)
+        defer { silentServer.stop() }
+        let (answeringServer, answeringPort) = try startServer(answering)
+        defer { answeringServer.stop() }
+        func recorder(_ name: String, port: Int) -> Recorder<Int, String> {
+            var configuration = InspectorConfiguration()
+            configuration.url = "ws://127.0.0.1:\(port)"
+            let host = RecorderHost<Int, String>(executor: .queue(DispatchQueue(label: name)), currentState: { nil })
+            return Recorder(name: name, initialState: 0, host: host, configuration: configuration)
+        }
+        let unconfirmed = recorder("unconfirmed-app", port: silentPort)
+        let confirmed = recorder("confirmed-app", port: answeringPort)
+        unconfirmed.record("add", state: 1)
+        confirmed.record("add", state: 1)
+        #expect(answering.wait { recorder in
+            recorder.events.contains { if case .received(_, let bytes, _) = $0 { String(decoding: bytes, as: UTF8.self).contains(#""seq":1"#) } else { false } }
+        })
+        guard case .opened(let id, _, _, _)? = answering.events.first else {
+            Issue.record("no connection")
+            return
+        }
+        _ = answeringServer.send(Array(#"{"type":"ack","seq":1}"#.utf8), to: id)
+        #expect(Inspector.waitUntilDelivered(app: "confirmed-app", timeout: TestTime.seconds(5)))
+        #expect(!Inspector.waitUntilDelivered(app: "unconfirmed-app", timeout: TestTime.seconds(0.3)))
+        #expect(!Inspector.waitUntilDelivered(timeout: TestTime.seconds(0.3)), "all apps: one is not confirmed")
+    }
+
     @Test("an app that exits before the daemon acknowledged its events says so, naming the last confirmed action")
     func exitWithUnacknowledgedEventsIsReported() throws {
         let welcome = Array(#"{"type":"welcome","session":"s","protocol":1,"resumed":false,"ack":true}"#.utf8)

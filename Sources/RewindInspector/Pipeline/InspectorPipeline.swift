@@ -36,7 +36,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     private let outbox: Outbox<State, Action>
     private let transport: any InspectorTransport
     private let url: InspectorURL?
-    private let identity: AppIdentity
+    let identity: AppIdentity
     private let stateType: String
     let configuration: InspectorConfiguration
     private let redactor: Redactor

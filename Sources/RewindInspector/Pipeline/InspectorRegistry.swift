@@ -15,6 +15,8 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
     /// Something whose deliveries can be waited for.
     protocol Member: AnyObject {
         var hasDeliveredEverything: Bool { get }
+        /// The app name it records under (`hello.app.name`).
+        var appName: String { get }
         var deliveryCounts: InspectorDeliveryCounts { get }
         /// How long a normal process exit waits for this member's deliveries, seconds.
         var exitFlushSeconds: Double { get }
@@ -52,6 +54,12 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
         current.allSatisfy(\.hasDeliveredEverything)
     }
 
+    /// True when every running inspector recording under `name` has delivered everything (vacuously true when none
+    /// does).
+    func allDelivered(app name: String) -> Bool {
+        current.filter { $0.appName == name }.allSatisfy(\.hasDeliveredEverything)
+    }
+
     var counts: InspectorDeliveryCounts {
         current.reduce(InspectorDeliveryCounts()) { $0 + $1.deliveryCounts }
     }
@@ -81,6 +89,7 @@ private func inspectorRegistryExitHook() {
 
 extension InspectorPipeline: InspectorRegistry.Member {
     var exitFlushSeconds: Double { configuration.exitFlushSeconds }
+    var appName: String { identity.name }
 }
 
 extension Inspector {
@@ -107,6 +116,22 @@ extension Inspector {
             usleep(2_000)
         }
         return InspectorRegistry.shared.allDelivered
+    }
+
+    /// Waits like ``waitUntilDelivered(timeout:)``, but only for the inspectors recording under the app name `name`
+    /// (the `name:` given to ``Inspector/middleware(name:redacting:configuration:)`` or to a ``Recorder``): an app with several
+    /// stores, or a test process running many apps at once, waits for the one it is about to stop without depending
+    /// on the others' daemons. Returns true when every such inspector delivered everything (and when there is none).
+    ///
+    /// Threading: blocks the calling thread; call it off the main actor, as ``waitUntilDelivered(timeout:)``.
+    @discardableResult
+    public static func waitUntilDelivered(app name: String, timeout: Double = 5) -> Bool {
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline {
+            if InspectorRegistry.shared.allDelivered(app: name) { return true }
+            usleep(2_000)
+        }
+        return InspectorRegistry.shared.allDelivered(app: name)
     }
 
     /// What the inspectors of this process did with the actions dispatched so far: sent with their state, sent
