@@ -65,8 +65,11 @@ bench: setup
 
 ## fuzz: a long fuzzing pass (FUZZ_SECONDS, default 300) over the JSON parser, the protocol decoders and patch apply.
 ## Inputs that fail or hang are saved in Tests/FuzzTests/Corpus/; one that kills the process is saved as crash-*.bin.
-## (make test runs a short pass of the same fuzzer, under 10 s.)
+## Then MEMO_FUZZ_SEQUENCES (default 5000) random edit sequences through the inspector's encoding memo, each checked
+## against a full encoding (a failure names its seed: replay it with REWIND_MEMO_FUZZ_SEED).
+## (make test runs a short pass of both, under 10 s each.)
 FUZZ_SECONDS ?= 300
+MEMO_FUZZ_SEQUENCES ?= 5000
 FUZZ_LAST_INPUT := $(CURDIR)/.build/fuzz-last-input.bin
 .PHONY: fuzz sanitize soak
 fuzz: setup
@@ -78,6 +81,7 @@ fuzz: setup
 	        saved=Tests/FuzzTests/Corpus/crash-$$(date +%Y%m%d-%H%M%S).bin; cp $(FUZZ_LAST_INPUT) $$saved; \
 	        echo "fuzz: the input that stopped the process is saved as $$saved" >&2; \
 	    fi; exit 1; }
+	REWIND_MEMO_FUZZ_SEQUENCES=$(MEMO_FUZZ_SEQUENCES) $(SWIFT) test --skip-build --filter StateEncodingMemoPropertyTests
 
 ## soak: ten apps stream into a real daemon for SOAK_SECONDS (default 240) while their connections are reset at
 ## random, slow viewers stop reading, hostile peers send garbage and the daemon restarts; then every session must
@@ -87,7 +91,7 @@ fuzz: setup
 SOAK_SECONDS ?= 240
 soak: setup
 	$(SWIFT) build --build-tests
-	REWIND_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test --skip-build --filter SoakTests
+	REWIND_SOAK_SECONDS=$(SOAK_SECONDS) REWIND_SOAK_REPORT=$(CURDIR)/Benchmarks/SOAK.md $(SWIFT) test --skip-build --filter SoakTests
 
 ## sanitize: the whole test suite under ThreadSanitizer, then under AddressSanitizer (build folders .build-tsan and
 ## .build-asan). Any report fails the run. Leak detection is off: the Swift runtime keeps global caches for good.

@@ -8,7 +8,9 @@ import Foundation
 /// - `REWIND_DISABLED=1`: attach nothing at all (the middleware passes actions straight through);
 /// - `REWIND_OUTBOX_BYTES`: the outbox's budget for states, in bytes (default 64 MiB);
 /// - `REWIND_OUTBOX_ACTION_BYTES`: the outbox's budget for actions, in bytes (default 256 MiB);
-/// - `REWIND_EXIT_FLUSH_SECONDS`: how long a normal process exit waits for undelivered events (default 2).
+/// - `REWIND_EXIT_FLUSH_SECONDS`: how long a normal process exit waits for undelivered events (default 2);
+/// - `REWIND_MEMO_MIN_BYTES`: the state size from which states are encoded incrementally (default 16384; `off`: never;
+///   see ``memoMinimumStateBytes``).
 public struct InspectorConfiguration: Sendable {
     /// The daemon's WebSocket address.
     public var url: String = "ws://127.0.0.1:7723"
@@ -34,13 +36,32 @@ public struct InspectorConfiguration: Sendable {
     public var maxBatchEvents = 512
     /// The most bytes of encoded events sent in one `batch` frame.
     public var maxBatchBytes = 256 << 10
+    /// The state size, in bytes of encoded JSON (as the pipeline last measured it), from which the inspector's
+    /// thread encodes states incrementally: it reuses the encoding of every `Array`, `ContiguousArray`,
+    /// `Dictionary` and `Set` that cannot have changed since the previous state (same storage), and of the unchanged
+    /// elements of changed arrays of `Equatable` elements, so that its cost follows the change rather than the state
+    /// (docs/ARCHITECTURE.md, "The encoding memo"). Below it every state is encoded whole, which is as fast for
+    /// small states and keeps nothing alive between states. 0: always incremental; `Int.max`: never. Only states
+    /// encoded through their own `Encodable` conformance are encoded incrementally.
+    ///
+    /// The rule behind the default, 16 KiB (`make bench`, "Incremental encoding", encode + diff after a one-field
+    /// change): at 1 kB the memo gains almost nothing (8.1 µs against 9.4 µs for a full encoding), at 100 kB it is
+    /// about 9× faster and at 1 MB about 70×, so it is worth its price from some tens of kilobytes; its price is on
+    /// the app's thread: while the previous state's collections are kept for comparison, the reducer's next change
+    /// copies the collections on its path.
+    public var memoMinimumStateBytes = 16 << 10
+    /// While encoding incrementally, every this many states the inspector also encodes the state whole and compares
+    /// (and does so whenever the app goes idle); on a difference it sends the full state as a `snapshot` (reason
+    /// `memo-check`), encodes every state whole for the rest of the session, and logs why once. At least 1.
+    public var memoCheckInterval = 64
 
     /// The configuration with every field at its default.
     public init() {}
 
-    /// A configuration with `url`, `token`, `disabled`, the outbox budgets and the exit flush time read from
-    /// `environment` (`REWIND_URL`, `REWIND_TOKEN`, `REWIND_DISABLED`, `REWIND_OUTBOX_BYTES`,
-    /// `REWIND_OUTBOX_ACTION_BYTES`, `REWIND_EXIT_FLUSH_SECONDS`), other fields at their defaults.
+    /// A configuration with `url`, `token`, `disabled`, the outbox budgets, the exit flush time and the memo's
+    /// threshold read from `environment` (`REWIND_URL`, `REWIND_TOKEN`, `REWIND_DISABLED`, `REWIND_OUTBOX_BYTES`,
+    /// `REWIND_OUTBOX_ACTION_BYTES`, `REWIND_EXIT_FLUSH_SECONDS`, `REWIND_MEMO_MIN_BYTES`), other fields at their
+    /// defaults.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
         -> InspectorConfiguration
     {
@@ -59,6 +80,13 @@ public struct InspectorConfiguration: Sendable {
         if let seconds = environment["REWIND_EXIT_FLUSH_SECONDS"].flatMap(Double.init), seconds >= 0,
            seconds.isFinite {
             configuration.exitFlushSeconds = min(seconds, 600)
+        }
+        if let memo = environment["REWIND_MEMO_MIN_BYTES"] {
+            if memo.lowercased() == "off" {
+                configuration.memoMinimumStateBytes = Int.max
+            } else if let bytes = Int(memo), bytes >= 0 {
+                configuration.memoMinimumStateBytes = bytes
+            }
         }
         return configuration
     }

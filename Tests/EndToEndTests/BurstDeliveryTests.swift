@@ -74,7 +74,7 @@ struct BurstDeliveryTests {
             store.dispatch(.touch(index: number % 10, value: number))
             if number % 8_192 == 0 { await Task.yield() }
         }
-        #expect(await Task.detached { Inspector.waitUntilDelivered(timeout: TestTime.seconds(60)) }.value)
+        #expect(await Task.detached { Inspector.waitUntilDelivered(app: "burst", timeout: TestTime.seconds(60)) }.value)
         let session = try #require(harness.waitForSession(app: "burst"))
         let (actions, lost, dropped) = try Self.recorded(harness, session, expected: count)
         #expect(lost == 0, "no lost row")

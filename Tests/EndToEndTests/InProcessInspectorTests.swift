@@ -39,8 +39,10 @@ struct InProcessInspectorTests {
         return configuration
     }
 
-    private func delivered() async -> Bool {
-        await Task.detached { Inspector.waitUntilDelivered(timeout: TestTime.seconds(10)) }.value
+    /// Waits for the inspectors of `app` only: other suites run their own apps (and stop their daemons) in this
+    /// process at the same time.
+    private func delivered(_ app: String) async -> Bool {
+        await Task.detached { Inspector.waitUntilDelivered(app: app, timeout: TestTime.seconds(10)) }.value
     }
 
     private func jump(_ daemon: Daemon, _ session: SessionID, to index: Int64) async -> Result<CommandResult, DaemonError> {
@@ -61,7 +63,7 @@ struct InProcessInspectorTests {
                                               configuration: configuration)])
         store.dispatch(.setPassword(secret))
         store.dispatch(.increment)
-        #expect(await delivered())
+        #expect(await delivered("redaction"))
         let session = try #require(harness.waitForSession(events: 2, app: "redaction"))
 
         let file = try Data(contentsOf: harness.daemon.store.fileURL(for: session.id))
@@ -74,7 +76,7 @@ struct InProcessInspectorTests {
         #expect(try reader.event(at: 1).action == ["setPassword": "<redacted>"])
 
         store.dispatch(.increment)
-        #expect(await delivered())
+        #expect(await delivered("redaction"))
         #expect(store.state.count == 2)
         let result = await jump(harness.daemon, session.id, to: 2)
         #expect(throws: Never.self) { try result.get() }
@@ -95,7 +97,7 @@ struct InProcessInspectorTests {
         let between = Date().timeIntervalSince1970
         store.dispatch(.increment)
         let after = Date().timeIntervalSince1970
-        #expect(await delivered())
+        #expect(await delivered("times"))
         let session = try #require(harness.waitForSession(events: 2, app: "times"))
         let reader = try harness.daemon.store.openSession(session.id)
         let first = try reader.event(at: 1).time, second = try reader.event(at: 2).time
@@ -119,7 +121,7 @@ struct InProcessInspectorTests {
         for round in 0..<250 {
             for (number, store) in stores.enumerated() where round % (number + 1) == 0 { store.dispatch(.increment) }
         }
-        #expect(await delivered())
+        for number in 0..<4 { #expect(await delivered("app\(number)")) }
         for (number, store) in stores.enumerated() {
             let session = try #require(harness.waitForSession(events: Int64(store.state.count), app: "app\(number)"))
             #expect(session.lastIndex == Int64(store.state.count))
@@ -136,9 +138,9 @@ struct InProcessInspectorTests {
         configuration.outboxBudgetBytes = 32 << 10
         let store = Store(initialState: AppState(), reducer: Self.reducer,
                           middleware: [Inspector.middleware(name: "outrun", configuration: configuration)])
-        #expect(await delivered())
+        #expect(await delivered("outrun"))
         for _ in 0..<20_000 { store.dispatch(.increment) }  // faster than the pipeline, without yielding
-        #expect(await delivered())
+        #expect(await delivered("outrun"))
         let session = try #require(harness.waitForSession(app: "outrun"))
         let count = try JSONPointer("/count")
         #expect(try harness.lastRecordedState(session) { $0[count] == 20_000 }[count] == 20_000)
@@ -160,11 +162,11 @@ struct InProcessInspectorTests {
         configuration.outboxActionBudgetBytes = 1
         let store = Store(initialState: AppState(), reducer: Self.reducer,
                           middleware: [Inspector.middleware(name: "nothing-fits", configuration: configuration)])
-        #expect(await delivered())
+        #expect(await delivered("nothing-fits"))
         for _ in 0..<100 { store.dispatch(.increment) }
         // The main actor is busy here, so the state that closes the range cannot be read yet.
-        #expect(!Inspector.waitUntilDelivered(timeout: TestTime.seconds(0.3)))
-        #expect(await delivered())
+        #expect(!Inspector.waitUntilDelivered(app: "nothing-fits", timeout: TestTime.seconds(0.3)))
+        #expect(await delivered("nothing-fits"))
 
         let session = try #require(harness.waitForSession(app: "nothing-fits"))
         let count = try JSONPointer("/count")

@@ -27,9 +27,9 @@ struct LostActionsReportTests {
         configuration.outboxActionBudgetBytes = 1
         let store = Store(initialState: BurstDeliveryTests.kilobyteState, reducer: BurstDeliveryTests.reducer,
                           middleware: [Inspector.middleware(name: "lossy", configuration: configuration)])
-        #expect(await Task.detached { Inspector.waitUntilDelivered(timeout: TestTime.seconds(10)) }.value)
+        #expect(await Task.detached { Inspector.waitUntilDelivered(app: "lossy", timeout: TestTime.seconds(10)) }.value)
         for number in 0..<50 { store.dispatch(.touch(index: number % 10, value: number)) }
-        #expect(await Task.detached { Inspector.waitUntilDelivered(timeout: TestTime.seconds(10)) }.value)
+        #expect(await Task.detached { Inspector.waitUntilDelivered(app: "lossy", timeout: TestTime.seconds(10)) }.value)
         let session = try #require(harness.waitForSession(app: "lossy"))
         let (actions, lost, _) = try BurstDeliveryTests.recorded(harness, session, expected: 50)
         #expect(actions.isEmpty && lost == 50)

@@ -81,7 +81,7 @@ struct ReconnectLossTests {
         configuration.url = proxy.url
         let store = Store(initialState: Self.state(bytes: stateBytes), reducer: Self.reducer,
                           middleware: [Inspector.middleware(name: app, configuration: configuration)])
-        #expect(await Task.detached { Inspector.waitUntilDelivered(timeout: TestTime.seconds(10)) }.value)
+        #expect(await Task.detached { Inspector.waitUntilDelivered(app: app, timeout: TestTime.seconds(10)) }.value)
 
         let resetting = ResetSchedule()
         let resetter = Thread {
@@ -100,7 +100,7 @@ struct ReconnectLossTests {
             if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
         }
         resetting.finish()
-        #expect(await Task.detached { Inspector.waitUntilDelivered(timeout: TestTime.seconds(30)) }.value)
+        #expect(await Task.detached { Inspector.waitUntilDelivered(app: app, timeout: TestTime.seconds(30)) }.value)
 
         let session = try #require(harness.waitForSession(app: app))
         let (recorded, lost, reconnects) = try Self.accounting(harness, session, count: count)

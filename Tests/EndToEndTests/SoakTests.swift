@@ -99,10 +99,11 @@ struct SoakTests {
         #expect(daemon.process.waitForExit(timeout: 20) == 0)
         daemonLog += daemon.process.stderrLines
 
-        var sessions = 0, recorded = 0, declaredLost: Int64 = 0
+        var sessions = 0, recorded = 0, declaredLost: Int64 = 0, unaccounted = 0
         for app in apps {
             let sent = try Self.sentActions(app.process)
             let account = try SessionAccount.of(instancePID: app.process.pid, in: daemon.data)
+            if !account.accounts(for: sent) { unaccounted += 1 }
             #expect(account.accounts(for: sent),
                     """
                     stress \(app.arguments): sent \(sent), \(account); not recorded: \(account.missing(of: sent)); \
@@ -118,13 +119,41 @@ struct SoakTests {
             recorded += account.recorded.count
             declaredLost += account.declaredLost
         }
-        print("""
+        let figures = """
             soak: \(plan.apps) apps, \(plan.seconds) s, \(resets) connection resets, \(viewers.count) slow \
             viewers, \(hostile) hostile peers, \(restarts) daemon restarts; \(sessions) sessions, \(recorded) actions recorded, \
             \(declaredLost) declared lost; daemon resident memory \
             \(baselineKiB / 1024) MiB at start, \(finalKiB / 1024) MiB at the end
-            """)
+            """
+        print(figures)
+        if let path = ProcessInfo.processInfo.environment["REWIND_SOAK_REPORT"], settled {
+            Self.writeReport(figures, unaccounted: unaccounted, plan: plan, to: path)
+        }
         #expect(settled, "daemon memory \(finalKiB) KiB after the soak, \(baselineKiB) KiB at start")
+    }
+
+    /// Writes the figures of a run `make soak` made for BENCHMARKS.md (`make bench` includes the file), unless an
+    /// app's actions were not all accounted for (a failed soak has no figures to quote).
+    static func writeReport(_ figures: String, unaccounted: Int, plan: Plan, to path: String) {
+        guard unaccounted == 0 else { return }
+        let formatter = ISO8601DateFormatter()
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?"
+        let text = """
+            ## Soak
+
+            `make soak SOAK_SECONDS=\(Int(plan.seconds))` (debug build; \(formatter.string(from: Date())), \
+            \(ProcessInfo.processInfo.activeProcessorCount) processors, load average \(load) at the end). \(plan.apps) \
+            `stress` apps (1 kB, 20 kB and 200 kB states at 200, 2,000 and 500 actions/s) stream through a proxy that \
+            resets their connections at random, into a `rewind serve --headless` that is killed (SIGKILL) and stopped \
+            (SIGTERM) and restarted on the same port and data directory, while slow `rewind tail` viewers stop reading \
+            and hostile peers send garbage. Afterwards every action every app sent is recorded exactly once or counted \
+            in a `lost` marker, in every session (checked), and the daemon's resident memory is back within 48 MiB of \
+            its baseline (checked).
+
+            \(figures)
+
+            """
+        try? Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
     /// Stops the daemon with `signal` and starts it again on the same port and data directory; returns the stopped
@@ -132,7 +161,7 @@ struct SoakTests {
     static func restart(_ daemon: DaemonFaultTests.DaemonProcess, signal: Int32) throws -> [String] {
         daemon.process.signal(signal)
         if daemon.process.waitForExit(timeout: 10) == nil {
-            Issue.record("the daemon did not stop within 10 s of signal \(signal)")
+            Issue.record("the daemon did not stop within 10 s of signal \(signal)\(Self.threadDump(daemon.process.pid))")
             daemon.process.signal(SIGKILL)
             daemon.process.waitForExit(timeout: 10)
         }
@@ -147,6 +176,22 @@ struct SoakTests {
                 usleep(250_000)
             }
         }
+    }
+
+    /// Where the threads of a hung process are (with gdb, when the machine has it), saved to a file named in the
+    /// returned text.
+    static func threadDump(_ pid: Int32) -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") else { return "" }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-hung-\(pid).txt").path
+        let gdb = Process()
+        gdb.executableURL = URL(fileURLWithPath: "/usr/bin/gdb")
+        gdb.arguments = ["-p", "\(pid)", "-batch", "-ex", "thread apply all bt 25"]
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        gdb.standardOutput = FileHandle(forWritingAtPath: path)
+        gdb.standardError = FileHandle.nullDevice
+        guard (try? gdb.run()) != nil else { return "" }
+        gdb.waitUntilExit()
+        return "; its threads: \(path)"
     }
 
     /// The number of actions a finished `stress` says it dispatched.

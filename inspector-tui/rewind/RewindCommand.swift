@@ -12,6 +12,7 @@ struct RewindCommand: ParsableCommand {
             (ws://127.0.0.1:7723 by default). Run 'rewind' in a terminal for the live timeline, or \
             'rewind serve --headless' to record only.
             """,
+        version: RewindVersion.text,
         subcommands: [
             ServeCommand.self, SessionsCommand.self, OpenCommand.self, ExportCommand.self, ImportCommand.self,
             TailCommand.self, JumpCommand.self, DispatchCommand.self, ReplayCommand.self, VerifyCommand.self,
@@ -19,4 +20,7 @@ struct RewindCommand: ParsableCommand {
         ],
         defaultSubcommand: ServeCommand.self
     )
+
+    /// A mistyped subcommand gets "did you mean" instead of the default subcommand's usage.
+    static func main() { mainSuggestingCommands() }
 }

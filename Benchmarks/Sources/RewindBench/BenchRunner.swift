@@ -16,7 +16,7 @@ enum BenchRunner {
         #if DEBUG
         context.progress("warning: a debug build — the figures mean nothing; use `swift run -c release`")
         #endif
-        let order: [BenchArea] = [.ingest, .encode, .wire, .appThread, .timeTravel, .seek, .tui, .search]
+        let order: [BenchArea] = [.ingest, .encode, .memo, .wire, .appThread, .timeTravel, .seek, .tui, .search]
         var results: [BenchArea: AreaReport] = [:]
         var session: RecordedSession?
         defer { session?.remove() }
@@ -28,6 +28,7 @@ enum BenchRunner {
             switch area {
             case .ingest: report = try await IngestBenchmarks.run(context)
             case .encode: report = try EncodeBenchmarks.run(context)
+            case .memo: report = try await MemoBenchmarks.run(context)
             case .wire: report = try WireBenchmarks.run(context)
             case .appThread: report = try await AppThreadBenchmarks.run(context)
             case .timeTravel: report = try await TimeTravelBenchmarks.run(context)

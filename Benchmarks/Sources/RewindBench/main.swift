@@ -16,7 +16,11 @@ do {
 
 do {
     let report = try await BenchRunner.run(options)
-    let markdown = report.markdown()
+    var markdown = report.markdown()
+    // The soak's latest figures (`make soak` writes them; they take minutes, so this run does not measure them).
+    if !report.quick, let soak = try? String(contentsOfFile: "SOAK.md", encoding: .utf8) {
+        markdown += "\n" + soak
+    }
     if let output = options.output {
         let url = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

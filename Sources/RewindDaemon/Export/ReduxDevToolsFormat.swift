@@ -66,20 +66,70 @@ enum ReduxDevToolsFormat {
     struct Document {
         var session: SessionLinesFormat.Session?
         var initialState: JSONValue
+        /// When the session started (unix seconds): `rewind.session.startedAt`, else the `@@INIT` action's
+        /// `timestamp`, else the first timestamped action's; nil when the document has no time at all.
+        var startedAt: Double?
         var steps: [Step]
+        /// The document holds actions only (the extension's default export): the states after them are unknown.
+        var actionsOnly: Bool
     }
 
     /// One staged action after `@@INIT`.
     struct Step {
         var event: NewEvent
-        var state: JSONValue
+        /// The state after the action; nil when the document does not hold it (an export of actions only).
+        var state: JSONValue?
         /// The original event had no patch (its state is replaced or unchanged).
         var noPatch: Bool
+        /// The event had no time of its own (the importer gives it the time of the event before it, or the
+        /// session's start).
+        var untimed: Bool
     }
 
     /// True when `value` looks like a Redux DevTools lifted state.
     static func isDocument(_ value: JSONValue) -> Bool {
         value["actionsById"]?.objectValue != nil && value["computedStates"]?.arrayValue != nil
+    }
+
+    /// True when `value` looks like the browser extension's default export: `{"payload": "<JSON text>",
+    /// "preloadedState": "<JSON text>"}` (the payload is the staged actions, or a whole lifted state).
+    static func isExtensionExport(_ value: JSONValue) -> Bool {
+        guard case .object(let root) = value, case .string? = root["payload"] else { return false }
+        return root.keys.allSatisfy { $0 == "payload" || $0 == "preloadedState" }
+    }
+
+    /// Decodes a lifted state (``isDocument(_:)``) or an extension export (``isExtensionExport(_:)``).
+    static func parse(_ value: JSONValue, limits: JSONLimits) throws(ImportProblem) -> Document {
+        guard isExtensionExport(value), case .string(let payloadText)? = value["payload"] else { return try parse(value) }
+        let payload = try embeddedJSON(payloadText, "payload", limits: limits)
+        if isDocument(payload) { return try parse(payload) }
+        guard case .array(let actions) = payload else {
+            throw ImportProblem("\"payload\" holds \(payload.kindName), neither an array of actions nor a lifted state "
+                + "(with \"actionsById\" and \"computedStates\")")
+        }
+        guard case .string(let stateText)? = value["preloadedState"] else {
+            throw ImportProblem("this Redux DevTools export holds actions only and no \"preloadedState\": the state "
+                + "before its actions is unknown, so no state of the session would be known; export it from a store "
+                + "with an initial state, or as a lifted state (with \"computedStates\")")
+        }
+        let initialState = try embeddedJSON(stateText, "preloadedState", limits: limits)
+        var steps: [Step] = []
+        steps.reserveCapacity(actions.count)
+        for (position, action) in actions.enumerated() {
+            let event = NewEvent(appSeq: Int64(position + 1), time: 0, kind: .action,
+                                 label: action["type"]?.stringValue, action: action, patch: nil, branch: 0)
+            steps.append(Step(event: event, state: nil, noPatch: true, untimed: true))
+        }
+        return Document(session: nil, initialState: initialState, startedAt: nil, steps: steps, actionsOnly: true)
+    }
+
+    /// The JSON document held as text in the member `key` of an extension export.
+    private static func embeddedJSON(_ text: String, _ key: String, limits: JSONLimits) throws(ImportProblem) -> JSONValue {
+        do {
+            return try JSONValue(parsing: Array(text.utf8), limits: limits)
+        } catch {
+            throw ImportProblem("\"\(key)\" is not JSON text: \(error)")
+        }
     }
 
     static func parse(_ value: JSONValue) throws(ImportProblem) -> Document {
@@ -112,17 +162,32 @@ enum ReduxDevToolsFormat {
         if case .object(let rewind)? = root["rewind"], case .object(let sessionObject)? = rewind["session"] {
             session = try SessionLinesFormat.parseSession(sessionObject, in: "rewind.session")
         }
-        func state(at position: Int) throws(ImportProblem) -> JSONValue {
+        func entry(at position: Int) throws(ImportProblem) -> (state: JSONValue, error: String?) {
             guard case .object(let entry) = computed[position], let state = entry["state"] else {
                 throw ImportProblem("computedStates[\(position)] has no \"state\"")
             }
-            return state
+            // A reducer that threw: Redux DevTools keeps the state before it and the error's message.
+            let error: String?
+            switch entry["error"] {
+            case .string(let message)?: error = message
+            case nil, .null?: error = nil
+            case let other?: error = other.serialized()
+            }
+            return (state, error)
+        }
+        func timestamp(of lifted: JSONObject, at place: String) throws(ImportProblem) -> Double? {
+            guard let milliseconds = try lifted.optionalNumber("timestamp", in: place) else { return nil }
+            return try ImportProblem.checkTime(milliseconds / 1000, "timestamp", in: place)
         }
 
-        let initialState = try state(at: 0)
+        let initialState = try entry(at: 0).state
+        // The `@@INIT` action's time is when the store was created: the session's start.
+        var startedAt = session?.startedAt.timeIntervalSince1970
+        if startedAt == nil, case .object(let initAction)? = actions[String(staged[0])] {
+            startedAt = try timestamp(of: initAction, at: "actionsById[\"\(staged[0])\"]")
+        }
         var steps: [Step] = []
         steps.reserveCapacity(staged.count - 1)
-        var previousTime = session?.startedAt.timeIntervalSince1970 ?? 0
         for position in 1..<staged.count {
             let id = staged[position]
             let place = "actionsById[\"\(id)\"]"
@@ -140,19 +205,16 @@ enum ReduxDevToolsFormat {
                 kind = known
             }
             let synthesized = details["synthesized"]?.boolValue ?? false
-            let timestamp = try lifted.optionalNumber("timestamp", in: place).map { $0 / 1000 }
-            let time: Double
-            if let exact = try details.optionalTime("time", in: detailsPlace) {
-                time = exact
-            } else {
-                time = try ImportProblem.checkTime(timestamp ?? previousTime, "timestamp", in: place)
-            }
-            previousTime = time
+            var time = try details.optionalTime("time", in: detailsPlace)
+            if time == nil { time = try timestamp(of: lifted, at: place) }
+            if startedAt == nil { startedAt = time }
+            let (state, reducerError) = try entry(at: position)
             var detail = try details.optionalString("detail", in: detailsPlace)
             if detail == nil, details.isEmpty, skipped.contains(id) { detail = "skipped in Redux DevTools" }
+            if let reducerError { detail = (detail.map { "\($0); " } ?? "") + "reducer error: \(reducerError)" }
             let event = NewEvent(
                 appSeq: try details.optionalInteger("appSeq", in: detailsPlace),
-                time: time,
+                time: time ?? 0,
                 kind: kind,
                 label: details.isEmpty ? action["type"]?.stringValue : try details.optionalString("label", in: detailsPlace),
                 action: synthesized ? details["action"] : action,
@@ -160,8 +222,10 @@ enum ReduxDevToolsFormat {
                 reducerMicros: try details.optionalMicros("reducerMicros", in: detailsPlace),
                 detail: detail,
                 branch: 0)
-            steps.append(Step(event: event, state: try state(at: position), noPatch: details["noPatch"]?.boolValue ?? false))
+            steps.append(Step(event: event, state: state, noPatch: details["noPatch"]?.boolValue ?? false,
+                              untimed: time == nil))
         }
-        return Document(session: session, initialState: initialState, steps: steps)
+        return Document(session: session, initialState: initialState, startedAt: startedAt, steps: steps,
+                        actionsOnly: false)
     }
 }

@@ -65,12 +65,13 @@ public struct SessionImporter: Sendable {
         }
         guard let firstLine else { throw .unknownImportFormat(path: url.path, reason: "the file is empty") }
         let firstLineNumber = lines.lineNumber
-        let neither = "it is JSON, but neither a Rewind session header ({\"format\":\"rewind-session\",…}) "
-            + "nor a Redux DevTools state (with \"actionsById\" and \"computedStates\")"
+        let neither = "it is JSON, but neither a Rewind session header ({\"format\":\"rewind-session\",…}), "
+            + "nor a Redux DevTools lifted state (with \"actionsById\" and \"computedStates\"), nor the Redux "
+            + "DevTools extension's export ({\"payload\": …, \"preloadedState\": …})"
         let limits = parseLimits(maxLineBytes: maxLineBytes)
         if let value = try? parse(firstLine, limits) {
             if SessionLinesFormat.isHeader(value) { return .lines(header: value, headerLine: firstLineNumber, lines) }
-            if ReduxDevToolsFormat.isDocument(value) {
+            if ReduxDevToolsFormat.isDocument(value) || ReduxDevToolsFormat.isExtensionExport(value) {
                 while let line = try lines.nextLine() {
                     if !isBlank(line) {
                         throw .malformedImport(path: url.path, line: lines.lineNumber,
@@ -91,7 +92,9 @@ public struct SessionImporter: Sendable {
             let line = firstLineNumber + whole[..<offset].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
             throw .malformedImport(path: url.path, line: line, reason: "not valid JSON: \(error.reason)")
         }
-        guard ReduxDevToolsFormat.isDocument(value) else { throw .unknownImportFormat(path: url.path, reason: neither) }
+        guard ReduxDevToolsFormat.isDocument(value) || ReduxDevToolsFormat.isExtensionExport(value) else {
+            throw .unknownImportFormat(path: url.path, reason: neither)
+        }
         return .redux(value)
     }
 
@@ -212,40 +215,69 @@ public struct SessionImporter: Sendable {
     ) throws(SessionStoreError) -> SessionImportResult {
         let document: ReduxDevToolsFormat.Document
         do throws(ImportProblem) {
-            document = try ReduxDevToolsFormat.parse(value)
+            document = try ReduxDevToolsFormat.parse(value, limits: SessionImporter.parseLimits(maxLineBytes: maxLineBytes))
         } catch {
             throw .malformedImport(path: url.path, line: nil, reason: error.reason)
         }
         let session = document.session
-        let startedAt = session?.startedAt
-            ?? document.steps.first.map { Date(timeIntervalSince1970: $0.event.time) } ?? Date()
+        // Times come from the document (`@@INIT`, the actions' timestamps), else from the file: never from the
+        // import's clock.
+        let startedAt = document.startedAt ?? SessionImporter.modificationTime(of: url)
         let recording = try store.createSession(
             appName: session?.app ?? url.deletingPathExtension().lastPathComponent, instance: session?.instance,
             protocolVersion: session?.protocolVersion ?? 0, stateType: session?.stateType,
-            initialState: document.initialState, startedAt: startedAt, importedFrom: url.lastPathComponent)
+            initialState: document.initialState, startedAt: Date(timeIntervalSince1970: startedAt),
+            importedFrom: url.lastPathComponent)
         do throws(SessionStoreError) {
-            let total = Int64(document.steps.count)
+            let announcesUnknownStates = document.actionsOnly && !document.steps.isEmpty
+            let total = Int64(document.steps.count) + (announcesUnknownStates ? 1 : 0)
             progress?(TransferProgress(completed: 0, total: total, unit: .events))
             var previous = document.initialState
+            var previousTime = startedAt
             var count: Int64 = 0
-            for step in document.steps {
-                var event = step.event
-                event.patch = step.noPatch ? nil : JSONPatch.diff(from: previous, to: step.state)
-                let replaced = step.noPatch && step.state != previous
-                guard recording.appendImported(event, stateAfter: step.state, forceKeyframe: replaced) != 0 else {
+            if announcesUnknownStates {
+                // The states after the actions are unknown: a `dropped` row announces it, as an app's coalesced
+                // range does, and the actions follow without patches (docs/SESSION-FORMAT.md, "Unknown states").
+                let actions = Int64(document.steps.count)
+                let dropped = NewEvent(
+                    time: startedAt, kind: .dropped, label: "dropped", action: ["from": 1, "to": .int(actions)],
+                    detail: "the Redux DevTools export \(url.lastPathComponent) holds the actions only: the states "
+                        + "after its \(actions) action\(actions == 1 ? "" : "s") are unknown (the initial state is its "
+                        + "preloadedState; the file has no times, all are the file's)")
+                guard recording.appendImported(dropped, stateAfter: previous, forceKeyframe: false) != 0 else {
                     throw recording.lastError ?? .unwritable(path: recording.fileURL.path, reason: "the recording stopped")
                 }
-                previous = step.state
+                count += 1
+            }
+            for step in document.steps {
+                var event = step.event
+                if step.untimed { event.time = previousTime } else { previousTime = event.time }
+                let state = step.state ?? previous
+                event.patch = step.noPatch ? nil : JSONPatch.diff(from: previous, to: state)
+                let replaced = step.noPatch && state != previous
+                guard recording.appendImported(event, stateAfter: state, forceKeyframe: replaced) != 0 else {
+                    throw recording.lastError ?? .unwritable(path: recording.fileURL.path, reason: "the recording stopped")
+                }
+                previous = state
                 count += 1
                 if count % 4096 == 0 { progress?(TransferProgress(completed: count, total: total, unit: .events)) }
             }
-            try finish(recording, as: session?.endState, endedAt: session?.endedAt)
+            try finish(recording, as: session?.endState,
+                       endedAt: session?.endedAt ?? Date(timeIntervalSince1970: previousTime))
             progress?(TransferProgress(completed: total, total: total, unit: .events))
             return SessionImportResult(id: recording.id, format: .reduxDevTools, eventCount: count)
         } catch {
             abandon(recording)
             throw error
         }
+    }
+
+    /// The file's modification time (unix seconds): the only time an export without times has. The import's own
+    /// clock only when the file cannot be examined.
+    static func modificationTime(of url: URL) -> Double {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return Date().timeIntervalSince1970 }
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
     }
 
     // MARK: Ending

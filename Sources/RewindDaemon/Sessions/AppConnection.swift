@@ -52,6 +52,13 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
     /// The highest `seq` of this connection handled so far (recorded, or accounted for), and the last `ack` sent.
     private var handledThrough: UInt64 = 0
     private var lastAckNanos: UInt64 = 0
+    private var ackedThrough: UInt64 = 0
+    /// Handled `seq`s not acknowledged yet, each with the session's last event index when it was handled: it is
+    /// acknowledged once the recording has committed that index to the file (so a killed daemon never acknowledged
+    /// what it had not written).
+    private var unacknowledged: [(seq: UInt64, index: Int64)] = []
+    /// Fires while ``unacknowledged`` is not empty, so the last events of a burst are acknowledged too.
+    private var ackTimer: DispatchSourceTimer?
     /// True when the app's `hello` named the `ack` capability (it reads acknowledgments).
     private var wantsAcks = false
     private var closing = false
@@ -173,6 +180,7 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
         case .dropped(let dropped):
             droppedThrough = max(droppedThrough, dropped.to)
             session.recordDropped(dropped, connectionBase: connectionBase)
+            acknowledge(through: dropped.to)
         case .goodbye(let goodbye):
             session.recordGoodbye(goodbye, connectionBase: connectionBase)
         case .result(let result):
@@ -184,19 +192,59 @@ final class AppConnection: @unchecked Sendable {  // all mutable state confined 
         }
     }
 
-    /// Tells the app how far its messages on this connection are recorded (`ack`, docs/PROTOCOL.md §3.4), at most
-    /// every 50 ms, so that it can forget what it keeps for a resend after a reset. Connection queue only.
+    /// Tells the app how far its messages on this connection are recorded (`ack`, docs/PROTOCOL.md §3.5): `seq` is
+    /// handled now and acknowledged once the events it added to the session are committed to the file, at most
+    /// every 50 ms (a timer acknowledges the end of a burst). Connection queue only.
     private func acknowledge(through seq: UInt64) {
-        guard wantsAcks else { return }
-        handledThrough = max(handledThrough, seq)
+        guard wantsAcks, let session, seq > handledThrough else { return }
+        handledThrough = seq
+        let index = session.lastIndex
+        if let last = unacknowledged.last, last.index == index {
+            unacknowledged[unacknowledged.count - 1].seq = seq
+        } else {
+            unacknowledged.append((seq, index))
+        }
+        sendDueAck()
+    }
+
+    /// Sends an `ack` through the highest handled `seq` whose events are committed, unless one went out less than
+    /// 50 ms ago; keeps the timer running while something waits. Connection queue only.
+    private func sendDueAck() {
+        guard !closing, let session, !unacknowledged.isEmpty else {
+            stopAckTimer()
+            return
+        }
         let now = DispatchTime.now().uptimeNanoseconds
-        guard now &- lastAckNanos >= 50_000_000 else { return }
-        lastAckNanos = now
-        environment.send(.ack(Ack(seq: handledThrough)))
+        if now &- lastAckNanos >= 50_000_000 {
+            let committed = session.committedIndex
+            let done = unacknowledged.prefix { $0.index <= committed }.count
+            let through = done > 0 ? unacknowledged[done - 1].seq : nil
+            unacknowledged.removeFirst(done)
+            if let through, through > ackedThrough {
+                ackedThrough = through
+                lastAckNanos = now
+                environment.send(.ack(Ack(seq: through)))
+            }
+        }
+        if unacknowledged.isEmpty {
+            stopAckTimer()
+        } else if ackTimer == nil {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
+            timer.setEventHandler { [weak self] in self?.sendDueAck() }
+            timer.resume()
+            ackTimer = timer
+        }
+    }
+
+    private func stopAckTimer() {
+        ackTimer?.cancel()
+        ackTimer = nil
     }
 
     /// The app went away: its session's pending commands fail and its file is completed.
     private func closed() {
+        stopAckTimer()
         session?.detach(id)
     }
 

@@ -16,15 +16,17 @@ import RewindWire
 /// Threading: any thread except the server's service thread for ``attach(_:connection:)`` (it may wait for a
 /// previous connection's close and does file work). The dictionaries are guarded by `lock`, held only for
 /// dictionary work, so ``session(_:)`` and ``all`` never wait on a disk.
-final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by `lock`; decisions by `attachLock`
+final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by `lock`; decisions by `attachLocks`
     private let store: SessionStore
     private let hub: DaemonEventHub
     private let log: @Sendable (String) -> Void
     private let isOpen: @Sendable (ConnectionID) -> Bool
     private let saved = SavedSessionIndex()
-    /// Serializes the decisions of ``attach(_:connection:)`` and the file work they need (creating or reopening a
-    /// file), so that two hellos of one app run cannot both continue the same session.
-    private let attachLock = NSLock()
+    /// Serialize the decisions of ``attach(_:connection:)`` and the file work they need (creating or reopening a
+    /// file) per app run, so that two hellos of one app run cannot both continue the same session. Striped by the
+    /// app's identity: hellos of different apps create their files side by side, and one slow file (a hung disk,
+    /// thousands of apps arriving at once) holds up only the hellos that share its stripe.
+    private let attachLocks = (0..<64).map { _ in NSLock() }
     private let lock = NSLock()
     private var byIdentity: [AppIdentity: [LiveSession]] = [:]
     private var byID: [SessionID: LiveSession] = [:]
@@ -43,6 +45,7 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
 
     /// The session for the app that sent `hello` on `connection`, and whether it continues an earlier one.
     func attach(_ hello: Hello, connection: ConnectionID) throws(WireError) -> (LiveSession, resumed: Bool) {
+        let attachLock = attachLocks[Int(UInt(bitPattern: hello.app.hashValue) % UInt(attachLocks.count))]
         attachLock.lock()
         let candidates = lock.withLock { byIdentity[hello.app] ?? [] }
         if let claimed = candidates.reversed().first(where: { $0.claim(for: connection, isOpen: isOpen) }) {

@@ -56,6 +56,20 @@ final class SQLiteDatabase {
         }
     }
 
+    /// Removes the `-wal` and `-shm` files a read-only connection leaves beside a write-ahead-logged file it has
+    /// closed (such a connection may not delete them): opens `path` read-write without creating it, reads its schema
+    /// and closes, so that SQLite — when this is the last connection to the file and only then — checkpoints the
+    /// (empty) log and deletes both files, as a writer's last close does. A file someone else has open keeps them;
+    /// nothing is reported when the file cannot be opened for writing. Content and modification time are unchanged.
+    static func releaseCompanionFiles(of path: String) {
+        var db: OpaquePointer?
+        defer { sqlite3_close_v2(db) }
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db
+        else { return }
+        sqlite3_busy_timeout(db, 1000)
+        sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nil, nil, nil)
+    }
+
     /// Runs one or more SQL statements that return no rows we need.
     func execute(_ sql: String) throws(SessionStoreError) {
         let db = try open()

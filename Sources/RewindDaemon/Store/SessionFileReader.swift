@@ -77,6 +77,12 @@ final class SessionFileReader {
         return statement
     }
 
+    /// True when the file had no `-wal` and no `-shm` companion when this reader opened it: the ones SQLite
+    /// creates for a read-only connection are then removed again by ``close()``.
+    private var removesCompanionsOnClose: Bool
+    /// ``close()`` ran.
+    private var closed = false
+
     /// Opens `path` read-only and checks that it is a session this build can read. Anything but a regular file
     /// (a FIFO, a device, a socket, a directory — at the path or as its `-wal`/`-shm` companion) is refused
     /// before SQLite opens it: opening a FIFO would block until someone writes to it.
@@ -85,15 +91,46 @@ final class SessionFileReader {
             throw .unreadable(path: path, reason: "no such file")
         }
         try SessionFileReader.requireRegularFiles(at: path)
-        let database = try SQLiteDatabase(path: path, mode: .readOnly)
-        self.database = database
-        schemaVersion = try SessionFileReader.checkSchema(of: database)
+        removesCompanionsOnClose = !SessionFileReader.hasCompanionFiles(path)
+        let removes = removesCompanionsOnClose
+        do throws(SessionStoreError) {
+            let database = try SQLiteDatabase(path: path, mode: .readOnly)
+            do throws(SessionStoreError) {
+                schemaVersion = try SessionFileReader.checkSchema(of: database)
+            } catch {
+                database.close()
+                throw error
+            }
+            self.database = database
+        } catch {
+            if removes { SessionFileReader.releaseCompanionFiles(of: path) }
+            throw error
+        }
     }
 
-    /// Closes the connection.
+    deinit {
+        close()
+    }
+
+    /// Closes the connection. When the file had no `-wal`/`-shm` files before this reader opened it, the ones
+    /// its connection left are removed (unless another connection has the file open: a recorder that resumed the
+    /// session meanwhile keeps them), so that reading a finished session leaves its directory as it was.
+    /// Idempotent.
     func close() {
+        guard !closed else { return }
+        closed = true
         statements = [:]
         database.close()
+        if removesCompanionsOnClose { SessionFileReader.releaseCompanionFiles(of: path) }
+    }
+
+    private static func hasCompanionFiles(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path + "-wal") || FileManager.default.fileExists(atPath: path + "-shm")
+    }
+
+    private static func releaseCompanionFiles(of path: String) {
+        guard hasCompanionFiles(path) else { return }
+        SQLiteDatabase.releaseCompanionFiles(of: path)
     }
 
     // MARK: Schema and metadata

@@ -12,19 +12,28 @@ public final class SessionStore: Sendable {
     /// How new recordings buffer, batch and keyframe.
     public let options: RecordingOptions
 
-    /// Opens the data directory, creating it (and its parents) with mode 0700 when missing.
+    /// Opens the data directory, creating it (and its parents) with mode 0700 when missing — unless `creating` is
+    /// false (the commands that only read sessions), which throws `unreadable` "no such directory" instead.
     /// Throws `unwritable` (with the operating system's reason) when it cannot be created or is not a directory.
-    public init(directory: URL, options: RecordingOptions = RecordingOptions()) throws(SessionStoreError) {
+    public init(directory: URL, options: RecordingOptions = RecordingOptions(),
+                creating: Bool = true) throws(SessionStoreError) {
         self.directory = directory.standardizedFileURL
         self.options = options
         let path = self.directory.path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw .unwritable(path: path, reason: "it exists and is not a directory") }
+            guard isDirectory.boolValue else {
+                throw creating ? .unwritable(path: path, reason: "it exists and is not a directory")
+                               : .unreadable(path: path, reason: "it is not a directory")
+            }
             return
         }
+        guard creating else { throw .unreadable(path: path, reason: "no such directory") }
         try SessionStore.makeDirectory(path, wanted: path)
     }
+
+    /// The version of the session file schema this build writes and reads up to (docs/SESSION-FORMAT.md).
+    public static var schemaVersion: Int { SessionSchema.version }
 
     /// `mkdir -p` with mode 0700, reporting the operating system's reason for a failure.
     private static func makeDirectory(_ path: String, wanted: String) throws(SessionStoreError) {
@@ -275,8 +284,9 @@ public final class SessionStore: Sendable {
         unlink(lockPath)
     }
 
-    /// The ids of the session files in the directory (files named `<valid id>.rewind`).
-    private func sessionIDs() throws(SessionStoreError) -> [SessionID] {
+    /// The ids of the session files in the directory (files named `<valid id>.rewind`), sorted; no file is opened.
+    /// Throws `unreadable` when the directory cannot be listed.
+    public func sessionIDs() throws(SessionStoreError) -> [SessionID] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)

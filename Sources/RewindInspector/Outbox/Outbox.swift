@@ -5,10 +5,11 @@ import Rewind
 ///
 /// The app's thread calls ``push(seq:finishedNanos:action:source:state:reducerNanos:)`` once per dispatched action.
 /// That call only copies values into an array under a lock held for a few instructions: no encoding, no allocation
-/// beyond the array's amortised growth, and no system call — it never wakes the pipeline thread, which instead polls
-/// the outbox on a ``PollSchedule``: every 4 ms while the app is idle (a few hundred cheap wake-ups a second), more
-/// often while it dispatches quickly, so that a state is encoded and released before the app's next change (which
-/// would otherwise copy the arrays on its path). The lock is a pthread mutex stored in the same allocation as the queue
+/// beyond the array's amortised growth, and no system call — it does not wake the pipeline thread, which instead polls
+/// the outbox on a ``PollSchedule``: every 4 ms while the app dispatches slowly, more often while it dispatches
+/// quickly, so that a state is encoded and released before the app's next change (which would otherwise copy the
+/// arrays on its path). Once the app has been idle for a while the pipeline *parks* instead of polling; the first
+/// push after that wakes it (one semaphore signal per idle period, the only system call a push ever makes). The lock is a pthread mutex stored in the same allocation as the queue
 /// it guards (``MutexGuardedBuffer``), so an uncontended push is a compare-and-exchange next to the lines it writes
 /// anyway: when the app dispatches after a pause, on cold caches, every further line (a separate lock object,
 /// Foundation's code) costs it a miss.
@@ -149,6 +150,10 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         @usableFromInline var actionCost: Int
         var closed = false
         var poked = false
+        /// True while the pipeline waits parked: the next push wakes it (and clears this).
+        @usableFromInline var parked = false
+        /// How many times a push woke a parked pipeline (for tests and benchmarks).
+        @usableFromInline var parkedWakeUps: UInt64 = 0
 
         init(stateCost: Int, actionCost: Int) {
             self.stateCost = stateCost
@@ -205,12 +210,18 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     @inlinable
     func enqueue(seq: UInt64, finishedNanos: UInt64, action: Action?, source: SourceLocation?, reason: String?,
                  state: State, reducerNanos: UInt64) {
-        queue.withLock { queue in
+        let wakePipeline = queue.withLock { queue -> Bool in
+            // A parked pipeline is woken once, by the first push after it parked (after the entry is queued).
+            let wasParked = queue.parked
+            if wasParked {
+                queue.parked = false
+                queue.parkedWakeUps += 1
+            }
             let isSnapshot = action == nil
             guard isSnapshot || queue.actionChargedBytes + queue.actionCost <= actionBudgetBytes else {
                 queue.lostRun += 1
                 queue.latestSeq = seq
-                return
+                return wasParked
             }
             let keepState = isSnapshot || queue.stateChargedBytes + queue.stateCost <= stateBudgetBytes
             let actionCharge = queue.actionCost
@@ -225,7 +236,16 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
             }
             queue.lostRun = 0
             if !isSnapshot { queue.latestSeq = seq }
+            return wasParked
         }
+        if wakePipeline { wakeParkedPipeline() }
+    }
+
+    /// Wakes the pipeline parked in ``drain(waitingUpTo:limit:parking:)`` (the one system call a push may make, once
+    /// per idle period).
+    @usableFromInline
+    func wakeParkedPipeline() {
+        wakeup.signal()
     }
 
     /// Takes up to `limit` queued entries, oldest first, waiting up to `timeout` seconds for the first one.
@@ -233,12 +253,20 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     ///
     /// Taking a bounded number at a time lets the pipeline check the transport's backlog between batches, so a
     /// stalled daemon makes the outbox coalesce instead of the transport's queue growing past the budget.
-    func drain(waitingUpTo timeout: Double, limit: Int = .max) -> Drained {
-        let mustWait = queue.withLock { $0.isEmpty && !$0.closed && !$0.poked }
+    ///
+    /// `parking`: the pipeline has been idle a while and waits to be woken rather than polling; the first push after
+    /// it parked wakes it (see ``parkedWakeUps``), as do ``wake()`` and ``close()``; `timeout` still bounds the wait.
+    func drain(waitingUpTo timeout: Double, limit: Int = .max, parking: Bool = false) -> Drained {
+        let mustWait = queue.withLock { queue -> Bool in
+            let wait = queue.isEmpty && !queue.closed && !queue.poked
+            if wait && parking && timeout > 0 { queue.parked = true }
+            return wait
+        }
         if mustWait && timeout > 0 {
             _ = wakeup.wait(timeout: .now() + timeout)
         }
         return queue.withLock { queue in
+            queue.parked = false
             queue.poked = false
             var drained = Drained()
             let records = queue.records.removeFirst(upTo: max(1, limit))
@@ -297,6 +325,11 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     /// Bytes currently charged against each budget (for tests and statistics).
     var currentCharge: Charge {
         queue.withLock { Charge(stateBytes: $0.stateChargedBytes, actionBytes: $0.actionChargedBytes) }
+    }
+
+    /// How many times a push woke the parked pipeline (at most once per idle period). Any thread.
+    var parkedWakeUps: UInt64 {
+        queue.withLock { $0.parkedWakeUps }
     }
 
     /// Wakes a waiting ``drain(waitingUpTo:)`` once (for example when the connection comes up).

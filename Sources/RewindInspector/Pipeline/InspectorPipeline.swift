@@ -36,7 +36,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     private let outbox: Outbox<State, Action>
     private let transport: any InspectorTransport
     private let url: InspectorURL?
-    private let identity: AppIdentity
+    let identity: AppIdentity
     private let stateType: String
     let configuration: InspectorConfiguration
     private let redactor: Redactor
@@ -61,6 +61,9 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     /// Whether the current connection's daemon acknowledges (its `welcome` says so); nil until the `welcome`.
     /// Guarded by `linkLock`.
     private var daemonAcknowledges: Bool?
+    /// The `seq` (of the current connection) of the newest event handed to the transport: with a daemon that
+    /// acknowledges, everything is delivered only once it acknowledged this far. Guarded by `linkLock`.
+    private var deliveryTarget: UInt64 = 0
     private var failedAttempts = 0
     /// ``counts`` as of the last drained chunk, for other threads.
     private var publishedCounts = InspectorDeliveryCounts()
@@ -107,6 +110,26 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     /// Turns the entries' monotonic times into wall-clock seconds (``DispatchClock/wallOffsetSeconds()``, read once
     /// per drained batch).
     private var wallOffset = 0.0
+    /// The incremental encoder of states (see ``StateEncodingMemo``); nil when the state is not `Encodable`, or after
+    /// a check found the memo wrong (it stays off for the rest of the session).
+    private var memo: StateEncodingMemo?
+    /// Encodes a state through the memo (the state's own `Encodable` conformance); set with ``memo``.
+    private var memoEncode: ((State, StateEncodingMemo) throws -> JSONValue)?
+    /// Memo encodings since the last comparison with a full encoding.
+    private var memoEncodingsSinceCheck = 0
+    /// The last state encoded through the memo and its (unredacted) tree, until the idle check compares them with a
+    /// full encoding; nil once checked.
+    private var uncheckedMemoState: (state: State, tree: JSONValue)?
+    /// How the memo fared so far (pipeline thread; copied to ``publishedMemoStatistics`` with the counts).
+    private var memoStatistics = MemoStatistics()
+    /// ``memoStatistics`` for other threads. Guarded by `linkLock`.
+    private var publishedMemoStatistics = MemoStatistics()
+    /// When the pipeline last drained an entry (monotonic seconds): after ``PollSchedule/parkAfter`` of quiet it
+    /// parks (see ``Outbox/drain(waitingUpTo:limit:parking:)``).
+    private var lastEntrySeen = 0.0
+    /// How many times the pipeline thread went round its loop (for the idle wake-up benchmark and tests). Guarded
+    /// by `linkLock`.
+    private var loopCount: UInt64 = 0
 
     /// The high-water mark of bytes queued in the transport above which the pipeline stops draining the outbox
     /// (so a slow daemon makes the outbox coalesce instead of memory growing in the transport).
@@ -160,7 +183,9 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     }
 
     /// True when the pipeline is connected, has said hello, and every entry dispatched so far has been handed to
-    /// a transport that has written it out. Any thread.
+    /// a transport that has written it out and, with a daemon that acknowledges (`welcome.ack`), that the daemon
+    /// acknowledged as committed to its file (bytes written to a socket can still be lost with the connection).
+    /// Any thread.
     /// True as well for a pipeline whose first connection attempt failed and that never connected since: there is
     /// nobody to deliver to. False while a coalesced range waits for the snapshot that closes it (which the store's
     /// executor provides: see ``SnapshotRequest``).
@@ -168,9 +193,15 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         linkLock.lock()
         let ready: Bool
         if case .connected(helloSent: true) = link { ready = !awaitingSnapshot } else { ready = false }
+        let acknowledged: Bool
+        switch daemonAcknowledges {
+        case true?: acknowledged = deliveryTarget == 0 || (ackedSeq ?? 0) >= deliveryTarget
+        case false?: acknowledged = true
+        case nil: acknowledged = deliveryTarget == 0
+        }
         let nobodyThere = !everConnected && failedAttempts > 0
         linkLock.unlock()
-        return nobodyThere || (ready && outbox.isEmpty && transport.queuedBytes == 0)
+        return nobodyThere || (ready && acknowledged && outbox.isEmpty && transport.queuedBytes == 0)
     }
 
     // MARK: - The loop
@@ -180,16 +211,20 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             baseline = encodeState(initialState)
             measuredStateBytes = baseline.serializedBytes().count
             updateOutboxCosts()
+            prepareMemo(initialState)
         }
         resendLog = ResendLog(seq: baselineSeq, state: baseline, now: monotonicSeconds(),
                               byteLimit: 2 * transportHighWater)
         initialState = nil
+        lastEntrySeen = monotonicSeconds()
         while true {
             remeasureQueuedState()
             linkLock.lock()
+            loopCount &+= 1
             if stopping {
                 linkLock.unlock()
                 sayGoodbyeIfDelivered()
+                reportUndelivered()
                 linkLock.lock()
                 finished = true
                 linkLock.broadcast()
@@ -215,11 +250,18 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                     waitForLinkChange(until: monotonicSeconds() + 0.002)
                     continue
                 }
-                let drained = outbox.drain(waitingUpTo: pollSchedule.wait(now: DispatchClock.nanoseconds()),
-                                           limit: configuration.maxBatchEvents)
+                let now = monotonicSeconds()
+                let parking = now - lastEntrySeen >= pollSchedule.parkAfter
+                // The app has gone idle: the moment to compare the memo's last tree with a full encoding (once per
+                // idle period: the check clears what it checked).
+                if parking { checkMemoWhileIdle() }
+                let drained = outbox.drain(
+                    waitingUpTo: parking ? pollSchedule.parkedWait : pollSchedule.wait(now: DispatchClock.nanoseconds()),
+                    limit: configuration.maxBatchEvents, parking: parking)
                 for entry in drained.entries where entry.action != nil {
                     pollSchedule.observeDispatch(at: entry.finishedNanos)
                 }
+                if !drained.entries.isEmpty || drained.lostAfter > 0 { lastEntrySeen = monotonicSeconds() }
                 process(drained)
                 outbox.release(drained.charge)
                 if !rangeOpen {
@@ -235,11 +277,20 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                         resendLog.advance(seq: baselineSeq, state: baseline, now: monotonicSeconds(), acked: acked)
                     }
                 }
-                linkLock.lock()
-                publishedCounts = counts
-                linkLock.unlock()
+                publishDeliveryState()
             }
         }
+    }
+
+    /// Publishes what other threads read: the counts, the memo's statistics, and how far the daemon must
+    /// acknowledge.
+    private func publishDeliveryState() {
+        let target = latestSeq > connectionBase ? latestSeq - connectionBase : 0
+        linkLock.lock()
+        publishedCounts = counts
+        publishedMemoStatistics = memoStatistics
+        deliveryTarget = target
+        linkLock.unlock()
     }
 
     /// Sends `goodbye` when connected, with nothing queued, no coalesced range open and everything written out;
@@ -257,13 +308,41 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             process(drained)
             outbox.release(drained.charge)
         }
-        linkLock.lock()
-        publishedCounts = counts
-        linkLock.unlock()
+        publishDeliveryState()
         guard !rangeOpen, outbox.isEmpty else { return }
         send(.goodbye(Goodbye(seq: wireSeq(latestSeq))))
         let deadline = monotonicSeconds() + 1
         while transport.queuedBytes > 0 && monotonicSeconds() < deadline { usleep(1_000) }
+    }
+
+    /// Says on standard error, when the pipeline stops with events the daemon has not confirmed, from which action
+    /// on the session may miss events (it then ends `interrupted`): an app must not exit believing its actions
+    /// recorded. Pipeline thread, while stopping.
+    private func reportUndelivered() {
+        guard !hasDeliveredEverything else { return }
+        linkLock.lock()
+        let connected = everConnected
+        let confirmed: UInt64? = daemonAcknowledges == true ? connectionBase &+ (ackedSeq ?? 0) : nil
+        linkLock.unlock()
+        guard connected else { return }
+        let since = confirmed.map { "after action \($0) (the last one the daemon confirmed)" } ?? "not yet written out"
+        log("'\(identity.name)' stops with events the daemon has not recorded: those \(since) may be missing from "
+            + "its session, which ends 'interrupted' (the newest action was \(latestSeq))")
+    }
+
+    /// How the encoding memo fared so far: states encoded through it, comparisons with a full encoding, and whether
+    /// one found it wrong (it is then off for good). Any thread; as of the last drained chunk.
+    struct MemoStatistics: Sendable {
+        var encodings = 0
+        var checks = 0
+        var failedCheck = false
+    }
+
+    /// See ``MemoStatistics``. Any thread.
+    var memoStatisticsSnapshot: MemoStatistics {
+        linkLock.lock()
+        defer { linkLock.unlock() }
+        return publishedMemoStatistics
     }
 
     /// What this pipeline did with the actions it drained so far. Any thread.
@@ -303,6 +382,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         linkLock.unlock()
         _ = transport.send(WireCodec.encode(AppMessage.hello(hello)))
         for frame in frames { _ = transport.send(frame) }
+        publishDeliveryState()
     }
 
     /// The frames that send every logged message again after a reconnect's `hello` (whose state is the log's
@@ -399,11 +479,17 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                 continue
             }
             guard let state = entry.state else { continue }
-            let encoded = encodeState(state)
+            let (encoded, memoWasWrong) = encodeSentState(state)
             if let action = entry.action {
                 let patch = JSONPatch.diff(from: baseline, to: encoded)
                 pending.append(event(for: entry, action: action, patch: patch))
                 counts.sentWithState += 1
+                if memoWasWrong {
+                    // The patch above was made from the full encoding, so it brings the daemon to the true state
+                    // even if earlier trees were wrong; the snapshot says so on the record as well.
+                    flush(&pending)
+                    send(.snapshot(Snapshot(seq: wireSeq(entry.seq), state: encoded, reason: Self.memoCheckReason)))
+                }
                 if pending.count >= configuration.maxBatchEvents { flush(&pending) }
             } else {
                 flush(&pending)
@@ -440,7 +526,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         }
         counts.sentWithoutState += UInt64(events.count)
         flush(&events)
-        let encoded = encodeState(state)
+        let encoded = encodeSentState(state).tree
         send(.snapshot(Snapshot(seq: wireSeq(to), state: encoded, reason: reason)))
         baseline = encoded
         baselineSeq = to
@@ -502,6 +588,97 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
 
     private func wireSeq(_ appSeq: UInt64) -> UInt64 { appSeq &- connectionBase }
 
+    // MARK: - The encoding memo
+
+    /// The `reason` of the snapshot sent when the memo's tree differed from a full encoding.
+    static var memoCheckReason: String { "memo-check" }
+
+    /// True while states are encoded through the memo: it exists (and was never found wrong) and the state is at
+    /// least ``InspectorConfiguration/memoMinimumStateBytes`` (as last measured).
+    private var memoActive: Bool {
+        memo != nil && measuredStateBytes >= configuration.memoMinimumStateBytes
+    }
+
+    /// Sets the memo up when the state is `Encodable` and its memoised encoding of the initial state (which also
+    /// judges the state's collection types, see ``StateEncodingMemo``) is what the recorder's coding produces.
+    private func prepareMemo(_ state: State) {
+        guard configuration.memoMinimumStateBytes < Int.max, let encode = Self.memoEncoder() else { return }
+        let memo = StateEncodingMemo()
+        guard let expected = try? coding.encodeState(state), let tree = try? encode(state, memo),
+              tree == expected else {
+            log("the incremental encoding of \(stateType) differs from its full encoding; every state is encoded whole")
+            return
+        }
+        self.memo = memo
+        memoEncode = encode
+        if !memoActive { memo.forget() }
+    }
+
+    /// Encodes a state through its own `Encodable` conformance with a memo; nil when `State` is not `Encodable`.
+    private static func memoEncoder() -> ((State, StateEncodingMemo) throws -> JSONValue)? {
+        guard State.self is any Encodable.Type else { return nil }
+        return { state, memo in
+            guard let encodable = state as? any Encodable else {
+                throw EncodingError.invalidValue(state, EncodingError.Context(codingPath: [], debugDescription: "not Encodable"))
+            }
+            return try memo.encode(encodable)
+        }
+    }
+
+    /// Encodes a state to be sent: through the memo while it is active (every ``InspectorConfiguration/memoCheckInterval``-th
+    /// time compared with a full encoding first), in full otherwise. `memoWasWrong`: this state's memoised tree
+    /// differed from its full encoding (the tree returned is the full one, and the memo is now off).
+    private func encodeSentState(_ state: State) -> (tree: JSONValue, memoWasWrong: Bool) {
+        guard let memo, let memoEncode else { return (encodeState(state), false) }
+        guard memoActive else {
+            if memo.rememberedCount > 0 { memo.forget() }
+            uncheckedMemoState = nil
+            return (encodeState(state), false)
+        }
+        let tree: JSONValue
+        do {
+            tree = try memoEncode(state, memo)
+        } catch {
+            return (encodeState(state), false)
+        }
+        memoEncodingsSinceCheck += 1
+        memoStatistics.encodings += 1
+        if memoEncodingsSinceCheck >= max(1, configuration.memoCheckInterval) {
+            if let full = fullEncodingIfMemoWrong(state: state, tree: tree) { return (redactor.redact(full), true) }
+            return (redactor.redact(tree), false)
+        }
+        uncheckedMemoState = (state, tree)
+        return (redactor.redact(tree), false)
+    }
+
+    /// Compares a memoised tree with a full encoding of its state; on a difference turns the memo off for good,
+    /// says why once, and returns the full encoding (unredacted).
+    private func fullEncodingIfMemoWrong(state: State, tree: JSONValue) -> JSONValue? {
+        memoEncodingsSinceCheck = 0
+        uncheckedMemoState = nil
+        memoStatistics.checks += 1
+        guard let full = try? coding.encodeState(state), full != tree else { return nil }
+        memoStatistics.failedCheck = true
+        memo?.forget()
+        memo = nil
+        memoEncode = nil
+        log("the incremental encoding of \(stateType) differed from a full encoding (a type whose encoding reads more "
+            + "than its value, or a class instance the first states did not show); sending the full state, and "
+            + "encoding every state whole from now on")
+        return full
+    }
+
+    /// When the app has gone quiet, compares the last memoised tree with a full encoding of its state; on a
+    /// difference sends the full state as a `snapshot` (while no coalesced range is open: the snapshot that closes
+    /// one is encoded afresh anyway).
+    private func checkMemoWhileIdle() {
+        guard let unchecked = uncheckedMemoState else { return }
+        guard let full = fullEncodingIfMemoWrong(state: unchecked.state, tree: unchecked.tree), !rangeOpen else { return }
+        let state = redactor.redact(full)
+        send(.snapshot(Snapshot(seq: wireSeq(baselineSeq), state: state, reason: Self.memoCheckReason)))
+        baseline = state
+    }
+
     private func encodeState(_ state: State) -> JSONValue {
         do {
             return redactor.redact(try coding.encodeState(state))
@@ -550,6 +727,14 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             _ = linkLock.wait(until: Date(timeIntervalSinceNow: min(seconds, 1)))
         }
         linkLock.unlock()
+    }
+
+    /// How many times the pipeline thread has gone round its loop so far (each wait for entries that ended, by an
+    /// entry, a wake-up or a time-out, is one). Any thread.
+    var loopIterations: UInt64 {
+        linkLock.lock()
+        defer { linkLock.unlock() }
+        return loopCount
     }
 
     private func log(_ message: String) {

@@ -15,9 +15,13 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
     /// Something whose deliveries can be waited for.
     protocol Member: AnyObject {
         var hasDeliveredEverything: Bool { get }
+        /// The app name it records under (`hello.app.name`).
+        var appName: String { get }
         var deliveryCounts: InspectorDeliveryCounts { get }
         /// How long a normal process exit waits for this member's deliveries, seconds.
         var exitFlushSeconds: Double { get }
+        /// How many times its thread has gone round its loop (each end of a wait is one).
+        var loopIterations: UInt64 { get }
         func stop()
     }
 
@@ -50,8 +54,19 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
         current.allSatisfy(\.hasDeliveredEverything)
     }
 
+    /// True when every running inspector recording under `name` has delivered everything (vacuously true when none
+    /// does).
+    func allDelivered(app name: String) -> Bool {
+        current.filter { $0.appName == name }.allSatisfy(\.hasDeliveredEverything)
+    }
+
     var counts: InspectorDeliveryCounts {
         current.reduce(InspectorDeliveryCounts()) { $0 + $1.deliveryCounts }
+    }
+
+    /// The loop iterations of every inspector thread alive, summed.
+    var loopIterations: UInt64 {
+        current.reduce(0) { $0 &+ $1.loopIterations }
     }
 
     /// Waits (bounded) for delivery, then stops every inspector. Called once, by the `atexit` handler.
@@ -74,11 +89,21 @@ private func inspectorRegistryExitHook() {
 
 extension InspectorPipeline: InspectorRegistry.Member {
     var exitFlushSeconds: Double { configuration.exitFlushSeconds }
+    var appName: String { identity.name }
 }
 
 extension Inspector {
-    /// Waits until every inspector in this process has sent everything dispatched so far to a connected daemon,
-    /// or until `timeout` seconds pass. Returns true when everything was delivered. For command-line apps that
+    /// How many times the inspector threads of this process have woken up so far (each end of a wait for the app's
+    /// entries, by an entry, a wake-up or a time-out, counts once): for measuring the wake-ups of an idle app
+    /// (`rewind-bench`, tests). Threading: any thread.
+    @_spi(Benchmarks)
+    public static func pipelineWakeUps() -> UInt64 {
+        InspectorRegistry.shared.loopIterations
+    }
+
+    /// Waits until every inspector in this process has sent everything dispatched so far to a connected daemon
+    /// (and, with a daemon that acknowledges, until it acknowledged having committed it to its file), or until
+    /// `timeout` seconds pass. Returns true when everything was delivered. For command-line apps that
     /// are about to exit (and for tests); never needed in long-running apps.
     ///
     /// Threading: blocks the calling thread; call it off the main actor (for example from `Task.detached`): when
@@ -91,6 +116,22 @@ extension Inspector {
             usleep(2_000)
         }
         return InspectorRegistry.shared.allDelivered
+    }
+
+    /// Waits like ``waitUntilDelivered(timeout:)``, but only for the inspectors recording under the app name `name`
+    /// (the `name:` given to ``Inspector/middleware(name:redacting:configuration:)`` or to a ``Recorder``): an app with several
+    /// stores, or a test process running many apps at once, waits for the one it is about to stop without depending
+    /// on the others' daemons. Returns true when every such inspector delivered everything (and when there is none).
+    ///
+    /// Threading: blocks the calling thread; call it off the main actor, as ``waitUntilDelivered(timeout:)``.
+    @discardableResult
+    public static func waitUntilDelivered(app name: String, timeout: Double = 5) -> Bool {
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline {
+            if InspectorRegistry.shared.allDelivered(app: name) { return true }
+            usleep(2_000)
+        }
+        return InspectorRegistry.shared.allDelivered(app: name)
     }
 
     /// What the inspectors of this process did with the actions dispatched so far: sent with their state, sent

@@ -6,7 +6,8 @@
 /// reducer copies the arrays on the changed path (copy-on-write), on the app's thread. Polling at a quarter of the
 /// dispatch interval lets the pipeline take, encode and release a state well before the app's next change (as long
 /// as encoding keeps up), while an app that dispatches rarely, or has gone idle, costs only ``slowest``'s few hundred
-/// wake-ups a second.
+/// wake-ups a second — until it has been quiet for ``parkAfter``: then the pipeline parks, and the app's next
+/// dispatch wakes it.
 ///
 /// Threading: a value type owned by the pipeline thread.
 struct PollSchedule: Sendable {
@@ -14,6 +15,12 @@ struct PollSchedule: Sendable {
     var fastest: Double = 0.000_25
     /// The longest wait, in seconds (idle apps, and apps dispatching less than about 60 times a second).
     var slowest: Double = 0.004
+    /// After this long without an entry, in seconds, the pipeline parks: it waits until the app's next dispatch wakes
+    /// it (one wake-up per idle period, see ``Outbox/drain(waitingUpTo:limit:parking:)``) instead of polling.
+    var parkAfter: Double = 0.25
+    /// The longest a parked pipeline waits, in seconds, when nothing wakes it (it then looks after its connection
+    /// and goes back to sleep): at most one wake-up a second while the app is idle.
+    var parkedWait: Double = 1.0
     /// How much of each new interval the running estimate takes (an exponential moving average).
     var smoothing: Double = 0.25
     /// The estimated time between dispatches, in seconds; nil until two dispatches were seen.

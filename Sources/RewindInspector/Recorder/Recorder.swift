@@ -134,6 +134,24 @@ public final class Recorder<State: Sendable, Action: Sendable>: @unchecked Senda
         pipeline?.deliveryCounts ?? InspectorDeliveryCounts()
     }
 
+    /// Waits until everything this recorder recorded so far has reached a connected daemon (with a daemon that
+    /// acknowledges, until it acknowledged having committed it to its file), or until `timeout` seconds pass.
+    /// Returns true when everything was delivered, and at once when the recorder is disabled.
+    /// ``Inspector/waitUntilDelivered(timeout:)`` waits for every recorder of the process.
+    ///
+    /// Threading: blocks the calling thread; call it off the host's context (when the recorder coalesced, delivery
+    /// ends with a snapshot of the host's state read there).
+    @discardableResult
+    public func waitUntilDelivered(timeout: Double = 5) -> Bool {
+        guard let pipeline else { return true }
+        let deadline = monotonicSeconds() + timeout
+        while !pipeline.hasDeliveredEverything {
+            guard monotonicSeconds() < deadline else { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+
     /// Queues the state a command put in place (jump, replay, resync) as a snapshot. Host's context.
     private func recordReplacement(_ state: State, reason: String) {
         outbox?.pushSnapshot(afterSeq: seq, finishedNanos: DispatchClock.nanoseconds(), state: state, reason: reason)

@@ -20,8 +20,20 @@ final class ServerConnection: @unchecked Sendable {
     var peerCloseCode: UInt16?
     /// The close code this side sent, if it sent one.
     var sentCloseCode: UInt16?
-    /// Whether the delegate admitted the connection (``WebSocketServer/admit(_:)``); set from any thread.
-    let admission = LockedState(false)
+    /// Where the connection stands with the delegate before it is admitted; changed from any thread.
+    struct Admission {
+        /// Whether the delegate admitted the connection (``WebSocketServer/admit(_:)``).
+        var admitted = false
+        /// True from a complete message received before admission until the delegate answers it (sends something
+        /// or admits): the admission clock does not run while the delegate is still working on the peer's message.
+        var awaitingAnswer = false
+        /// Since when the admission timeout is counted (``MonotonicClock`` milliseconds): the handshake, or the
+        /// delegate's last answer that did not admit (an error a peer may correct).
+        var clockStartedAt: Int
+    }
+
+    /// The admission state; set from any thread.
+    let admission: LockedState<Admission>
     /// The service thread's copy of ``admission`` once it was seen true (the larger message limit applies).
     var admitted = false
     /// When the handshake completed (``MonotonicClock`` milliseconds).
@@ -38,6 +50,7 @@ final class ServerConnection: @unchecked Sendable {
         self.id = id
         self.wsi = wsi
         self.openedAt = openedAt
+        self.admission = LockedState(Admission(clockStartedAt: openedAt))
         self.outgoing = OutgoingMessageQueue(maxQueuedBytes: maxQueuedBytes, fragmentBytes: fragmentBytes)
         self.assembler = IncomingMessageAssembler(limit: maxMessageBytes)
     }

@@ -181,6 +181,12 @@ public final class WebSocketServer: @unchecked Sendable {
     /// are written in the order they were accepted.
     public func send(_ message: [UInt8], to id: ConnectionID) -> Bool {
         guard let connection = shared.withLock({ $0.connections[id] }) else { return false }
+        connection.admission.withLock { admission in
+            // An answer that does not admit (an error the peer may correct): the peer's time runs again from now.
+            guard !admission.admitted, admission.awaitingAnswer else { return }
+            admission.awaitingAnswer = false
+            admission.clockStartedAt = MonotonicClock.milliseconds()
+        }
         switch connection.outgoing.enqueue(message) {
         case .rejected:
             return false
@@ -220,7 +226,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// no effect on a connection that is unknown or gone.
     public func admit(_ id: ConnectionID) {
         guard let connection = shared.withLock({ $0.connections[id] }) else { return }
-        connection.admission.withLock { $0 = true }
+        connection.admission.withLock { $0.admitted = true }
     }
 
     /// Stops (`false`) or resumes (`true`) reading from a connection's socket, for a receiver that cannot keep up:
@@ -373,12 +379,21 @@ public final class WebSocketServer: @unchecked Sendable {
         let messageLimit = Int(configuration.messageTimeout * 1_000)
         for connection in shared.withLock({ Array($0.connections.values) }) {
             guard let wsi = connection.wsi, !connection.condemned else { continue }
-            if admissionLimit > 0, !isAdmitted(connection), now - connection.openedAt > admissionLimit {
+            if admissionLimit > 0, !isAdmitted(connection), admissionExpired(connection, now: now, limit: admissionLimit) {
                 condemn(wsi, connection, reason: configuration.admissionTimeoutReason)
             } else if messageLimit > 0, !connection.receivingPaused, let started = connection.messageStartedAt,
                       now - started > messageLimit {
                 condemn(wsi, connection, reason: "message not finished within \(Self.seconds(messageLimit))")
             }
+        }
+    }
+
+    /// True when a connection that is not admitted has used up its time: counted from the handshake (or the
+    /// delegate's last answer that did not admit it), and not while the delegate still owes an answer to a complete
+    /// message (a busy delegate must not cost a peer its connection).
+    private func admissionExpired(_ connection: ServerConnection, now: Int, limit: Int) -> Bool {
+        connection.admission.withLock { admission in
+            !admission.awaitingAnswer && now - admission.clockStartedAt > limit
         }
     }
 
@@ -398,7 +413,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// (service thread).
     private func isAdmitted(_ connection: ServerConnection) -> Bool {
         if connection.admitted { return true }
-        guard connection.admission.withLock({ $0 }) else { return false }
+        guard connection.admission.withLock({ $0.admitted }) else { return false }
         connection.admitted = true
         connection.assembler.limit = configuration.maxMessageBytes
         return true
@@ -520,6 +535,7 @@ public final class WebSocketServer: @unchecked Sendable {
             return 0
         case .complete(let message):
             connection.messageStartedAt = nil
+            if !admitted { connection.admission.withLock { $0.awaitingAnswer = true } }
             delegate?.server(self, didReceive: message, isBinary: lws_frame_is_binary(wsi) != 0, from: connection.id)
             return 0
         case .tooLarge:

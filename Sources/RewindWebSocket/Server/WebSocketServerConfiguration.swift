@@ -25,7 +25,10 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
     /// before more than this is buffered, so unauthenticated peers cannot make the server hold big messages.
     public var maxUnadmittedMessageBytes: Int?
     /// Seconds a connection may stay open without being admitted; then it is closed with 1008 and
-    /// ``admissionTimeoutReason``. 0 means no limit.
+    /// ``admissionTimeoutReason``. 0 means no limit. The clock stops while the delegate has not answered a complete
+    /// message of the peer (the delegate must then admit the connection, answer, or close it: however long it
+    /// takes, a busy server does not cost a peer that spoke its connection), and starts again from an answer that
+    /// did not admit it.
     public var admissionTimeout: Double = 0
     /// The close reason sent when ``admissionTimeout`` passes (what the peer was expected to do).
     public var admissionTimeoutReason = "not admitted in time"

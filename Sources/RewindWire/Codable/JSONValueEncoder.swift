@@ -36,4 +36,11 @@ public struct JSONValueEncoder: Sendable {
         let root = ValueEncoder(parent: nil, key: nil, userInfo: userInfo)
         return try root.box(value, key: nil)
     }
+
+    /// Encodes `value` like ``encode(_:)``, consulting `memo` for the values it handles (see
+    /// ``JSONValueEncodingMemo``). The result is what ``encode(_:)`` returns as long as the memo answers correctly.
+    public func encode<T: Encodable>(_ value: T, memo: any JSONValueEncodingMemo) throws -> JSONValue {
+        let root = ValueEncoder(parent: nil, key: nil, userInfo: userInfo, memo: memo)
+        return try root.box(value, key: nil)
+    }
 }

@@ -23,6 +23,8 @@ final class ValueEncoder: Encoder {
     /// make a cycle with `spareChild`.
     unowned let parent: ValueEncoder?
     let sendableUserInfo: [CodingUserInfoKey: any Sendable]
+    /// Consulted for the values it handles (``JSONValueEncodingMemo``); nil for a plain encoding.
+    let memo: (any JSONValueEncodingMemo)?
 
     /// The mutable state. It lives behind a pointer (allocated once per encoder; encoders are reused) so
     /// that the hot paths pay no dynamic exclusivity checks, which class stored properties would.
@@ -138,9 +140,11 @@ final class ValueEncoder: Encoder {
         @inline(__always) _modify { yield &state.pointee.spareChild }
     }
 
-    init(parent: ValueEncoder?, key: (any CodingKey)?, userInfo: [CodingUserInfoKey: any Sendable]) {
+    init(parent: ValueEncoder?, key: (any CodingKey)?, userInfo: [CodingUserInfoKey: any Sendable],
+         memo: (any JSONValueEncodingMemo)? = nil) {
         self.parent = parent
         self.sendableUserInfo = userInfo
+        self.memo = memo
         state = UnsafeMutablePointer<State>.allocate(capacity: 1)
         state.initialize(to: State(key: key))
     }
@@ -353,7 +357,7 @@ final class ValueEncoder: Encoder {
             node.index = -1
             return node
         }
-        return ValueEncoder(parent: self, key: key, userInfo: sendableUserInfo)
+        return ValueEncoder(parent: self, key: key, userInfo: sendableUserInfo, memo: memo)
     }
 
     /// Keeps a finished nested-container node for reuse, unless someone else still holds it.
@@ -393,6 +397,16 @@ final class ValueEncoder: Encoder {
     /// `index` ≥ 0 says the value is an array element at that position (then `key` is only evaluated for
     /// error messages).
     func box<T: Encodable>(_ value: T, key: @autoclosure () -> (any CodingKey)?, index: Int = -1) throws -> JSONValue {
+        if let memo, memo.handles(T.self) {
+            return try memo.encode(value, at: JSONValueEncodingSite(encoder: self, key: key(), index: index))
+        }
+        return try boxUnmemoized(value, key: key(), index: index)
+    }
+
+    /// ``box(_:key:index:)`` without asking the memo about `value` itself.
+    func boxUnmemoized<T: Encodable>(_ value: T, key: @autoclosure () -> (any CodingKey)?, index: Int = -1) throws
+        -> JSONValue
+    {
         let type = ObjectIdentifier(T.self)
         if state.pointee.slowType != type {
             if let boxed = try boxFast(value, key: key()) { return boxed }
@@ -403,7 +417,7 @@ final class ValueEncoder: Encoder {
             spareChild = nil
             child = spare
         } else {
-            child = ValueEncoder(parent: self, key: nil, userInfo: sendableUserInfo)
+            child = ValueEncoder(parent: self, key: nil, userInfo: sendableUserInfo, memo: memo)
         }
         if index >= 0 {
             if child.key != nil { child.key = nil }

@@ -13,8 +13,9 @@ import Darwin
 /// own; the accepting thread runs until ``stop()``.
 final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded by `lock`
     /// One proxied connection: the app's socket, the daemon's, and whether it was reset. The two pump threads
-    /// poll with a short timeout, so they notice a reset; the last one out closes both sockets with `SO_LINGER` 0
-    /// (an RST to each peer). Closing a socket another thread still polls could hand its number to a new socket.
+    /// poll with a short timeout, so they notice a reset; a peer's orderly end is passed on to the other peer
+    /// (`shutdown(SHUT_WR)`). The last pump out closes both sockets, with `SO_LINGER` 0 (an RST to each peer) after
+    /// a reset. Closing a socket another thread still polls could hand its number to a new socket.
     private final class Link: @unchecked Sendable {  // `dead`, `running` guarded by `lock`
         let client: Int32
         let server: Int32
@@ -31,16 +32,19 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
 
         func kill() { lock.withLock { dead = true } }
 
-        /// A pump ended; the last one closes both sockets.
+        /// A pump ended; the last one closes both sockets: with an RST to each peer when the link was reset, with
+        /// an orderly close (everything written is delivered) when both peers ended their side.
         func pumpEnded() {
-            let last = lock.withLock { () -> Bool in
+            let (last, reset) = lock.withLock { () -> (Bool, Bool) in
                 running -= 1
-                return running == 0
+                return (running == 0, dead)
             }
             guard last else { return }
             for fd in [client, server] {
-                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-                setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+                if reset {
+                    var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                    setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+                }
                 close(fd)
             }
         }
@@ -140,9 +144,15 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
                 if ready == 0 || (ready < 0 && errno == EINTR) { continue }
                 if ready < 0 { return }
                 let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
-                if count <= 0 {
-                    // One side ended (a daemon killed, an app gone): the connection is gone for both, as without a
-                    // proxy; a half-closed link would leave the other peer waiting on a proxy that still accepts.
+                if count == 0 {
+                    // One peer ended its side (an app that exits, a daemon killed with nothing unread): pass the end
+                    // on after what it sent, as a direct connection would (an RST here would throw away what the
+                    // other peer has not read yet). The other direction runs until that peer ends it too.
+                    shutdown(destination, Int32(SHUT_WR))
+                    return
+                }
+                if count < 0 {
+                    // The peer reset the connection: the other one gets a reset too.
                     link.kill()
                     return
                 }
@@ -157,7 +167,10 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
                         _ = poll(&writable, 1, 20)
                         continue
                     }
-                    if sent <= 0 { return }
+                    if sent <= 0 {
+                        link.kill()
+                        return
+                    }
                     offset += sent
                 }
             }

@@ -9,7 +9,7 @@ struct DispatchCommand: ParsableCommand {
         discussion: #"Example: rewind dispatch 20261122-101500-counter-4f9a2c '{"add":{"_0":5}}'"#
     )
 
-    @Argument(help: "The session id (see 'rewind sessions').")
+    @Argument(help: "The live session: its id or a unique prefix (see 'rewind sessions').")
     var session: String
 
     @Argument(help: "The action as JSON, as the app's Codable action type encodes it.")
@@ -26,7 +26,8 @@ struct DispatchCommand: ParsableCommand {
         }
         let client = try ControlClient(host: connection.host, port: connection.port,
                                        token: connection.effectiveToken)
-        _ = try client.request(.dispatch(session: session, action: value))
-        print("\(session): dispatched")
+        let id = try SessionIDResolver.resolveLive(session, with: client, for: "dispatch").rawValue
+        _ = try client.request(.dispatch(session: id, action: value))
+        print("\(id): dispatched")
     }
 }

@@ -10,7 +10,7 @@ struct ExportCommand: ParsableCommand {
         discussion: "JSON Lines is documented in docs/SESSION-FORMAT.md. Without -o the export goes to standard output."
     )
 
-    @Argument(help: "The session id (see 'rewind sessions').")
+    @Argument(help: "The session: its id or a unique prefix (see 'rewind sessions').")
     var session: String
 
     @Option(name: .long, help: "jsonl or redux-devtools.")
@@ -22,10 +22,11 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() throws {
-        let store = try data.openStore()
+        let store = try data.openStoreForReading()
+        let id = try SessionIDResolver.resolve(session, in: store)
         let reader: SessionReader
         do {
-            reader = try store.openSession(try store.resolveSessionID(session))
+            reader = try store.openSession(id)
         } catch {
             throw CommandError("\(error)")
         }

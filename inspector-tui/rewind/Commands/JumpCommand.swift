@@ -9,7 +9,7 @@ struct JumpCommand: ParsableCommand {
             + "initial state. Fails with a clear message when the session's app is not connected."
     )
 
-    @Argument(help: "The session id (see 'rewind sessions').")
+    @Argument(help: "The live session: its id or a unique prefix (see 'rewind sessions').")
     var session: String
 
     @Argument(help: "The event number (0 = the initial state).")
@@ -20,7 +20,8 @@ struct JumpCommand: ParsableCommand {
     func run() throws {
         let client = try ControlClient(host: connection.host, port: connection.port,
                                        token: connection.effectiveToken)
-        _ = try client.request(.jump(session: session, seq: seq))
-        print("\(session): the app now has the state of event \(seq)")
+        let id = try SessionIDResolver.resolveLive(session, with: client, for: "jump").rawValue
+        _ = try client.request(.jump(session: id, seq: seq))
+        print("\(id): the app now has the state of event \(seq)")
     }
 }

@@ -15,7 +15,7 @@ struct OpenCommand: ParsableCommand {
             + "Enter, < >, s, r and d reach its app through it."
     )
 
-    @Argument(help: "The session id (see 'rewind sessions').")
+    @Argument(help: "The session: its id or a unique prefix (see 'rewind sessions').")
     var session: String
 
     @OptionGroup var data: DataOptions
@@ -25,11 +25,10 @@ struct OpenCommand: ParsableCommand {
         guard isatty(0) == 1 && isatty(1) == 1 else {
             throw CommandError("'rewind open' needs a terminal; use 'rewind export' to read a session in a pipe")
         }
-        let store = try data.openStore()
-        let id: SessionID
+        let store = try data.openStoreForReading()
+        let id = try SessionIDResolver.resolve(session, in: store)
         let isLive: Bool
         do {
-            id = try store.resolveSessionID(session)
             isLive = try store.openSession(id).metadata.endState == .live
         } catch {
             throw CommandError("\(error)")

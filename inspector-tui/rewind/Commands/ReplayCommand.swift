@@ -21,10 +21,11 @@ struct ReplayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The session whose actions are replayed.")
+    @Argument(help: "The session whose actions are replayed: its id or a unique prefix, live or saved.")
     var session: String
 
-    @Option(name: .long, help: ArgumentHelp("The live session whose app receives the replay.", valueName: "session"))
+    @Option(name: .long, help: ArgumentHelp("The live session whose app receives the replay (an id or a unique "
+                                            + "prefix); required when SESSION is not live.", valueName: "session"))
     var into: String?
 
     @Option(name: .long, help: "The first event to replay (default 1).")
@@ -41,6 +42,10 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    /// Where a prefix of SESSION is looked for when the daemon has not seen the session since it started (a saved
+    /// session); a whole id the daemon reads from its own directory.
+    @OptionGroup var data: DataOptions
+
     func validate() throws {
         if let speed, !(speed >= 0 && speed.isFinite) {
             throw ValidationError("--speed takes a number of times the recorded pace, 0 or more")
@@ -51,9 +56,9 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let client = try ControlClient(host: connection.host, port: connection.port,
                                        token: connection.effectiveToken)
-        let target = into ?? session
+        let (session, target) = try resolveSessions(with: client)
         guard step || (speed ?? 0) > 0 else {
-            let result = try client.request(.replay(session: session, target: into, fromSeq: from, toSeq: to),
+            let result = try client.request(.replay(session: session, target: target, fromSeq: from, toSeq: to),
                                             timeout: 120)
             var count = ""
             if case .object(let object) = result, case .int(let states)? = object["states"] { count = "\(states) " }
@@ -88,6 +93,39 @@ struct ReplayCommand: ParsableCommand {
         } else {
             print("replayed \(done) actions of \(session) into \(target)")
         }
+    }
+}
+
+extension ReplayCommand {
+    /// The source session (of the daemon, or saved in `--data`) and the live session that receives the replay,
+    /// both resolved from what the user typed; a source that is not live needs `--into`.
+    private func resolveSessions(with client: ControlClient) throws -> (source: String, target: String) {
+        let sessions = try SessionIDResolver.daemonSessions(client)
+        let daemonIDs = sessions.compactMap { try? SessionID(validating: $0.session) }
+        // Saved sessions of the directory too (none when it cannot be read: the daemon's list still counts).
+        let store = (try? data.openStoreForReadingIfRecorded()) ?? nil
+        let saved = (try? store?.sessionIDs()) ?? []
+        let candidates = Array(Set(daemonIDs).union(saved))
+        // An id found in neither goes to the daemon as typed: it reads its own data directory (which --data may not
+        // name) and answers at once when the session is not there either.
+        let place = "the rewind daemon at \(client.address) or \(data.directory.path)"
+        let known = try !SessionIDResolver.matches(session, among: candidates).isEmpty
+        let source = try known ? SessionIDResolver.resolve(session, among: candidates, in: place)
+                               : SessionIDResolver.validated(session)
+        if !known && into == nil {
+            throw CommandError("no session \"\(session)\" in \(place) (for a saved session of another directory, give "
+                + "--data DIR, or its whole id and the live session that receives it with --into SESSION)")
+        }
+        if let into {
+            return (source.rawValue, try SessionIDResolver.resolveLive(into, with: client, for: "receive a replay").rawValue)
+        }
+        if sessions.contains(where: { $0.session == source.rawValue && $0.live }) { return (source.rawValue, source.rawValue) }
+        let live = sessions.filter(\.live)
+        let hint = live.isEmpty ? "no app is connected to the daemon at \(client.address) now"
+            : "live now: " + live.prefix(SessionIDResolver.listedCandidates).map(SessionIDResolver.describe)
+                .joined(separator: ", ")
+        throw CommandError("session \(source) is not live (its app is not connected): name the live session that "
+            + "receives its actions with --into SESSION (\(hint))")
     }
 }
 

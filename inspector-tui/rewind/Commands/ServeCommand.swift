@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import RewindDaemon
 import RewindTUI
+import RewindWire
 
 /// `rewind serve [--headless]`: the daemon. In a terminal it shows the live timeline; with `--headless`, or when
 /// standard input/output is not a terminal, it only records, logging one line per session start and end.
@@ -77,6 +78,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        DescriptorLimit.raiseToHardLimit()
         var configuration = DaemonConfiguration()
         configuration.host = connection.host
         configuration.port = connection.port
@@ -103,9 +105,14 @@ struct ServeCommand: ParsableCommand {
         let port: Int
         do {
             daemon = try Daemon(configuration: configuration)
-            port = try daemon.start()
         } catch {
             throw CommandError("\(error)")
+        }
+        do {
+            port = try daemon.start()
+        } catch {
+            daemon.stop()
+            throw listenError(error)
         }
         if !headless && !interactive {
             log("not a terminal: recording without the timeline (as 'rewind serve --headless')")
@@ -119,6 +126,29 @@ struct ServeCommand: ParsableCommand {
             daemon.stop()
             log("stopped; every session was flushed and closed")
         }
+    }
+
+    /// The error for a daemon that could not listen: when a rewind daemon answers at that address (the usual
+    /// reason: another `rewind` runs there), says so and how to watch it instead.
+    private func listenError(_ error: any Error) -> CommandError {
+        let address = "\(connection.host):\(connection.port)"
+        guard connection.port != 0,
+              let client = try? ControlClient(host: connection.host, port: connection.port,
+                                              token: connection.effectiveToken, timeout: 1) else {
+            // The daemon's sentence repeats the server's "cannot listen on …: " prefix.
+            var text = "\(error)"
+            let prefix = "cannot listen on \(address): "
+            while text.hasPrefix(prefix + prefix) { text.removeFirst(prefix.count) }
+            return CommandError(text + (text.hasSuffix("in use") ? " (choose another port with --port N)" : ""))
+        }
+        let live = ((try? SessionIDResolver.daemonSessions(client)) ?? []).filter(\.live)
+        let port = connection.port == WireProtocol.defaultPort ? "" : " --port \(connection.port)"
+        let example = live.first.map { "'rewind open \($0.session)\(port)'" } ?? "'rewind open SESSION\(port)'"
+        return CommandError("cannot listen on \(address): another rewind is probably running there (a rewind "
+            + "daemon answers on that port\(live.isEmpty ? "" : " with \(live.count) live session\(live.count == 1 ? "" : "s")")). "
+            + "Watch it as a viewer instead: \(example) shows a session and drives its app, 'rewind tail\(port)' "
+            + "prints its events, 'rewind sessions' lists what it recorded; or start this one on another port "
+            + "with --port N")
     }
 
     private func log(_ line: String) {

@@ -16,7 +16,10 @@ struct SessionsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let store = try data.openStore()
+        guard let store = try data.openStoreForReadingIfRecorded() else {
+            if !json { print("No sessions in \(data.directory.path) (it does not exist yet).") }
+            return
+        }
         var unreadable: [String] = []
         let sessions: [SessionMetadata]
         do {

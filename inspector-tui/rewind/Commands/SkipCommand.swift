@@ -17,7 +17,7 @@ struct SkipCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The live session (see 'rewind sessions').")
+    @Argument(help: "The live session: its id or a unique prefix (see 'rewind sessions').")
     var session: String
 
     @Argument(help: "The action event to skip or un-skip.")
@@ -38,6 +38,8 @@ struct SkipCommand: ParsableCommand {
     func run() throws {
         let client = try ControlClient(host: connection.host, port: connection.port,
                                        token: connection.effectiveToken)
+        let session = try SessionIDResolver.resolveLive(self.session, with: client,
+                                                        for: branch == nil ? "skip" : "show a branch").rawValue
         if let branch {
             _ = try client.request(.branch(session: session, branch: branch), timeout: 60)
             print("\(session): the app now has the last state of branch \(branch)"

@@ -10,7 +10,7 @@ struct TailCommand: ParsableCommand {
         discussion: "With --json each line is a JSON object (pipe to jq). Ends on Ctrl-C or when the daemon stops."
     )
 
-    @Argument(help: "Only this session's events.")
+    @Argument(help: "Only this live session's events: its id or a unique prefix.")
     var session: String?
 
     @Flag(name: .long, help: "One JSON object per line: {\"session\": …, \"event\": …}.")
@@ -32,7 +32,8 @@ struct TailCommand: ParsableCommand {
             }
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
-        _ = try client.request(.tail(session: session))
+        let only = try session.map { try SessionIDResolver.resolveLive($0, with: client, for: "be tailed").rawValue }
+        _ = try client.request(.tail(session: only))
         let reason = client.waitUntilClosed()
         FileHandle.standardError.write(Data("rewind: the daemon closed the connection (\(reason))\n".utf8))
     }

@@ -18,7 +18,7 @@ struct VerifyCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The session to verify (see 'rewind sessions').")
+    @Argument(help: "The session to verify: its id or a unique prefix (see 'rewind sessions').")
     var session: String
 
     @Argument(parsing: .postTerminator, help: "The app to run, after '--'.")
@@ -39,10 +39,11 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try data.openStore()
+        let store = try data.openStoreForReading()
+        let id = try SessionIDResolver.resolve(session, in: store)
         let reader: SessionReader
         do {
-            reader = try store.openSession(try store.resolveSessionID(session))
+            reader = try store.openSession(id)
         } catch {
             throw CommandError("\(error)")
         }

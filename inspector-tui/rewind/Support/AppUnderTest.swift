@@ -9,6 +9,8 @@ final class AppUnderTest {
     private let daemon: Daemon
     private let process = Process()
     private let input = Pipe()
+    /// The end of the app's standard error, shown when the app fails.
+    private let errorOutput = OutputTail()
     private let directory: URL
     /// The app's live session in the private daemon.
     let session: LiveSession
@@ -36,13 +38,14 @@ final class AppUnderTest {
         process.environment = environment
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errorOutput.fileHandleForWriting
         do {
             try process.run()
         } catch {
             daemon.stop()
             throw CommandError("cannot run '\(command[0])': \(error.localizedDescription)")
         }
+        errorOutput.closeWritingEnd()
 
         let deadline = Date(timeIntervalSinceNow: connectTimeout)
         var connected: LiveSession?
@@ -55,7 +58,8 @@ final class AppUnderTest {
                                            : "exited with status \(process.terminationStatus) before connecting"
             if process.isRunning { process.terminate() }
             daemon.stop()
-            throw CommandError("the app \(status); is RewindInspector attached to its store?")
+            throw CommandError("the app \(status); is RewindInspector attached to its store?"
+                + Self.standardError(errorOutput.lastLines()))
         }
         session = connected
     }
@@ -68,7 +72,9 @@ final class AppUnderTest {
         do {
             return try result.get().states ?? []
         } catch {
-            throw CommandError("the app could not replay: \(error)")
+            let exited = !process.isRunning ? " (it exited with status \(process.terminationStatus))" : ""
+            throw CommandError("the app could not replay: \(error)\(exited)"
+                + Self.standardError(errorOutput.lastLines(wait: process.isRunning ? 0 : 0.5)))
         }
     }
 
@@ -83,6 +89,12 @@ final class AppUnderTest {
         }
         daemon.stop()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// "\nthe app's standard error ended with:\n  | line…", or nothing when it wrote nothing.
+    private static func standardError(_ lines: [String]) -> String {
+        guard lines.contains(where: { !$0.isEmpty }) else { return "" }
+        return "\nthe app's standard error ended with:\n" + lines.map { "  | " + $0 }.joined(separator: "\n")
     }
 
     /// The full path of `name` on `PATH`, or `name` itself.

@@ -14,7 +14,8 @@ final class ControlClient: @unchecked Sendable {  // mutable state guarded by `c
     private var replies: [String: ControlReply] = [:]
     private var nextID = 1
     private let token: String?
-    private let address: String
+    /// `host:port` of the daemon, for messages.
+    let address: String
     /// Called with every `event` message (from `tail`), on the client's service thread.
     var onEvent: @Sendable (ControlEvent) -> Void = { _ in }
 

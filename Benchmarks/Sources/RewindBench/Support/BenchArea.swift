@@ -4,6 +4,7 @@
 enum BenchArea: String, CaseIterable, Sendable, Hashable {
     case appThread = "app-thread"
     case encode
+    case memo
     case wire
     case ingest
     case seek

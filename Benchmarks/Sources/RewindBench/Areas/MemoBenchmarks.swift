@@ -1,0 +1,197 @@
+import BenchKit
+import Foundation
+import Rewind
+@_spi(Benchmarks) import RewindInspector
+import RewindWire
+
+/// Issue 21: the inspector's cost follows the change, not the state. Encode + diff after a one-field change with
+/// the encoding memo against a full encoding and against `JSONEncoder`; the app thread's cost with the memo on
+/// against off (paced and back-to-back); the inspector thread's wake-ups while the app is idle.
+@MainActor
+enum MemoBenchmarks {
+    static func run(_ context: BenchContext) async throws -> AreaReport {
+        var rows: [ReportRow] = []
+        for size in StateSize.all() {
+            rows += try encodeAndDiff(size, context: context)
+        }
+        let daemon = try BenchDaemon(name: "memo")
+        defer { daemon.stop() }
+        for (number, size) in [StateSize("1 kB", bytes: 1_000), StateSize("1 MB", bytes: 1_000_000)].enumerated() {
+            rows += try await appThread(size, number: number, daemon: daemon, context: context)
+        }
+        rows.append(try await idleWakeUps(daemon: daemon, context: context))
+        return AreaReport(
+            title: "Incremental encoding (the encoding memo)",
+            method: """
+                Encode + diff: a `BenchState` changed by one `touch` (one item's field) per sample, then encoded \
+                and diffed against the previous tree — with the memo (`StateEncodingMemo`, as the pipeline runs \
+                it), with a full `JSONValueEncoder` encoding (the pipeline before the memo), and `JSONEncoder` \
+                (encoding only, no diff) — the three interleaved in every sample. App thread: stores with the \
+                inspector attached to a live daemon, memo on (`memoMinimumStateBytes` 0) and off (`Int.max`), and a \
+                bare store, dispatching paced (each dispatch after the inspector delivered the previous one and the \
+                thread idled 2 ms; the arm chosen at random each time) and back-to-back. Idle wake-ups: the \
+                inspector threads' loop iterations over 3 s with the app idle, per inspector.
+                """,
+            rows: rows)
+    }
+
+    // MARK: - Encode + diff
+
+    private static func encodeAndDiff(_ size: StateSize, context: BenchContext) throws -> [ReportRow] {
+        context.progress("memo: encode + diff \(size.label)")
+        let plan = context.pick(full: SamplingPlan(minSamples: 60, minSeconds: 3, maxSeconds: 30),
+                                quick: SamplingPlan(minSamples: 8, minSeconds: 0.3, maxSeconds: 3))
+        let memo = StateEncodingMemo()
+        let full = JSONValueEncoder()
+        let foundation = JSONEncoder()
+        var memoState = size.state, fullState = size.state
+        var memoTouches = TouchSequence(over: size.state), fullTouches = TouchSequence(over: size.state)
+        var memoTree = try memo.encode(memoState)
+        var fullTree = try full.encode(fullState)
+        for _ in 0..<3 {
+            memoState.apply(memoTouches.next())
+            memoTree = try memo.encode(memoState)
+        }
+        var memoValues: [Double] = [], fullValues: [Double] = [], foundationValues: [Double] = []
+        var memoPatchOps = 0
+        _ = try Sampler.collect(plan) {
+            memoState.apply(memoTouches.next())
+            fullState.apply(fullTouches.next())
+            let t0 = MonotonicClock.nanoseconds()
+            let nextMemo = try memo.encode(memoState)
+            let memoPatch = JSONPatch.diff(from: memoTree, to: nextMemo)
+            let t1 = MonotonicClock.nanoseconds()
+            let nextFull = try full.encode(fullState)
+            let fullPatch = JSONPatch.diff(from: fullTree, to: nextFull)
+            let t2 = MonotonicClock.nanoseconds()
+            _ = try foundation.encode(fullState)
+            let t3 = MonotonicClock.nanoseconds()
+            memoTree = nextMemo
+            fullTree = nextFull
+            memoPatchOps = memoPatch.operations.count
+            _ = fullPatch
+            memoValues.append(Double(t1 &- t0))
+            fullValues.append(Double(t2 &- t1))
+            foundationValues.append(Double(t3 &- t2))
+            return Double(t3 &- t0)
+        }
+        let memoSamples = Samples(memoValues), fullSamples = Samples(fullValues)
+        let foundationSamples = Samples(foundationValues)
+        let target: Target? = switch size.label {
+        case "1 MB": Target(.atMost, 100_000, "≤ 100 µs")
+        case "100 kB": Target(.atMost, 50_000, "≤ 50 µs")
+        default: nil
+        }
+        return [
+            ReportRow("encode + diff after a one-field change, memo, \(size.longLabel)", .nanoseconds(memoSamples.median),
+                      detail: "p99 \(Quantity.duration(memoSamples.p99)); patch of \(memoPatchOps) operation(s)",
+                      target: target,
+                      baseline: "full encode + diff: \(Quantity.duration(fullSamples.median)); JSONEncoder alone: "
+                          + Quantity.duration(foundationSamples.median),
+                      ratio: "\(Quantity.multiple(fullSamples.median / memoSamples.median)) faster than full"),
+        ]
+    }
+
+    // MARK: - App thread
+
+    private static func store(_ size: StateSize, app: String, memo: Bool, daemon: BenchDaemon)
+        -> Store<BenchState, BenchAction>
+    {
+        var configuration = daemon.inspectorConfiguration
+        configuration.memoMinimumStateBytes = memo ? 0 : Int.max
+        return Store(initialState: size.state, reducer: BenchState.reducer,
+                     middleware: [Inspector.middleware(name: app, configuration: configuration,
+                                                       transport: CountingTransport())])
+    }
+
+    private static func appThread(_ size: StateSize, number: Int, daemon: BenchDaemon,
+                                  context: BenchContext) async throws -> [ReportRow] {
+        context.progress("memo: app thread \(size.label)")
+        let pacedPlan = number == 0
+            ? context.pick(full: SamplingPlan(minSamples: 2_000, minSeconds: 2, maxSeconds: 20),
+                           quick: SamplingPlan(minSamples: 200, minSeconds: 0.2, maxSeconds: 2))
+            : context.pick(full: SamplingPlan(minSamples: 300, minSeconds: 3, maxSeconds: 30),
+                           quick: SamplingPlan(minSamples: 30, minSeconds: 0.3, maxSeconds: 3))
+        let burstPlan = context.pick(full: SamplingPlan(minSamples: 50_000, minSeconds: 1, maxSamples: 500_000, maxSeconds: 10),
+                                     quick: SamplingPlan(minSamples: 5_000, minSeconds: 0.1, maxSamples: 50_000, maxSeconds: 2))
+        let memoApp = "bench-memo-on-\(number)", fullApp = "bench-memo-off-\(number)"
+        let memoStore = store(size, app: memoApp, memo: true, daemon: daemon)
+        let fullStore = store(size, app: fullApp, memo: false, daemon: daemon)
+        let bareStore = Store(initialState: size.state, reducer: BenchState.reducer)
+        _ = try daemon.liveSession(app: memoApp)
+        _ = try daemon.liveSession(app: fullApp)
+        try InspectorDelivery.wait()
+        var touches = [TouchSequence(over: size.state), TouchSequence(over: size.state), TouchSequence(over: size.state)]
+        var values: [[Double]] = [[], [], []]
+        var coin = SplitMix64(seed: 0x3E30 + UInt64(number))
+        let start = MonotonicClock.seconds()
+        while true {
+            let done = values.map(\.count).min() ?? 0
+            let elapsed = MonotonicClock.seconds() - start
+            if done >= pacedPlan.minSamples && elapsed >= pacedPlan.minSeconds { break }
+            if done >= 3 && elapsed >= pacedPlan.maxSeconds { break }
+            let arm = Int(coin.next() % 3)
+            usleep(2_000)
+            let action = touches[arm].next()
+            let t0 = MonotonicClock.nanoseconds()
+            switch arm {
+            case 0: memoStore.dispatch(action)
+            case 1: fullStore.dispatch(action)
+            default: bareStore.dispatch(action)
+            }
+            values[arm].append(Double(MonotonicClock.nanoseconds() &- t0))
+            try InspectorDelivery.wait()
+        }
+        let memoPaced = Samples(values[0]), fullPaced = Samples(values[1]), barePaced = Samples(values[2])
+        let memoBurst = Sampler.collect(burstPlan) {
+            let action = touches[0].next()
+            let t0 = MonotonicClock.nanoseconds()
+            memoStore.dispatch(action)
+            return Double(MonotonicClock.nanoseconds() &- t0)
+        }
+        try await InspectorDelivery.settle(timeout: 300)
+        let fullBurst = Sampler.collect(burstPlan) {
+            let action = touches[1].next()
+            let t0 = MonotonicClock.nanoseconds()
+            fullStore.dispatch(action)
+            return Double(MonotonicClock.nanoseconds() &- t0)
+        }
+        try await InspectorDelivery.settle(timeout: 300)
+        let added = memoPaced.median - barePaced.median
+        let pacedTarget = number == 0 ? Target(.atMost, 1_000, "≤ 1 µs added") : Target(.atMost, 3_000, "≤ 3 µs added")
+        return [
+            ReportRow("app thread per dispatch, paced, memo on, \(size.longLabel)", .nanoseconds(memoPaced.median),
+                      detail: "added over the bare store: \(Quantity.duration(added)); p99 \(Quantity.duration(memoPaced.p99))",
+                      target: pacedTarget,
+                      baseline: "memo off: \(Quantity.duration(fullPaced.median)); bare store: \(Quantity.duration(barePaced.median))",
+                      met: added <= pacedTarget.threshold),
+            ReportRow("app thread per dispatch, back-to-back, memo on, \(size.longLabel)", .nanoseconds(memoBurst.median),
+                      detail: "p99 \(Quantity.duration(memoBurst.p99))",
+                      baseline: "memo off: \(Quantity.duration(fullBurst.median)) (p99 \(Quantity.duration(fullBurst.p99)))"),
+        ]
+    }
+
+    // MARK: - Idle wake-ups
+
+    private static func idleWakeUps(daemon: BenchDaemon, context: BenchContext) async throws -> ReportRow {
+        context.progress("memo: idle wake-ups")
+        let app = "bench-idle"
+        let store = store(StateSize("1 kB", bytes: 1_000), app: app, memo: true, daemon: daemon)
+        _ = try daemon.liveSession(app: app)
+        var touches = TouchSequence(over: store.state)
+        for _ in 0..<10 { store.dispatch(touches.next()) }
+        try await InspectorDelivery.settle(timeout: 60)
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        let seconds = context.pick(full: 5.0, quick: 2.0)
+        let before = Inspector.pipelineWakeUps()
+        try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+        let wakeUps = Double(Inspector.pipelineWakeUps() - before)
+        // Every inspector alive in this process counts (this area's app-thread stores were let go; with other areas
+        // in the same run, theirs may still be alive): an upper bound for one inspector.
+        let perSecond = wakeUps / seconds
+        _ = store
+        return ReportRow("inspector thread wake-ups per second, app idle", .rate(perSecond, unit: "/s"),
+                         detail: "\(Int(wakeUps)) in \(Int(seconds)) s, all inspectors of the process",
+                         target: Target(.atMost, 2, "≤ 2 /s"))
+    }
+}

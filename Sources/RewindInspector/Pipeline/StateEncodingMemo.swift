@@ -1,0 +1,169 @@
+import RewindWire
+
+/// The inspector's incremental state encoding: remembers, for every collection it encoded in the last state, the
+/// collection itself and its `JSONValue`, and answers the next encoding from that where the collection cannot have
+/// changed.
+///
+/// The rules (docs/ARCHITECTURE.md, "The encoding memo", says why they are safe):
+/// - Only `Array`, `ContiguousArray`, `Dictionary` and `Set` values are remembered (``MemoizableCollection``), by
+///   their place in the document (JSON Pointer tokens) and type, and only when they hold at least
+///   ``minimumCount`` elements.
+/// - A collection at the same place, of the same type, with the same storage address and count as the one
+///   remembered reuses the remembered encoding as it is, without looking inside. The remembered collection is kept
+///   alive until the next encoding, so its storage cannot have been freed and reused, and cannot have been mutated
+///   (a mutation of shared storage copies it first).
+/// - A changed `Array` or `ContiguousArray` of `Equatable` elements reuses the encodings of the elements equal
+///   (`==`) to the remembered collection's elements at the same positions.
+/// - A collection type whose values hold a class instance anywhere inside (seen by a `Mirror` walk of its first
+///   non-empty value) is never reused: a class can change without its collection's storage changing. Neither is a
+///   type whose first values were all empty (nothing was seen to judge it by).
+///
+/// What it cannot see — an `encode(to:)` that reads something other than the value (a global, a clock, the coding
+/// path), an `==` that ignores encoded fields, an enum case or existential holding a class that the first value did
+/// not show — the pipeline's periodic comparison with a full encoding catches (``InspectorPipeline``).
+///
+/// Threading: confined to the pipeline thread (one encoding at a time). Exposed to `rewind-bench` as SPI.
+@_spi(Benchmarks)
+public final class StateEncodingMemo: JSONValueEncodingMemo {
+    /// Collections with fewer elements are encoded each time (they cost less than a look-up).
+    public let minimumCount: Int
+
+    private struct Entry {
+        let type: ObjectIdentifier
+        let identity: MemoStorageIdentity
+        /// Keeps the collection (so its storage) alive while the entry may be compared with.
+        let collection: Any
+        let encoded: JSONValue
+    }
+
+    private enum Verdict {
+        /// Not a memoizable collection type.
+        case ignored
+        /// A memoizable collection type not judged yet (only empty values seen so far).
+        case unknown
+        /// Values of this type hold no class instance (as far as the walk saw).
+        case reusable
+        /// Values of this type hold a class instance: always encoded fully.
+        case unsafe
+    }
+
+    private var previous: [[String]: Entry] = [:]
+    private var current: [[String]: Entry] = [:]
+    private var verdicts: [ObjectIdentifier: Verdict] = [:]
+    private let encoder = JSONValueEncoder()
+
+    /// How the encodings so far went (for tests and benchmarks): collections reused whole.
+    public private(set) var reusedWhole = 0
+    /// Changed arrays whose equal elements reused their encodings.
+    public private(set) var reusedElementwise = 0
+    /// Collections encoded in full (changed, and not elementwise reusable).
+    public private(set) var encodedFully = 0
+
+    /// A memo that remembers collections of at least `minimumCount` elements.
+    public init(minimumCount: Int = 8) {
+        self.minimumCount = max(1, minimumCount)
+    }
+
+    /// Encodes `value`, reusing what the previous call encoded where it cannot have changed; then remembers this
+    /// value's collections (and lets the previous ones go). On an error nothing is remembered.
+    public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+        current.removeAll(keepingCapacity: true)
+        do {
+            let result = try encoder.encode(value, memo: self)
+            swap(&previous, &current)
+            current.removeAll(keepingCapacity: true)
+            return result
+        } catch {
+            forget()
+            throw error
+        }
+    }
+
+    /// Lets every remembered collection go (the next encoding is a full one).
+    public func forget() {
+        previous.removeAll()
+        current.removeAll()
+    }
+
+    /// The number of collections remembered from the last encoding.
+    public var rememberedCount: Int { previous.count }
+
+    // MARK: JSONValueEncodingMemo
+
+    /// See ``JSONValueEncodingMemo/handles(_:)``.
+    public func handles(_ type: Any.Type) -> Bool {
+        let id = ObjectIdentifier(type)
+        if let verdict = verdicts[id] { return verdict != .ignored && verdict != .unsafe }
+        let verdict: Verdict = type is any MemoizableCollection.Type ? .unknown : .ignored
+        verdicts[id] = verdict
+        return verdict != .ignored
+    }
+
+    /// See ``JSONValueEncodingMemo/encode(_:at:)``.
+    public func encode<T: Encodable>(_ value: T, at site: JSONValueEncodingSite) throws -> JSONValue {
+        guard let collection = value as? any MemoizableCollection, collection.memoCount >= minimumCount,
+              let identity = collection.memoStorageIdentity else {
+            return try site.encodeFully(value)
+        }
+        let type = ObjectIdentifier(T.self)
+        if verdicts[type] == .unknown { judge(value) }
+        guard verdicts[type] == .reusable else { return try site.encodeFully(value) }
+        let path = site.pathTokens
+        let earlier = previous[path].flatMap { $0.type == type ? $0 : nil }
+        let encoded: JSONValue
+        if let earlier, earlier.identity == identity {
+            reusedWhole += 1
+            current[path] = earlier
+            return earlier.encoded
+        } else if let earlier, case .array(let elements) = earlier.encoded,
+                  let reusable = value as? any ElementwiseReusableCollection,
+                  let reused = try reusable.memoEncodeReusing(previous: earlier.collection,
+                                                              previousElements: elements, at: site) {
+            reusedElementwise += 1
+            encoded = reused
+        } else {
+            encodedFully += 1
+            encoded = try site.encodeFully(value)
+        }
+        current[path] = Entry(type: type, identity: identity, collection: value, encoded: encoded)
+        return encoded
+    }
+
+    // MARK: Judging types
+
+    /// Walks `value` with `Mirror` and gives a verdict to its type and to every collection type met inside it:
+    /// `unsafe` for those with a class instance inside, `reusable` for the other non-empty ones.
+    private func judge(_ value: Any) {
+        var unsafe = Set<ObjectIdentifier>()
+        var seen = Set<ObjectIdentifier>()
+        var enclosing: [ObjectIdentifier] = []
+        var visited = 0
+        walk(value, enclosing: &enclosing, seen: &seen, unsafe: &unsafe, visited: &visited)
+        for id in seen where verdicts[id] == nil || verdicts[id] == .unknown {
+            verdicts[id] = unsafe.contains(id) ? .unsafe : .reusable
+        }
+        for id in unsafe { verdicts[id] = .unsafe }
+    }
+
+    private func walk(_ value: Any, enclosing: inout [ObjectIdentifier], seen: inout Set<ObjectIdentifier>,
+                      unsafe: inout Set<ObjectIdentifier>, visited: inout Int) {
+        visited += 1
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .class || type(of: value) is AnyClass {
+            unsafe.formUnion(enclosing)
+            return
+        }
+        let dynamicType = type(of: value)
+        var pushed = false
+        if dynamicType is any MemoizableCollection.Type, !mirror.children.isEmpty {
+            let id = ObjectIdentifier(dynamicType)
+            seen.insert(id)
+            enclosing.append(id)
+            pushed = true
+        }
+        for child in mirror.children {
+            walk(child.value, enclosing: &enclosing, seen: &seen, unsafe: &unsafe, visited: &visited)
+        }
+        if pushed { enclosing.removeLast() }
+    }
+}

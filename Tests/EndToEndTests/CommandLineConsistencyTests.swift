@@ -1,0 +1,193 @@
+import Foundation
+import RewindDaemon
+import RewindWire
+import Testing
+
+/// The `rewind` executable answers the same question the same way from one command to the next (issue 22, "One
+/// command line"): session ids and their prefixes, missing directories, read-only reading, mistyped commands, a
+/// busy port, a failing app under `verify`, a saved session replayed without `--into`.
+@Suite("rewind command line: one command line")
+struct CommandLineConsistencyTests {
+    private func file(_ text: String, name: String = "rewind-cli-\(UUID()).json") throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    private func rewind(_ arguments: [String], timeout: Double = 20) throws -> (status: Int32?, out: [String], err: String) {
+        let process = try ChildProcess(Executables.path("rewind"), arguments)
+        process.closeInput()
+        let status = process.waitForExit(timeout: timeout)
+        return (status, process.stdoutLines, process.stderrLines.joined(separator: "\n"))
+    }
+
+    /// A counter app of `harness` that ran `script` (and stays connected with `stay`), and its session.
+    private func counter(_ harness: DaemonHarness, _ script: String, stay: Bool,
+                         previous: Int = 0) throws -> (app: ChildProcess, session: SessionID) {
+        let app = try ChildProcess(Executables.path("counter"),
+                                   ["--script", try file(script)] + (stay ? ["--stay"] : []),
+                                   environment: ["REWIND_URL": harness.url])
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(15))
+        while Date() < deadline && harness.daemon.sessions.count <= previous { usleep(10_000) }
+        let session = try #require(harness.daemon.sessions.last { $0.identity.name == "counter" })
+        _ = harness.waitForSession(events: 1, app: "counter")
+        return (app, session.id)
+    }
+
+    private func files(in directory: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+    }
+
+    @Test("jump, dispatch, skip, replay and tail take a unique prefix; an ambiguous one names the candidates")
+    func prefixesReachTheLiveApp() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let port = "\(harness.port)"
+        let (app, id) = try counter(harness, "add 2\n", stay: true)
+        defer { app.closeInput() }
+        let prefix = String(id.rawValue.prefix(id.rawValue.count - 4))
+
+        let tail = try ChildProcess(Executables.path("rewind"), ["tail", prefix, "--json", "--port", port])
+        let jump = try rewind(["jump", prefix, "0", "--port", port])
+        #expect(jump.status == 0, "\(jump.err)")
+        #expect(jump.out.first?.hasPrefix(id.rawValue) == true, "names the whole id: \(jump.out)")
+        #expect(app.waitForLine(timeout: 5) { $0 == #"{"count":0}"# } != nil)
+        let dispatch = try rewind(["dispatch", prefix, #"{"add":{"_0":40}}"#, "--port", port])
+        #expect(dispatch.status == 0, "\(dispatch.err)")
+        #expect(app.waitForLine(timeout: 5) { $0 == #"{"count":40}"# } != nil)
+        #expect(tail.waitForLine(timeout: 5) { $0.contains(#""kind":"dispatch""#) || $0.contains(#""label":"add""#) } != nil,
+                "tail PREFIX streams the session's events")
+        let skip = try rewind(["skip", prefix, "--branch", "0", "--port", port])
+        #expect(skip.status == 0, "\(skip.err)")
+        let replay = try rewind(["replay", prefix, "--port", port])
+        #expect(replay.status == 0, "\(replay.err)")
+        #expect(replay.out.first?.contains("of \(id.rawValue) into \(id.rawValue)") == true, "\(replay.out)")
+
+        // A second session: the prefix common to both ids is ambiguous, and the error lists both.
+        let (other, otherID) = try counter(harness, "increment\n", stay: true, previous: 1)
+        defer { other.closeInput() }
+        let common = String(zip(id.rawValue, otherID.rawValue).prefix { $0 == $1 }.map(\.0))
+        for command in [["jump", common, "1"], ["dispatch", common, "{}"], ["tail", common]] {
+            let run = try rewind(command + ["--port", port], timeout: 10)
+            #expect(run.status == 1, "\(command[0]) \(common)")
+            #expect(run.err.contains("ambiguous") && run.err.contains(id.rawValue) && run.err.contains(otherID.rawValue),
+                    "\(command[0]): \(run.err)")
+        }
+    }
+
+    @Test("an unknown id fails at once (tail no longer waits forever), and an ended session says it has ended")
+    func unknownAndEndedIDsFailAtOnce() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let port = "\(harness.port)"
+        let started = Date()
+        let tail = try rewind(["tail", "nosuch", "--port", port], timeout: 10)
+        #expect(tail.status == 1, "tail of an unknown session ends")
+        #expect(Date().timeIntervalSince(started) < TestTime.seconds(5))
+        #expect(tail.err.contains(#"no session "nosuch""#) && tail.err.contains("127.0.0.1:\(port)"), "\(tail.err)")
+
+        let (app, id) = try counter(harness, "increment\n", stay: false)
+        #expect(app.waitForExit() == 0)
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(10))
+        while Date() < deadline && harness.daemon.sessions.contains(where: \.isLive) { usleep(10_000) }
+        for command in [["jump", id.rawValue, "1"], ["dispatch", id.rawValue, "{}"], ["tail", id.rawValue],
+                        ["skip", id.rawValue, "1"]] {
+            let run = try rewind(command + ["--port", port], timeout: 10)
+            #expect(run.status == 1, "\(command[0])")
+            #expect(run.err.contains("has ended"), "\(command[0]): \(run.err)")
+        }
+    }
+
+    @Test("replay of a saved session without --into says to use --into; with --into it replays")
+    func replaySavedNeedsInto() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let port = "\(harness.port)"
+        let (saved, savedID) = try counter(harness, "add 3\nadd 4\n", stay: false)
+        #expect(saved.waitForExit() == 0)
+        let (live, liveID) = try counter(harness, "increment\n", stay: true, previous: 1)
+        defer { live.closeInput() }
+        let savedPrefix = String(savedID.rawValue.prefix(savedID.rawValue.count - 2))
+
+        let refused = try rewind(["replay", savedPrefix, "--port", port])
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("--into") && refused.err.contains(liveID.rawValue), "\(refused.err)")
+        let replayed = try rewind(["replay", savedPrefix, "--into", String(liveID.rawValue.prefix(liveID.rawValue.count - 2)),
+                                   "--port", port])
+        #expect(replayed.status == 0, "\(replayed.err)")
+        #expect(live.waitForLine(timeout: 5) { $0 == #"{"count":7}"# } != nil)
+    }
+
+    @Test("read-only commands create no directory, name a wrong --data, and leave no -wal/-shm beside closed sessions")
+    func readOnlyCommandsLeaveNoTrace() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let (app, id) = try counter(harness, "increment\nadd 4\n", stay: false)
+        #expect(app.waitForExit() == 0)
+        _ = harness.waitForSession(events: 2, app: "counter")
+        harness.stop()
+        let data = harness.dataDirectory
+        let before = files(in: data)
+        #expect(before == ["\(id.rawValue).rewind"], "a closed session is one file: \(before)")
+
+        let prefix = String(id.rawValue.prefix(12))
+        #expect(try rewind(["sessions", "--data", data.path]).status == 0)
+        let export = try rewind(["export", prefix, "--data", data.path])
+        #expect(export.status == 0, "\(export.err)")
+        #expect(export.out.count == 3)
+        #expect(files(in: data) == before, "reading left \(files(in: data))")
+
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-missing-\(UUID())/sessions")
+        for command in [["export", prefix, "--data", missing.path], ["sessions", "--data", missing.path],
+                        ["verify", prefix, "--data", missing.path, "--", "/bin/true"]] {
+            let run = try rewind(command)
+            #expect(run.status == 1, "\(command[0])")
+            #expect(run.err.contains(missing.path) && run.err.contains("does not exist"), "\(command[0]): \(run.err)")
+            #expect(!FileManager.default.fileExists(atPath: missing.deletingLastPathComponent().path),
+                    "\(command[0]) created \(missing.path)")
+        }
+        let unknown = try rewind(["export", "nosuch", "--data", data.path])
+        #expect(unknown.status == 1)
+        #expect(unknown.err.contains(data.standardizedFileURL.path), "names the directory: \(unknown.err)")
+    }
+
+    @Test("--version answers; a mistyped command gets 'did you mean' instead of the serve usage")
+    func versionAndSuggestions() throws {
+        let version = try rewind(["--version"])
+        #expect(version.status == 0)
+        #expect(version.out.first?.contains("wire protocol \(WireProtocol.version)") == true, "\(version.out)")
+
+        let typo = try rewind(["sesions"])
+        #expect(typo.status == 64)
+        #expect(typo.err.contains("Did you mean 'sessions'?"), "\(typo.err)")
+        #expect(!typo.err.contains("Usage: rewind serve"), "no serve usage: \(typo.err)")
+        let nothingClose = try rewind(["frobnicate"])
+        #expect(nothingClose.status == 64)
+        #expect(nothingClose.err.contains("is not a rewind command"), "\(nothingClose.err)")
+    }
+
+    @Test("serve on a port another rewind holds says so and how to watch it")
+    func busyPortNamesTheOtherRewind() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-busy-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try rewind(["serve", "--headless", "--port", "\(harness.port)", "--data", directory.path], timeout: 10)
+        #expect(run.status == 1)
+        #expect(run.err.contains("another rewind is probably running there"), "\(run.err)")
+        #expect(run.err.contains("rewind open") && run.err.contains("--port \(harness.port)"), "\(run.err)")
+    }
+
+    @Test("verify shows the app's standard error when the app fails")
+    func verifyShowsTheAppsErrors() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let (app, id) = try counter(harness, "increment\n", stay: false)
+        #expect(app.waitForExit() == 0)
+        let run = try rewind(["verify", id.rawValue, "--data", harness.dataDirectory.path, "--connect-timeout", "5", "--",
+                              "/bin/sh", "-c", "echo 'cannot open config.json' >&2; exit 3"])
+        #expect(run.status == 1)
+        #expect(run.err.contains("exited with status 3"), "\(run.err)")
+        #expect(run.err.contains("cannot open config.json"), "shows the app's standard error: \(run.err)")
+    }
+}

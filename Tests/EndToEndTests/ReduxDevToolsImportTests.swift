@@ -1,0 +1,93 @@
+import Foundation
+import RewindDaemon
+import RewindWire
+import Testing
+
+/// `rewind import` of what the Redux DevTools browser extension writes (docs/SESSION-FORMAT.md, "Redux DevTools
+/// format"): its default export of actions only, and lifted states with reducer errors and `@@INIT` times.
+@Suite("rewind import of Redux DevTools files")
+struct ReduxDevToolsImportTests {
+    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-redux-\(UUID())")
+
+    private func write(_ value: JSONValue, name: String, modified: Date? = nil) throws -> String {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent(name).path
+        try value.serialized().write(toFile: path, atomically: true, encoding: .utf8)
+        if let modified { try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path) }
+        return path
+    }
+
+    /// Runs `rewind import path` into the directory's `sessions` folder; the new session's reader on success.
+    private func importFile(_ path: String) throws -> (status: Int32?, err: String, reader: SessionReader?) {
+        let data = directory.appendingPathComponent("sessions")
+        let process = try ChildProcess(Executables.path("rewind"), ["import", path, "--data", data.path])
+        process.closeInput()
+        let status = process.waitForExit()
+        guard status == 0, let id = process.stdoutLines.first?.split(separator: " ").last.map(String.init) else {
+            return (status, process.stderrLines.joined(separator: "\n"), nil)
+        }
+        let store = try SessionStore(directory: data)
+        return (status, "", try store.openSession(try SessionID(validating: id)))
+    }
+
+    @Test("the extension's export of actions only is read: the preloaded state, then the actions with unknown states")
+    func actionsOnlyExport() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let actions: JSONValue = [["type": "counter/increment"], ["type": "counter/add", "payload": 4]]
+        let modified = Date(timeIntervalSince1970: 1_767_323_045)
+        let preloaded: JSONValue = ["count": 0]
+        let path = try write(["payload": .string(actions.serialized()), "preloadedState": .string(preloaded.serialized())],
+                             name: "counter-export.json", modified: modified)
+        let run = try importFile(path)
+        #expect(run.status == 0, "\(run.err)")
+        let reader = try #require(run.reader)
+        #expect(reader.eventCount == 3)
+        #expect(try reader.initialState() == ["count": 0])
+        let events = try reader.events(1...3)
+        #expect(events.map(\.kind) == [.dropped, .action, .action])
+        #expect(events[0].label == "dropped")
+        #expect(events.dropFirst().map(\.label) == ["counter/increment", "counter/add"])
+        #expect(events[2].action == ["type": "counter/add", "payload": 4])
+        guard case .unknown = try reader.recordedState(after: 3) else {
+            Issue.record("the state after an action of an export without states must read as unknown")
+            return
+        }
+        // The file has no times: the session takes the file's, not the import's clock.
+        #expect(reader.metadata.startedAt == modified)
+        #expect(events.allSatisfy { $0.time == modified.timeIntervalSince1970 })
+    }
+
+    @Test("an export of actions without preloadedState is refused, saying why")
+    func actionsWithoutInitialState() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let actions: JSONValue = [["type": "a"]]
+        let path = try write(["payload": .string(actions.serialized())], name: "no-state.json")
+        let run = try importFile(path)
+        #expect(run.status == 1)
+        #expect(run.err.contains("preloadedState") && !run.err.contains("neither"), "\(run.err)")
+    }
+
+    @Test("a lifted state keeps reducer errors and takes its times from @@INIT and the actions")
+    func liftedStateErrorsAndTimes() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lifted: JSONValue = [
+            "actionsById": [
+                "0": ["type": "PERFORM_ACTION", "action": ["type": "@@INIT"], "timestamp": 1_700_000_000_000],
+                "1": ["type": "PERFORM_ACTION", "action": ["type": "inc"], "timestamp": 1_700_000_001_500],
+                "2": ["type": "PERFORM_ACTION", "action": ["type": "boom"], "timestamp": 1_700_000_002_000],
+            ],
+            "computedStates": [["state": ["n": 0]], ["state": ["n": 1]], ["state": ["n": 1], "error": "Error: boom"]],
+            "stagedActionIds": [0, 1, 2], "skippedActionIds": [], "committedState": ["n": 0],
+            "currentStateIndex": 2, "nextActionId": 3,
+        ]
+        let run = try importFile(try write(lifted, name: "lifted.json"))
+        #expect(run.status == 0, "\(run.err)")
+        let reader = try #require(run.reader)
+        #expect(reader.metadata.startedAt == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(reader.metadata.endedAt == Date(timeIntervalSince1970: 1_700_000_002))
+        let events = try reader.events(1...2)
+        #expect(events.map(\.time) == [1_700_000_001.5, 1_700_000_002])
+        #expect(events[1].detail == "reducer error: Error: boom")
+        #expect(try reader.state(at: 2) == ["n": 1])
+    }
+}
