@@ -9,7 +9,7 @@ final class SessionFileReader {
     /// Limits for parsing stored JSON: the file's own data, so no size limit (the app's messages were checked).
     static let storedJSONLimits = JSONLimits(maxDepth: 512, maxBytes: Int.max)
 
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     /// The file's schema version.
     let schemaVersion: Int
 

@@ -16,6 +16,8 @@ final class SessionFileWriter {
         let insertKeyframe: SQLiteStatement
         let upsertMeta: SQLiteStatement
         let deleteMeta: SQLiteStatement
+        let insertTouchedPath: SQLiteStatement
+        let insertReshape: SQLiteStatement
     }
 
     /// The file's path, for errors.
@@ -45,6 +47,7 @@ final class SessionFileWriter {
             for (key, value) in metadata { try writer.setMeta(key, value) }
             try writer.setMeta(.schemaVersion, String(SessionSchema.version))
             try writer.setMeta(.createdBy, "rewind (session schema \(SessionSchema.version))")
+            try writer.setMeta(.pathsIndexedFrom, "1")
             let insertKeyframe = try writer.prepared().insertKeyframe
             insertKeyframe.bind(Int64(0), at: 1)
             insertKeyframe.bind(Int64(0), at: 2)
@@ -71,7 +74,25 @@ final class SessionFileWriter {
             let pageSize = try database.scalarInt64("PRAGMA page_size") ?? 4096
             try database.setMaximumPageCount(max(8, maxFileBytes / pageSize))
         }
+        try addPathIndex(to: database)
         return try SessionFileWriter(database: database)
+    }
+
+    /// Gives a file written before the path index existed its tables, complete from the next event on.
+    private static func addPathIndex(to database: SQLiteDatabase) throws(SessionStoreError) {
+        let key = SessionSchema.MetaKey.pathsIndexedFrom.rawValue
+        let hasIndex = try database.scalarInt64("SELECT count(*) FROM meta WHERE key = '\(key)'") ?? 0
+        guard hasIndex == 0 else { return }
+        try database.execute("BEGIN IMMEDIATE")
+        do {
+            try database.execute(SessionSchema.pathIndexTables)
+            let next = (try database.scalarInt64("SELECT max(idx) FROM events") ?? 0) + 1
+            try database.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('\(key)', '\(next)')")
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
     }
 
     /// The highest event index in the file (0 when there is none).
@@ -105,7 +126,11 @@ final class SessionFileWriter {
             insertKeyframe: try database.prepare(
                 "INSERT OR REPLACE INTO keyframes (branch, idx, state) VALUES (?, ?, ?)"),
             upsertMeta: try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"),
-            deleteMeta: try database.prepare("DELETE FROM meta WHERE key = ?")
+            deleteMeta: try database.prepare("DELETE FROM meta WHERE key = ?"),
+            insertTouchedPath: try database.prepare(
+                "INSERT OR IGNORE INTO touched_paths (path, branch, idx) VALUES (?, ?, ?)"),
+            insertReshape: try database.prepare(
+                "INSERT OR IGNORE INTO array_reshapes (parent, branch, first, last, idx) VALUES (?, ?, ?, ?, ?)")
         )
     }
 
@@ -140,6 +165,7 @@ final class SessionFileWriter {
                         }
                     }
                 }
+                if let touches = event.touches { try writeTouches(touches, of: event, statements) }
                 if let keyframe = event.keyframe {
                     insertKeyframe.bind(event.branch, at: 1)
                     insertKeyframe.bind(event.index, at: 2)
@@ -148,10 +174,32 @@ final class SessionFileWriter {
                     }
                 }
             }
+            if let last = batch.last { try setMeta(.pathsIndexedThrough, String(last.index)) }
             try statements.commit.run()
         } catch {
             try? database.execute("ROLLBACK")
             throw error
+        }
+    }
+
+    /// Adds one event's rows to the path index.
+    private func writeTouches(_ touches: PatchTouches, of event: PendingEvent, _ statements: Statements)
+        throws(SessionStoreError) {
+        let insertPath = statements.insertTouchedPath
+        for path in touches.paths {
+            insertPath.bind(path, at: 1)
+            insertPath.bind(event.branch, at: 2)
+            insertPath.bind(event.index, at: 3)
+            try insertPath.run()
+        }
+        let insertReshape = statements.insertReshape
+        for reshape in touches.reshapes {
+            insertReshape.bind(reshape.parent, at: 1)
+            insertReshape.bind(event.branch, at: 2)
+            insertReshape.bind(reshape.first, at: 3)
+            insertReshape.bind(reshape.last, at: 4)
+            insertReshape.bind(event.index, at: 5)
+            try insertReshape.run()
         }
     }
 
