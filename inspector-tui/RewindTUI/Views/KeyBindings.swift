@@ -55,6 +55,8 @@ public enum KeyBindings {
             Binding("Enter v", "view value/more items"),
             Binding("o", "open value in $PAGER"),
             Binding("y Y", "copy value / pointer"),
+            Binding("b B", "changes of a State node"),
+            Binding("m", "mark; Diff compares"),
         ]),
         Section(title: "Other", bindings: [
             Binding("?  F1", "this help"),
@@ -113,6 +115,7 @@ public enum KeyBindings {
                     bindings.append(Binding("Enter", folds ? "fold" : "view"))
                     if folds { bindings.append(Binding("v", "view")) }
                     bindings += [Binding("o", "pager"), Binding("y Y", "copy value/pointer")]
+                    if model.detailTab == .state { bindings.append(Binding("b B", "changes")) }
                 }
             }
             if model.detailTab == .state { bindings.append(Binding("← →", "collapse/expand")) }
