@@ -53,10 +53,8 @@ public enum KeyBindings {
             Binding("[ ]  1 2 3", "Action Diff State tab"),
             Binding("Enter ← →", "fold the state tree"),
             Binding("Enter v", "view value/more items"),
-            Binding("o", "open value in $PAGER"),
-            Binding("y Y", "copy value / pointer"),
-            Binding("b B", "changes of a State node"),
-            Binding("m", "mark; Diff compares"),
+            Binding("o  y Y", "$PAGER; copy value/ptr"),
+            Binding("b B  m", "node changes; compare"),
         ]),
         Section(title: "Other", bindings: [
             Binding("?  F1", "this help"),
