@@ -91,6 +91,9 @@ struct InspectorEndToEndTests {
         #expect(harness.waitForSession(events: 4)?.lastIndex == 4)
         let reader = try harness.daemon.store.openSession(session.id)
         #expect(try reader.event(at: 4).kind == .jump)
+        // The row says which event it jumped to (issue 22: it said "jump" only).
+        #expect(try reader.event(at: 4).label == "jump to #1")
+        #expect(try reader.event(at: 4).detail == "jumped to the state after event 1")
         #expect(try reader.state(at: 4) == ["count": 1])
         _ = harness.daemon.waitFor {
             harness.daemon.dispatch(session: session.id, action: ["add": ["_0": 10]], completion: $0)
@@ -141,6 +144,12 @@ struct InspectorEndToEndTests {
         let replayed = try result.get()
         #expect(replayed.states == [["count": 3], ["count": 6]])
         #expect(app.waitForLine(timeout: 5) { $0 == #"{"count":6}"# } != nil)
+        // The row recording the state the replay put in place says which events it replayed.
+        #expect(harness.waitForSession(events: 5)?.lastIndex == 5)
+        let row = try harness.daemon.store.openSession(session.id).event(at: 5)
+        #expect(row.kind == .replay)
+        #expect(row.label == "replay of #2–#3")
+        #expect(row.detail == "replayed the 2 actions of events 2–3 from the state after event 1")
     }
 }
 
