@@ -121,6 +121,25 @@ struct InspectorEndToEndTests {
         #expect(error.description.contains("cannot decode action"))
         #expect(error.description.contains("add._0"))
 
+        // An action in another shape ({"type": …}, which Redux apps use) is refused naming the cases it meant, in the
+        // shape this app's Swift enum decodes (issue 22: the error only said "Invalid number of keys found").
+        let typed = harness.daemon.waitFor {
+            harness.daemon.dispatch(session: session.id, action: ["type": "increment"], completion: $0)
+        }
+        guard case .failure(let typedError) = typed else {
+            Issue.record("{\"type\":\"increment\"} was accepted")
+            return
+        }
+        #expect(typedError.description.contains(#"did you mean {"increment":{}}?"#), "\(typedError)")
+        let withValue = harness.daemon.waitFor {
+            harness.daemon.dispatch(session: session.id, action: ["type": "counter/add", "amount": 2], completion: $0)
+        }
+        guard case .failure(let withValueError) = withValue else {
+            Issue.record("{\"type\":\"counter/add\"} was accepted")
+            return
+        }
+        #expect(withValueError.description.contains(#"did you mean {"add":{"_0":…}}?"#), "\(withValueError)")
+
         let good = harness.daemon.waitFor {
             harness.daemon.dispatch(session: session.id, action: ["increment": [:]], completion: $0)
         }

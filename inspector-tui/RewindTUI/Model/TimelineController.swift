@@ -156,7 +156,8 @@ public struct TimelineController {
             }
         case .character("d"):
             guard let session = requireConnectedApp(offering: [WireCapability.dispatch], for: "dispatch") else { return [] }
-            model.dialog = .prompt(PromptState(kind: .dispatch, text: recordedAction(session) ?? model.lastDispatch))
+            let text = recordedAction(session) ?? (model.lastDispatch.isEmpty ? nearestRecordedAction(session) : nil)
+            model.dialog = .prompt(PromptState(kind: .dispatch, text: text ?? model.lastDispatch))
         case .character("p"):
             togglePause()
         case .character("m"):
@@ -597,7 +598,8 @@ public struct TimelineController {
             }
             guard !text.allSatisfy(\.isWhitespace) else {
                 var refused = prompt
-                refused.error = #"type an action as JSON, e.g. {"type":"increment"}"#
+                refused.error = nearestRecordedAction(session).map { "type an action as JSON, shaped as this app records them, e.g. \($0)" }
+                    ?? "type an action as JSON, as the app encodes its actions (this session has none recorded to show)"
                 model.dialog = .prompt(refused)
                 return []
             }
@@ -626,6 +628,26 @@ public struct TimelineController {
     // MARK: - Time travel
 
     /// The selected event's recorded action as compact JSON, when the cursor is on an action that has one.
+    /// The JSON of the recorded action nearest before the cursor (looking at up to 500 rows back, then forward), so
+    /// that the dispatch prompt shows the real shape of the app's actions (a Swift enum's is `{"add":{"_0":1}}`,
+    /// not `{"type":"add"}`); nil when there is none.
+    private func nearestRecordedAction(_ session: TimelineSession) -> String? {
+        let count = model.eventCount
+        guard count > 0 else { return nil }
+        let cursor = min(max(1, model.cursor), count)
+        let ranges = [max(1, cursor - 499)...cursor, cursor...min(count, cursor + 499)]
+        for (offset, range) in ranges.enumerated() {
+            guard let rows = try? dataSource.events(session: session.id, range: range) else { continue }
+            let ordered = offset == 0 ? Array(rows.reversed()) : rows
+            for row in ordered where row.kind == .action {
+                if let action = (try? dataSource.eventDetail(session: session.id, index: row.index))?.action {
+                    return action.serialized()
+                }
+            }
+        }
+        return nil
+    }
+
     private func recordedAction(_ session: TimelineSession) -> String? {
         guard model.cursor > 0,
               let detail = try? dataSource.eventDetail(session: session.id, index: model.cursor),
