@@ -68,7 +68,7 @@ struct StateHistoryTests {
         let (id, states) = try Self.record(into: store)
         let database = try SQLiteDatabase(path: directory.url.appendingPathComponent("\(id).rewind").path, mode: .readWrite)
         try database.execute("""
-            DROP TABLE touched_paths; DROP TABLE array_reshapes;
+            DROP TABLE index_paths; DROP TABLE path_changes; DROP TABLE array_reshapes;
             DELETE FROM meta WHERE key IN ('paths_indexed_from', 'paths_indexed_through');
             """)
         database.close()
@@ -77,6 +77,37 @@ struct StateHistoryTests {
             let history = try reader.history(of: try JSONPointer(pointer))
             #expect(history.map(\.index) == (try Self.changes(of: pointer, in: states, range: 1...502)),
                     "scanned history of \"\(pointer)\"")
+        }
+    }
+
+    @Test("a file written before the index, resumed, gets the index from its next event on; history spans both")
+    func resumedOldFile() throws {
+        let directory = TemporaryDirectory()
+        let store = try SessionStore.forTests(directory)
+        let (id, states) = try Self.record(into: store)
+        let path = directory.url.appendingPathComponent("\(id).rewind").path
+        let database = try SQLiteDatabase(path: path, mode: .readWrite)
+        try database.execute("""
+            DROP TABLE index_paths; DROP TABLE path_changes; DROP TABLE array_reshapes;
+            DELETE FROM meta WHERE key IN ('paths_indexed_from', 'paths_indexed_through');
+            """)
+        database.close()
+        var app = SyntheticApp()
+        app.state = states[502]
+        let resumed = try store.resumeSession(id)
+        var random = SeededGenerator(seed: 99)
+        let more = recordSynthetic(50, into: resumed, app: &app, random: &random)
+        resumed.finish(endState: .clean)
+        let all = states + more.dropFirst()
+        let reader = try store.openSession(id)
+        let meta = try SQLiteDatabase(path: path, mode: .readOnly)
+        #expect(try meta.scalarInt64("SELECT value FROM meta WHERE key = 'paths_indexed_from'") == 503)
+        #expect(try meta.scalarInt64("SELECT count(DISTINCT idx) FROM path_changes") ?? 0 > 0)
+        #expect(try meta.scalarInt64("SELECT min(idx) FROM path_changes") ?? 0 >= 503)
+        meta.close()
+        for pointer in Self.pointers {
+            #expect(try reader.history(of: try JSONPointer(pointer)).map(\.index)
+                    == (try Self.changes(of: pointer, in: all, range: 1...552)), "history of \"\(pointer)\"")
         }
     }
 

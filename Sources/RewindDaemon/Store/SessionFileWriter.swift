@@ -7,6 +7,10 @@ import Foundation
 final class SessionFileWriter {
     private let database: SQLiteDatabase
     private var statements: Statements?
+    /// The ids of the path index's pointers (`index_paths`) written so far; emptied when a transaction is rolled
+    /// back (its ids are gone) or when it grows past `maxCachedPathIDs`.
+    private var pathIDs: [String: Int64] = [:]
+    private static let maxCachedPathIDs = 65_536
 
     /// The prepared statements, released at `close()` so that the file is closed at once.
     private struct Statements {
@@ -16,7 +20,9 @@ final class SessionFileWriter {
         let insertKeyframe: SQLiteStatement
         let upsertMeta: SQLiteStatement
         let deleteMeta: SQLiteStatement
-        let insertTouchedPath: SQLiteStatement
+        let insertPath: SQLiteStatement
+        let selectPath: SQLiteStatement
+        let insertPathChange: SQLiteStatement
         let insertReshape: SQLiteStatement
     }
 
@@ -127,10 +133,12 @@ final class SessionFileWriter {
                 "INSERT OR REPLACE INTO keyframes (branch, idx, state) VALUES (?, ?, ?)"),
             upsertMeta: try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"),
             deleteMeta: try database.prepare("DELETE FROM meta WHERE key = ?"),
-            insertTouchedPath: try database.prepare(
-                "INSERT OR IGNORE INTO touched_paths (path, branch, idx) VALUES (?, ?, ?)"),
+            insertPath: try database.prepare("INSERT OR IGNORE INTO index_paths (path) VALUES (?)"),
+            selectPath: try database.prepare("SELECT id FROM index_paths WHERE path = ?"),
+            insertPathChange: try database.prepare(
+                "INSERT OR IGNORE INTO path_changes (path_id, branch, idx) VALUES (?, ?, ?)"),
             insertReshape: try database.prepare(
-                "INSERT OR IGNORE INTO array_reshapes (parent, branch, first, last, idx) VALUES (?, ?, ?, ?, ?)")
+                "INSERT OR IGNORE INTO array_reshapes (parent_id, branch, first, last, idx) VALUES (?, ?, ?, ?, ?)")
         )
     }
 
@@ -178,6 +186,7 @@ final class SessionFileWriter {
             try statements.commit.run()
         } catch {
             try? database.execute("ROLLBACK")
+            pathIDs.removeAll()
             throw error
         }
     }
@@ -185,22 +194,39 @@ final class SessionFileWriter {
     /// Adds one event's rows to the path index.
     private func writeTouches(_ touches: PatchTouches, of event: PendingEvent, _ statements: Statements)
         throws(SessionStoreError) {
-        let insertPath = statements.insertTouchedPath
+        let insertChange = statements.insertPathChange
         for path in touches.paths {
-            insertPath.bind(path, at: 1)
-            insertPath.bind(event.branch, at: 2)
-            insertPath.bind(event.index, at: 3)
-            try insertPath.run()
+            insertChange.bind(try pathID(path, statements), at: 1)
+            insertChange.bind(event.branch, at: 2)
+            insertChange.bind(event.index, at: 3)
+            try insertChange.run()
         }
         let insertReshape = statements.insertReshape
         for reshape in touches.reshapes {
-            insertReshape.bind(reshape.parent, at: 1)
+            insertReshape.bind(try pathID(reshape.parent, statements), at: 1)
             insertReshape.bind(event.branch, at: 2)
             insertReshape.bind(reshape.first, at: 3)
             insertReshape.bind(reshape.last, at: 4)
             insertReshape.bind(event.index, at: 5)
             try insertReshape.run()
         }
+    }
+
+    /// The id of `path` in `index_paths`, added when new (inside the batch's transaction).
+    private func pathID(_ path: String, _ statements: Statements) throws(SessionStoreError) -> Int64 {
+        if let id = pathIDs[path] { return id }
+        statements.insertPath.bind(path, at: 1)
+        try statements.insertPath.run()
+        let select = statements.selectPath
+        select.bind(path, at: 1)
+        defer { select.reset() }
+        guard try select.step() else {
+            throw .sqlite(path: self.path, code: 1, message: "the path index lost the pointer \(path)")
+        }
+        let id = select.int64(at: 0)
+        if pathIDs.count >= Self.maxCachedPathIDs { pathIDs.removeAll(keepingCapacity: true) }
+        pathIDs[path] = id
+        return id
     }
 
     /// Sets (or, with nil, removes) one metadata value, outside or inside a transaction.

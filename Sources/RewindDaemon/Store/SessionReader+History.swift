@@ -152,7 +152,10 @@ extension SessionReader {
         }
         // The location itself and each ancestor, root included.
         let exact = try file.database.prepare(
-            "SELECT idx FROM touched_paths WHERE path = ?1 AND branch = ?2 AND idx BETWEEN ?3 AND ?4" + order)
+            """
+            SELECT c.idx FROM index_paths p JOIN path_changes c ON c.path_id = p.id
+            WHERE p.path = ?1 AND c.branch = ?2 AND c.idx BETWEEN ?3 AND ?4
+            """ + order.replacingOccurrences(of: "idx", with: "c.idx"))
         var ancestor = JSONPointer.root
         var located: [String] = [""]
         for token in pointer.tokens {
@@ -168,8 +171,9 @@ extension SessionReader {
         }
         // Everything under it: pointer texts from "P/" up to (not including) "P0" ('0' follows '/').
         let under = try file.database.prepare("""
-            SELECT idx FROM touched_paths WHERE path >= ?1 AND path < ?2 AND branch = ?3 AND idx BETWEEN ?4 AND ?5
-            """ + order)
+            SELECT c.idx FROM index_paths p JOIN path_changes c ON c.path_id = p.id
+            WHERE p.path >= ?1 AND p.path < ?2 AND c.branch = ?3 AND c.idx BETWEEN ?4 AND ?5
+            """ + order.replacingOccurrences(of: "idx", with: "c.idx"))
         under.bind(text + "/", at: 1)
         under.bind(text + "0", at: 2)
         under.bind(branch, at: 3)
@@ -178,9 +182,9 @@ extension SessionReader {
         try collect(under)
         // Insertions and removals at or before one of its array positions.
         let shifts = try file.database.prepare("""
-            SELECT idx FROM array_reshapes
-            WHERE parent = ?1 AND branch = ?2 AND first <= ?3 AND last >= ?3 AND idx BETWEEN ?4 AND ?5
-            """ + order)
+            SELECT r.idx FROM index_paths p JOIN array_reshapes r ON r.parent_id = p.id
+            WHERE p.path = ?1 AND r.branch = ?2 AND r.first <= ?3 AND r.last >= ?3 AND r.idx BETWEEN ?4 AND ?5
+            """ + order.replacingOccurrences(of: "idx", with: "r.idx"))
         var parent = JSONPointer.root
         for token in pointer.tokens {
             if let position = JSONPointer.arrayIndex(token) {

@@ -45,19 +45,23 @@ enum SessionSchema {
     /// with the events. Files written before it existed lack these tables; a writer that resumes such a file adds
     /// them (hence `IF NOT EXISTS`) and records from which event on they are complete (`paths_indexed_from`).
     static let pathIndexTables = """
-        CREATE TABLE IF NOT EXISTS touched_paths (
-            path   TEXT NOT NULL,
-            branch INTEGER NOT NULL,
-            idx    INTEGER NOT NULL,
-            PRIMARY KEY (path, branch, idx)
+        CREATE TABLE IF NOT EXISTS index_paths (
+            id   INTEGER PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE IF NOT EXISTS path_changes (
+            path_id INTEGER NOT NULL,
+            branch  INTEGER NOT NULL,
+            idx     INTEGER NOT NULL,
+            PRIMARY KEY (path_id, branch, idx)
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS array_reshapes (
-            parent TEXT NOT NULL,
-            branch INTEGER NOT NULL,
-            first  INTEGER NOT NULL,
-            last   INTEGER NOT NULL,
-            idx    INTEGER NOT NULL,
-            PRIMARY KEY (parent, branch, first, last, idx)
+            parent_id INTEGER NOT NULL,
+            branch    INTEGER NOT NULL,
+            first     INTEGER NOT NULL,
+            last      INTEGER NOT NULL,
+            idx       INTEGER NOT NULL,
+            PRIMARY KEY (parent_id, branch, first, last, idx)
         ) WITHOUT ROWID;
         """
 
