@@ -7,6 +7,7 @@ enum BenchArea: String, CaseIterable, Sendable, Hashable {
     case wire
     case ingest
     case seek
+    case history
     case tui
     case timeTravel = "time-travel"
 }
