@@ -91,6 +91,9 @@ struct InspectorEndToEndTests {
         #expect(harness.waitForSession(events: 4)?.lastIndex == 4)
         let reader = try harness.daemon.store.openSession(session.id)
         #expect(try reader.event(at: 4).kind == .jump)
+        // The row says which event it jumped to (issue 22: it said "jump" only).
+        #expect(try reader.event(at: 4).label == "jump to #1")
+        #expect(try reader.event(at: 4).detail == "jumped to the state after event 1")
         #expect(try reader.state(at: 4) == ["count": 1])
         _ = harness.daemon.waitFor {
             harness.daemon.dispatch(session: session.id, action: ["add": ["_0": 10]], completion: $0)
@@ -118,6 +121,25 @@ struct InspectorEndToEndTests {
         #expect(error.description.contains("cannot decode action"))
         #expect(error.description.contains("add._0"))
 
+        // An action in another shape ({"type": …}, which Redux apps use) is refused naming the cases it meant, in the
+        // shape this app's Swift enum decodes (issue 22: the error only said "Invalid number of keys found").
+        let typed = harness.daemon.waitFor {
+            harness.daemon.dispatch(session: session.id, action: ["type": "increment"], completion: $0)
+        }
+        guard case .failure(let typedError) = typed else {
+            Issue.record("{\"type\":\"increment\"} was accepted")
+            return
+        }
+        #expect(typedError.description.contains(#"did you mean {"increment":{}}?"#), "\(typedError)")
+        let withValue = harness.daemon.waitFor {
+            harness.daemon.dispatch(session: session.id, action: ["type": "counter/add", "amount": 2], completion: $0)
+        }
+        guard case .failure(let withValueError) = withValue else {
+            Issue.record("{\"type\":\"counter/add\"} was accepted")
+            return
+        }
+        #expect(withValueError.description.contains(#"did you mean {"add":{"_0":…}}?"#), "\(withValueError)")
+
         let good = harness.daemon.waitFor {
             harness.daemon.dispatch(session: session.id, action: ["increment": [:]], completion: $0)
         }
@@ -141,6 +163,12 @@ struct InspectorEndToEndTests {
         let replayed = try result.get()
         #expect(replayed.states == [["count": 3], ["count": 6]])
         #expect(app.waitForLine(timeout: 5) { $0 == #"{"count":6}"# } != nil)
+        // The row recording the state the replay put in place says which events it replayed.
+        #expect(harness.waitForSession(events: 5)?.lastIndex == 5)
+        let row = try harness.daemon.store.openSession(session.id).event(at: 5)
+        #expect(row.kind == .replay)
+        #expect(row.label == "replay of #2–#3")
+        #expect(row.detail == "replayed the 2 actions of events 2–3 from the state after event 1")
     }
 }
 

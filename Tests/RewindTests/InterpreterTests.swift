@@ -69,6 +69,29 @@ struct InterpreterTests {
         #expect(store.state == [1, 2, 3])
     }
 
+    @Test("the action a performed description sends is attributed to the reducer's perform call, not the library")
+    func performSource() async {
+        let clock = TestClock()
+        var sources: [String] = []
+        let recorder = Middleware<[Int], NumbersAction>.intercept { _, dispatched, next in
+            sources.append(dispatched.source.description)
+            next(dispatched)
+        }
+        let store = Store(initialState: [], reducer: numbersReducer(),
+                          interpreter: .live(database: NumberDatabase(clock: clock)), middleware: [recorder],
+                          configuration: StoreConfiguration(clock: clock))
+        let line = #line + 1
+        store.dispatch(.load(2))
+        await clock.advance(by: .seconds(1))
+        #expect(store.state == [1, 2])
+        // The second is `.loaded`, sent by the effect: numbersReducer's `.perform(LoadNumbers…)` line (was
+        // Rewind/Effect.swift:128).
+        #expect(sources == ["RewindTests/InterpreterTests.swift:\(line)", "RewindTests/InterpreterTests.swift:\(Self.performLine)"])
+    }
+
+    /// The line of `.perform(LoadNumbers(count:))` in `numbersReducer`.
+    static let performLine = 49
+
     @Test("a fire-and-forget description is performed and sends nothing")
     func fireAndForget() async {
         let clock = TestClock()

@@ -28,6 +28,8 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
     private let demoScript: [String]
     private let store: Store<State, Action>
     private let parse: Parse
+    /// Where the sample made this runner (its `main.swift`): the source of the demo's actions.
+    private let origin: SourceLocation
 
     /// A runner for `store`.
     /// - Parameters:
@@ -36,8 +38,12 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
     ///   - commandHelp: One line per command word (`"add N    adds N to the count"`).
     ///   - demoScript: The commands `--demo` loops over.
     ///   - parse: Turns a command word line into an action.
+    ///   - file, line: the caller's location, the source the timeline shows for the demo's actions (a script's and
+    ///     typed actions show the script's line, or `stdin:N`: the command that caused them).
     public init(name: String, summary: String, commandHelp: [String], demoScript: [String],
-                store: Store<State, Action>, parse: @escaping Parse) {
+                store: Store<State, Action>, file: StaticString = #fileID, line: UInt = #line,
+                parse: @escaping Parse) {
+        origin = SourceLocation(file: file, line: line)
         self.name = name
         self.summary = summary
         self.commandHelp = commandHelp
@@ -87,7 +93,8 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
             let command = line.trimmingCharacters(in: .whitespaces)
             if command.isEmpty || command.hasPrefix("#") { continue }
             if command == "quit" { break }
-            if !(await execute(command, context: "\(path):\(number + 1)")) { return 1 }
+            let source = SourceLocation(file: (path as NSString).lastPathComponent, line: UInt(number + 1))
+            if !(await execute(command, context: "\(path):\(number + 1)", source: source)) { return 1 }
         }
         return 0
     }
@@ -96,7 +103,7 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
         var loop = 0
         while loops.map({ loop < $0 }) ?? true {
             for command in demoScript {
-                _ = await execute(command, context: "demo")
+                _ = await execute(command, context: "demo", source: origin)
                 try? await Task.sleep(nanoseconds: UInt64(pace * 1e9))
             }
             loop += 1
@@ -106,7 +113,9 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
     private func runInteractive() async {
         let interactive = isatty(0) == 1
         if interactive { print("\(name): type a command ('help' lists them, 'quit' ends)") }
+        var number: UInt = 0
         for await line in StandardInputLines.stream() {
+            number += 1
             let command = line.trimmingCharacters(in: .whitespaces)
             if command.isEmpty { continue }
             if command == "quit" { break }
@@ -114,7 +123,7 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
                 print(commandList)
                 continue
             }
-            _ = await execute(command, context: "input")
+            _ = await execute(command, context: "input", source: SourceLocation(file: "stdin", line: number))
         }
     }
 
@@ -124,9 +133,10 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
 
     // MARK: - Commands
 
-    private func execute(_ command: String, context: String) async -> Bool {
+    /// Runs one command; `source` is what caused it (the script's line, `stdin:N`), the source column's text.
+    private func execute(_ command: String, context: String, source: SourceLocation) async -> Bool {
         do {
-            if let action = try action(for: command) { store.dispatch(action) }
+            if let action = try action(for: command) { store.dispatch(action, source: source) }
             await Task.yield()
             return true
         } catch {

@@ -16,7 +16,7 @@ enum BenchRunner {
         #if DEBUG
         context.progress("warning: a debug build — the figures mean nothing; use `swift run -c release`")
         #endif
-        let order: [BenchArea] = [.ingest, .encode, .memo, .wire, .appThread, .timeTravel, .seek, .tui, .search]
+        let order: [BenchArea] = [.ingest, .encode, .memo, .wire, .appThread, .timeTravel, .seek, .history, .tui, .search]
         var results: [BenchArea: AreaReport] = [:]
         var session: RecordedSession?
         defer { session?.remove() }
@@ -33,14 +33,17 @@ enum BenchRunner {
             case .appThread: report = try await AppThreadBenchmarks.run(context)
             case .timeTravel: report = try await TimeTravelBenchmarks.run(context)
             case .search: report = try SearchBenchmarks.run(context)
-            case .seek, .tui:
+            case .seek, .history, .tui:
                 if session == nil {
                     let events = context.pick(full: 1_000_000, quick: 100_000)
                     context.progress("recording a \(events)-event session")
                     session = try RecordedSession.build(events: events)
                 }
-                report = area == .seek ? try SeekBenchmarks.run(context, session: session!)
-                                       : try TUIBenchmarks.run(context, session: session!)
+                switch area {
+                case .seek: report = try SeekBenchmarks.run(context, session: session!)
+                case .history: report = try HistoryBenchmarks.run(context, session: session!)
+                default: report = try TUIBenchmarks.run(context, session: session!)
+                }
             }
             report.seconds = MonotonicClock.seconds() - start
             let loadAfter = MachineLoad.snapshot()

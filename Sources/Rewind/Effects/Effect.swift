@@ -117,15 +117,19 @@ public struct Effect<Action> {
     }
 
     /// Asks the store's ``Interpreter`` to perform `description`, and sends `transform(output)` unless it is nil.
+    /// The action's source is the `perform` call (`file`, `line`): the reducer that asked for the work, not the
+    /// library.
     @MainActor
     public static func perform<Description: EffectDescription>(
         _ description: Description,
+        file: StaticString = #fileID, line: UInt = #line,
         then transform: @escaping @MainActor (Description.Output) -> Action?
     ) -> Effect {
-        Effect(.perform({ interpreter, send in
+        let source = SourceLocation(file: file, line: line)
+        return Effect(.perform({ interpreter, send in
             guard let output = await interpreter.perform(description) else { return false }
             if let action = transform(output) {
-                send.send(action, SourceLocation(file: #fileID, line: #line))
+                send.send(action, source)
             }
             return true
         }, typeName: String(reflecting: Description.self)))
@@ -133,8 +137,10 @@ public struct Effect<Action> {
 
     /// Asks the store's ``Interpreter`` to perform `description`, ignoring its output ("fire and forget").
     @MainActor
-    public static func perform<Description: EffectDescription>(_ description: Description) -> Effect {
-        perform(description, then: { _ in nil })
+    public static func perform<Description: EffectDescription>(
+        _ description: Description, file: StaticString = #fileID, line: UInt = #line
+    ) -> Effect {
+        perform(description, file: file, line: line, then: { _ in nil })
     }
 
     /// Runs `effects` at the same time. Synchronous ones run in order, at once.

@@ -23,11 +23,26 @@ extension Daemon {
                                       code: .badField)
                 }
                 let state = try knownState(after: index, of: id, in: reader, for: "jump to")
-                send(to: live, connection, completion) { .jump(Jump(id: $0, state: state)) }
+                let branch = index == 0 ? 0 : (try? reader.event(at: index).branch) ?? 0
+                sendJump(to: live, connection, state: state, label: "jump to #\(index)",
+                         detail: index == 0 ? "jumped to the initial state"
+                             : "jumped to the state after event \(index)" + (branch != 0 ? " (branch \(branch))" : ""),
+                         completion)
             } catch {
                 completion(.failure(error))
             }
         }
+    }
+
+    /// Sends the live app `jump` with `state`; the row recording the state it puts in place gets `label` (it starts
+    /// with "jump", so that a label filter on "jump" finds it) and `detail`.
+    func sendJump(to live: LiveSession, _ connection: ConnectionID, state: JSONValue, label: String, detail: String,
+                  _ completion: @escaping CommandCompletion) {
+        let token = live.expectReplacement(reason: "jump", label: label, detail: detail)
+        send(to: live, connection, { result in
+            if case .failure = result { live.forgetReplacement(token) }
+            completion(result)
+        }) { .jump(Jump(id: $0, state: state)) }
     }
 
     /// Sends `action` (the JSON encoding of one of the app's actions) to session `id`'s app, which dispatches it.
@@ -61,7 +76,11 @@ extension Daemon {
                                            for: "replay from event \(first): it starts from the state after")
                 let actions = try storeCall { () throws(SessionStoreError) in try reader.events(first...last) }
                     .filter { $0.kind == .action }.compactMap(\.action)
+                let range = first == last ? "#\(first)" : "#\(first)–#\(last)"
+                let from = source == target ? "" : " of session \(source)"
                 replay(state: state, actions: actions, keepingStates: keepingStates, into: target,
+                       note: ("replay of \(range)", "replayed the \(actions.count) action\(actions.count == 1 ? "" : "s") of "
+                              + "events \(first)–\(last)\(from) from the state after event \(first - 1)"),
                        completion: completion)
             } catch {
                 completion(.failure(error))
@@ -77,10 +96,21 @@ extension Daemon {
     /// action at a time this way).
     /// The app is asked to answer in portions of patches (PROTOCOL.md, `replay`), so that no answer nears the
     /// message limit whatever the state's size; an app that answers with one message of states is read as well.
+    /// `note` is the label and detail of the row recording the state the replay puts in place (default: the
+    /// number of actions).
     public func replay(state: JSONValue, actions: [JSONValue], reset: Bool = true, keepingStates: Bool = true,
-                       into target: SessionID, completion: @escaping CommandCompletion) {
+                       into target: SessionID, note: (label: String, detail: String)? = nil,
+                       completion: @escaping CommandCompletion) {
         do {
             let (live, connection) = try liveApp(target, needing: WireCapability.replay, for: "replay")
+            let count = "\(actions.count) action\(actions.count == 1 ? "" : "s")"
+            let token = live.expectReplacement(
+                reason: "replay", label: note?.label ?? "replay of \(count)",
+                detail: note?.detail ?? "replayed \(count)" + (reset ? " from a state put in place first" : ""))
+            let completion: CommandCompletion = { result in
+                if case .failure = result { live.forgetReplacement(token) }
+                completion(result)
+            }
             let assembler = ReplayAnswerAssembler(expected: actions.count, keepingStates: keepingStates)
             let commandID = live.registerCommand { portion in
                 guard let outcome = assembler.take(portion) else { return }

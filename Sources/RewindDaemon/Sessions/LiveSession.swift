@@ -65,6 +65,9 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     private var goodbyeSeq: UInt64?
     private var pending: [String: @Sendable (CommandResult) -> Void] = [:]
     private var nextCommand: UInt64 = 1
+    /// What the state-replacing commands sent (jump, replay) put in place, in the order sent: the app's snapshot
+    /// answering each takes the first of its reason, so that the row says which event or range it came from.
+    private var expectedReplacements: [(token: UInt64, reason: String, label: String, detail: String)] = []
     private var ended = false
     private let log: @Sendable (String) -> Void
     private var reportedStorageError: String?
@@ -293,8 +296,14 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         appActions = connectionBase &+ snapshot.seq
         // The state includes every action up to its seq: those that never arrived are lost.
         recordLostActions(through: appActions, time: Date().timeIntervalSince1970)
-        replaceState(with: snapshot.state, kind: kind, label: snapshot.reason ?? kind.rawValue,
-                     detail: nil, appSeq: Int64(clamping: appActions))
+        var label = snapshot.reason ?? kind.rawValue
+        var detail: String?
+        if kind != .snapshot, let found = expectedReplacements.firstIndex(where: { $0.reason == snapshot.reason }) {
+            label = expectedReplacements[found].label
+            detail = expectedReplacements[found].detail
+            expectedReplacements.remove(at: found)
+        }
+        replaceState(with: snapshot.state, kind: kind, label: label, detail: detail, appSeq: Int64(clamping: appActions))
         lock.unlock()
     }
 
@@ -449,6 +458,24 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     }
 
     // MARK: - Commands to the app
+
+    /// Says what the next state the app puts in place for `reason` (`jump` or `replay`) stands for: its row's
+    /// `label` (e.g. `to #12`) and `detail`. Returns a token for ``forgetReplacement(_:)``, for a command that
+    /// failed (its snapshot will not come).
+    func expectReplacement(reason: String, label: String, detail: String) -> UInt64 {
+        withLock {
+            let token = nextCommand
+            nextCommand += 1
+            expectedReplacements.append((token, reason, label, detail))
+            if expectedReplacements.count > 64 { expectedReplacements.removeFirst() }
+            return token
+        }
+    }
+
+    /// Forgets an expectation whose command failed.
+    func forgetReplacement(_ token: UInt64) {
+        withLock { expectedReplacements.removeAll { $0.token == token } }
+    }
 
     /// Registers a command about to be sent and returns its id; `completion` gets the app's `result` (or a
     /// failure when the app disconnects first).

@@ -14,6 +14,8 @@ struct PendingEvent: Sendable {
     var detail: String?
     /// The full state after the event, when this event gets a keyframe.
     var keyframe: String?
+    /// What the patch changes, for the file's path index (nil without a patch).
+    var touches: PatchTouches? = nil
 
     /// What this event holds in memory, approximately: the row itself (twice, for the buffer array's spare
     /// capacity) and each string's heap allocation (strings of up to 15 UTF-8 bytes are stored inline).
@@ -23,6 +25,6 @@ struct PendingEvent: Sendable {
             return (count + 32 + 15) & ~15
         }
         return 2 * MemoryLayout<PendingEvent>.stride + heap(label) + heap(action) + heap(patch) + heap(detail)
-            + heap(keyframe)
+            + heap(keyframe) + (touches.map { t in t.paths.reduce(0) { $0 + 32 + $1.utf8.count } + 48 * t.reshapes.count } ?? 0)
     }
 }

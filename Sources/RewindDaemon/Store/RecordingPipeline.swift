@@ -132,7 +132,7 @@ final class RecordingPipeline: @unchecked Sendable {
         var row = PendingEvent(
             index: 0, branch: event.branch, appSeq: event.appSeq, time: event.time, kind: event.kind,
             label: event.label, action: actionText, patch: patchText, reducerMicros: event.reducerMicros,
-            detail: event.detail, keyframe: nil)
+            detail: event.detail, keyframe: nil, touches: event.patch.map { PatchTouches($0, stateAfter: stateAfter) })
         if needsKeyframe(event, patchBytes: patchText?.utf8.count ?? 0, force: forceKeyframe) {
             row.keyframe = stateAfter.serialized()
         }

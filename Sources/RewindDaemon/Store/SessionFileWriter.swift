@@ -7,6 +7,10 @@ import Foundation
 final class SessionFileWriter {
     private let database: SQLiteDatabase
     private var statements: Statements?
+    /// The ids of the path index's pointers (`index_paths`) written so far; emptied when a transaction is rolled
+    /// back (its ids are gone) or when it grows past `maxCachedPathIDs`.
+    private var pathIDs: [String: Int64] = [:]
+    private static let maxCachedPathIDs = 65_536
 
     /// The prepared statements, released at `close()` so that the file is closed at once.
     private struct Statements {
@@ -16,6 +20,10 @@ final class SessionFileWriter {
         let insertKeyframe: SQLiteStatement
         let upsertMeta: SQLiteStatement
         let deleteMeta: SQLiteStatement
+        let insertPath: SQLiteStatement
+        let selectPath: SQLiteStatement
+        let insertPathChange: SQLiteStatement
+        let insertReshape: SQLiteStatement
     }
 
     /// The file's path, for errors.
@@ -45,6 +53,7 @@ final class SessionFileWriter {
             for (key, value) in metadata { try writer.setMeta(key, value) }
             try writer.setMeta(.schemaVersion, String(SessionSchema.version))
             try writer.setMeta(.createdBy, "rewind (session schema \(SessionSchema.version))")
+            try writer.setMeta(.pathsIndexedFrom, "1")
             let insertKeyframe = try writer.prepared().insertKeyframe
             insertKeyframe.bind(Int64(0), at: 1)
             insertKeyframe.bind(Int64(0), at: 2)
@@ -71,7 +80,25 @@ final class SessionFileWriter {
             let pageSize = try database.scalarInt64("PRAGMA page_size") ?? 4096
             try database.setMaximumPageCount(max(8, maxFileBytes / pageSize))
         }
+        try addPathIndex(to: database)
         return try SessionFileWriter(database: database)
+    }
+
+    /// Gives a file written before the path index existed its tables, complete from the next event on.
+    private static func addPathIndex(to database: SQLiteDatabase) throws(SessionStoreError) {
+        let key = SessionSchema.MetaKey.pathsIndexedFrom.rawValue
+        let hasIndex = try database.scalarInt64("SELECT count(*) FROM meta WHERE key = '\(key)'") ?? 0
+        guard hasIndex == 0 else { return }
+        try database.execute("BEGIN IMMEDIATE")
+        do {
+            try database.execute(SessionSchema.pathIndexTables)
+            let next = (try database.scalarInt64("SELECT max(idx) FROM events") ?? 0) + 1
+            try database.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('\(key)', '\(next)')")
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
     }
 
     /// The highest event index in the file (0 when there is none).
@@ -105,7 +132,13 @@ final class SessionFileWriter {
             insertKeyframe: try database.prepare(
                 "INSERT OR REPLACE INTO keyframes (branch, idx, state) VALUES (?, ?, ?)"),
             upsertMeta: try database.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"),
-            deleteMeta: try database.prepare("DELETE FROM meta WHERE key = ?")
+            deleteMeta: try database.prepare("DELETE FROM meta WHERE key = ?"),
+            insertPath: try database.prepare("INSERT OR IGNORE INTO index_paths (path) VALUES (?)"),
+            selectPath: try database.prepare("SELECT id FROM index_paths WHERE path = ?"),
+            insertPathChange: try database.prepare(
+                "INSERT OR IGNORE INTO path_changes (path_id, branch, idx) VALUES (?, ?, ?)"),
+            insertReshape: try database.prepare(
+                "INSERT OR IGNORE INTO array_reshapes (parent_id, branch, first, last, idx) VALUES (?, ?, ?, ?, ?)")
         )
     }
 
@@ -140,6 +173,7 @@ final class SessionFileWriter {
                         }
                     }
                 }
+                if let touches = event.touches { try writeTouches(touches, of: event, statements) }
                 if let keyframe = event.keyframe {
                     insertKeyframe.bind(event.branch, at: 1)
                     insertKeyframe.bind(event.index, at: 2)
@@ -148,11 +182,51 @@ final class SessionFileWriter {
                     }
                 }
             }
+            if let last = batch.last { try setMeta(.pathsIndexedThrough, String(last.index)) }
             try statements.commit.run()
         } catch {
             try? database.execute("ROLLBACK")
+            pathIDs.removeAll()
             throw error
         }
+    }
+
+    /// Adds one event's rows to the path index.
+    private func writeTouches(_ touches: PatchTouches, of event: PendingEvent, _ statements: Statements)
+        throws(SessionStoreError) {
+        let insertChange = statements.insertPathChange
+        for path in touches.paths {
+            insertChange.bind(try pathID(path, statements), at: 1)
+            insertChange.bind(event.branch, at: 2)
+            insertChange.bind(event.index, at: 3)
+            try insertChange.run()
+        }
+        let insertReshape = statements.insertReshape
+        for reshape in touches.reshapes {
+            insertReshape.bind(try pathID(reshape.parent, statements), at: 1)
+            insertReshape.bind(event.branch, at: 2)
+            insertReshape.bind(reshape.first, at: 3)
+            insertReshape.bind(reshape.last, at: 4)
+            insertReshape.bind(event.index, at: 5)
+            try insertReshape.run()
+        }
+    }
+
+    /// The id of `path` in `index_paths`, added when new (inside the batch's transaction).
+    private func pathID(_ path: String, _ statements: Statements) throws(SessionStoreError) -> Int64 {
+        if let id = pathIDs[path] { return id }
+        statements.insertPath.bind(path, at: 1)
+        try statements.insertPath.run()
+        let select = statements.selectPath
+        select.bind(path, at: 1)
+        defer { select.reset() }
+        guard try select.step() else {
+            throw .sqlite(path: self.path, code: 1, message: "the path index lost the pointer \(path)")
+        }
+        let id = select.int64(at: 0)
+        if pathIDs.count >= Self.maxCachedPathIDs { pathIDs.removeAll(keepingCapacity: true) }
+        pathIDs[path] = id
+        return id
     }
 
     /// Sets (or, with nil, removes) one metadata value, outside or inside a transaction.

@@ -11,7 +11,7 @@ import RewindWire
 /// `@unchecked Sendable` is safe: all mutable state, the connection included, is only touched under `lock`).
 public final class SessionReader: @unchecked Sendable {
     private let lock = NSLock()
-    private let file: SessionFileReader
+    let file: SessionFileReader
     private let lockPath: String
     private var cachedMetadata: SessionMetadata
     private var lastState: (index: Int64, branch: Int64, keyframe: Int64, state: JSONValue)?
@@ -182,7 +182,7 @@ public final class SessionReader: @unchecked Sendable {
 
     /// The nearest keyframe of `branch` plus the patches after it. Must be called with the lock held, inside a
     /// snapshot.
-    private func computeState(at index: Int64, branch: Int64) throws(SessionStoreError) -> JSONValue {
+    func computeState(at index: Int64, branch: Int64) throws(SessionStoreError) -> JSONValue {
         if index > 0, index > (try file.maxIndex()) { throw .eventNotFound(index: index, branch: branch) }
         guard let keyframe = try file.keyframe(atOrBefore: index, branch: branch) else {
             throw .eventNotFound(index: index, branch: branch)
@@ -263,7 +263,7 @@ public final class SessionReader: @unchecked Sendable {
         return stored.withUnsafeBufferPointer { memcmp($0.baseAddress!, other, bytes.count) == 0 }
     }
 
-    private func locked<Result>(_ body: () throws(SessionStoreError) -> Result) throws(SessionStoreError) -> Result {
+    func locked<Result>(_ body: () throws(SessionStoreError) -> Result) throws(SessionStoreError) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body()

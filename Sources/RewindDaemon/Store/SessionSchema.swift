@@ -40,6 +40,30 @@ enum SessionSchema {
             state  TEXT NOT NULL,
             PRIMARY KEY (branch, idx)
         );
+        """ + pathIndexTables
+
+    /// The path index (docs/SESSION-FORMAT.md, "The path index"): which events changed which locations, written
+    /// with the events. Files written before it existed lack these tables; a writer that resumes such a file adds
+    /// them (hence `IF NOT EXISTS`) and records from which event on they are complete (`paths_indexed_from`).
+    static let pathIndexTables = """
+        CREATE TABLE IF NOT EXISTS index_paths (
+            id   INTEGER PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE IF NOT EXISTS path_changes (
+            path_id INTEGER NOT NULL,
+            branch  INTEGER NOT NULL,
+            idx     INTEGER NOT NULL,
+            PRIMARY KEY (path_id, branch, idx)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS array_reshapes (
+            parent_id INTEGER NOT NULL,
+            branch    INTEGER NOT NULL,
+            first     INTEGER NOT NULL,
+            last      INTEGER NOT NULL,
+            idx       INTEGER NOT NULL,
+            PRIMARY KEY (parent_id, branch, first, last, idx)
+        ) WITHOUT ROWID;
         """
 
     /// The index of events by the label the timeline shows (`coalesce(label, kind)`), then index: label search and
@@ -70,5 +94,11 @@ enum SessionSchema {
         case createdBy = "created_by"
         /// For an imported session, the file it was imported from.
         case importedFrom = "imported_from"
+        /// The first event the path index covers (1 for files written with it; the next event for a file written
+        /// before it and resumed since).
+        case pathsIndexedFrom = "paths_indexed_from"
+        /// The last event the path index covers: updated in every committed batch, so that events appended by a
+        /// writer that does not know the index are scanned instead.
+        case pathsIndexedThrough = "paths_indexed_through"
     }
 }

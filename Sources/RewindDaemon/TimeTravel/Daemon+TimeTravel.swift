@@ -48,7 +48,10 @@ extension Daemon {
                         + branches.map(String.init).joined(separator: ", ") + ")", code: .badField)
                 }
                 let state = try lastState(of: branch, in: reader)
-                send(to: live, connection, completion) { .jump(Jump(id: $0, state: state)) }
+                sendJump(to: live, connection, state: state,
+                         label: branch == 0 ? "jump to the main line" : "jump to branch \(branch)",
+                         detail: branch == 0 ? "jumped to the state after the main line's last action"
+                             : "jumped to the last state of branch \(branch)", completion)
             } catch {
                 completion(.failure(error))
             }
@@ -114,7 +117,9 @@ extension Daemon {
                     done(.failure(DaemonError("session \(id)'s app is not connected", code: .sessionNotLive)))
                     return
                 }
-                send(to: live, connection, done) { .jump(Jump(id: $0, state: state)) }
+                sendJump(to: live, connection, state: state, label: "jump to the main line",
+                         detail: "\(what) is no longer skipped: back to the state after the main line's last action",
+                         done)
             }.get()
             live.recordNote(kind: .skip, label: "unskip",
                             detail: "\(what) is no longer skipped; the app is back on the main line")
@@ -224,7 +229,11 @@ extension Daemon {
         repeat {
             let part = Array(actions[start..<min(actions.count, start + segment)])
             let result = try waitForOutcome(timeout: 30) { (done: @escaping CommandCompletion) in
-                replay(state: start == 0 ? base : .null, actions: part, reset: start == 0, into: id, completion: done)
+                let through = min(actions.count, start + segment)
+                replay(state: start == 0 ? base : .null, actions: part, reset: start == 0, into: id,
+                       note: ("replay for a skip", "recomputed actions \(start + 1)–\(through) of \(actions.count) "
+                              + "after a skip, effects muted"),
+                       completion: done)
             }.get()
             guard let answered = result.states, answered.count == part.count else {
                 throw DaemonError("the app answered \(result.states?.count ?? 0) states for \(part.count) actions",

@@ -59,7 +59,15 @@ final class CommandApplier<State: Sendable, Action: Sendable>: @unchecked Sendab
                 guard let send = host.dispatch, let decodeAction = host.decodeAction else {
                     throw CommandFailure.notOffered(WireCapability.dispatch)
                 }
-                let action = try decode(what: "action") { () throws -> Action in try decodeAction(command.action) }
+                let action: Action
+                do throws(CommandFailure) {
+                    action = try decode(what: "action") { () throws -> Action in try decodeAction(command.action) }
+                } catch {
+                    let cases = Self.acceptedCases(near: command.action, decode: decodeAction)
+                    guard !cases.isEmpty else { throw error }
+                    throw CommandFailure(error.message + "; an action is an object with one member named after its "
+                        + "case: did you mean " + cases.joined(separator: " or ") + "?")
+                }
                 send(action)
                 return CommandResult(id: command.id, ok: true)
             }
@@ -208,6 +216,49 @@ final class CommandApplier<State: Sendable, Action: Sendable>: @unchecked Sendab
         } catch {
             throw CommandFailure("cannot decode \(what): \(error)")
         }
+    }
+
+    /// The cases of the action type named by the refused action's own words (its member names, its string values,
+    /// and their last `/`-separated part: `{"type":"counter/increment"}` names `increment`), each in the shape the
+    /// type decodes: `{"increment":{}}`, or `{"add":{"_0":…}}` for a case that needs a value. Found by decoding
+    /// `{"name":{}}` for each word (a Swift enum's synthesized `Codable` tells a case it does not have from a case
+    /// whose values are missing), so no list of the cases is needed. At most 32 words are tried.
+    static func acceptedCases(near action: JSONValue, decode: (JSONValue) throws -> Action) -> [String] {
+        var words: [String] = []
+        func add(_ text: String) {
+            for word in [text, text.split(separator: "/").last.map(String.init) ?? text]
+            where !word.isEmpty && !words.contains(word) {
+                words.append(word)
+            }
+        }
+        switch action {
+        case .object(let object):
+            for index in 0..<object.count {
+                let (key, value) = object[index]
+                add(key)
+                if case .string(let text) = value { add(text) }
+            }
+        case .string(let text):
+            add(text)
+        default:
+            break
+        }
+        var cases: [String] = []
+        for word in words.prefix(32) {
+            let probe = JSONValue.object(JSONObject([(word, .object(JSONObject()))]))
+            do {
+                _ = try decode(probe)
+                cases.append(probe.serialized())
+            } catch let error as DecodingError {
+                guard case .keyNotFound(let key, let context) = error,
+                      context.codingPath.first?.stringValue == word else { continue }
+                let name = JSONValue.string(word).serialized()
+                cases.append("{\(name):{\(JSONValue.string(key.stringValue).serialized()):…}}")
+            } catch {
+                continue
+            }
+        }
+        return cases
     }
 
     private func encodeRedacted(_ state: State) -> JSONValue {

@@ -101,6 +101,26 @@ struct TimeTravelKeysTests {
         #expect(onJump.editor.text == #"{"type":"reset"}"#)
     }
 
+    @Test("d before any dispatch, off an action, offers the nearest recorded action; an empty prompt shows its shape")
+    func dispatchShowsTheRealShape() throws {
+        var (controller, _) = controller()
+        _ = controller.handle(.home)  // the initial state: no action of its own
+        _ = controller.handle(.character("d"))
+        guard case .prompt(let prompt)? = controller.model.dialog else {
+            Issue.record("d did not open the prompt")
+            return
+        }
+        #expect(prompt.editor.text == #"{"type":"todo/add","payload":{"title":"item 1"}}"#, "event 1's action")
+        _ = controller.handle(.control("u"))
+        _ = controller.handle(.enter)
+        guard case .prompt(let refused)? = controller.model.dialog else {
+            Issue.record("an empty prompt closed")
+            return
+        }
+        // Not the {"type":"increment"} it suggested, which no Rewind app accepts.
+        #expect(refused.error == #"type an action as JSON, shaped as this app records them, e.g. {"type":"todo/add","payload":{"title":"item 1"}}"#)
+    }
+
     @Test("< and > move one event and jump the app there in one press; , and . do the same")
     func stepKeys() {
         var (controller, _) = controller()

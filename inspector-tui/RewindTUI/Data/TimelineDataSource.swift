@@ -74,6 +74,11 @@ public protocol TimelineDataSource: AnyObject, Sendable {
     /// dispatched before it reconnected, which are a few among many): the default implementation is a binary search
     /// over rows read one at a time through `events(session:range:)` — about 20 reads for 1,000,000 events.
     func firstEvent(session: String, atOrAfter time: Double, count: Int) throws -> Int
+
+    /// The events of event `index`'s lineage (its own branch, and the main line before a recomputed branch) up to
+    /// `index` that changed the value at `pointer`, newest first (`SessionReader.history`). The default compares
+    /// each event's state with the one before it: right, but reads every state (for small in-memory sources).
+    func history(session: String, pointer: JSONPointer, through index: Int) throws -> [Int]
 }
 
 extension TimelineDataSource {
@@ -103,6 +108,19 @@ extension TimelineDataSource {
             }
         }
         return low
+    }
+
+    /// Compares the value at `pointer` after each event with the one before it, from `index` back to 1.
+    public func history(session: String, pointer: JSONPointer, through index: Int) throws -> [Int] {
+        guard index > 0 else { return [] }
+        var result: [Int] = []
+        var after = try state(session: session, index: index)[pointer]
+        for event in stride(from: index, through: 1, by: -1) {
+            let before = try state(session: session, index: event - 1)[pointer]
+            if before != after { result.append(event) }
+            after = before
+        }
+        return result
     }
 
     /// Scans rows in chunks of 1,000 through `events(session:range:)`.

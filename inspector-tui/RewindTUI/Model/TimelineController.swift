@@ -159,9 +159,12 @@ public struct TimelineController {
             }
         case .character("d"):
             guard let session = requireConnectedApp(offering: [WireCapability.dispatch], for: "dispatch") else { return [] }
-            model.dialog = .prompt(PromptState(kind: .dispatch, text: recordedAction(session) ?? model.lastDispatch))
+            let text = recordedAction(session) ?? (model.lastDispatch.isEmpty ? nearestRecordedAction(session) : nil)
+            model.dialog = .prompt(PromptState(kind: .dispatch, text: text ?? model.lastDispatch))
         case .character("p"):
             togglePause()
+        case .character("m"):
+            toggleMark()
         case .character("<"), .character(","):
             return step(by: -1)
         case .character(">"), .character("."):
@@ -287,6 +290,8 @@ public struct TimelineController {
             } else {
                 openViewer(line)
             }
+        case .character("b"), .character("B"):
+            stepHistory(older: key == .character("b"), line: line)
         case .character("v"):
             guard let line, line.path != nil, !line.isMore else { return [] }
             openViewer(line)
@@ -318,6 +323,74 @@ public struct TimelineController {
         default: break
         }
         return []
+    }
+
+    // MARK: - State history and comparison
+
+    /// `b` (older) / `B` (newer) on a node of the State tab: the first press lists the events that changed it, up to
+    /// the selected event, and selects the newest (the one that set the value shown); later presses step through
+    /// them, the State tab staying on the node.
+    private mutating func stepHistory(older: Bool, line: DetailLine?) {
+        guard model.detailTab == .state else {
+            model.status = StatusMessage("b and B list the changes of a node of the State tab (3)", isError: true)
+            return
+        }
+        guard let session = requireSession() else { return }
+        if var history = model.history, history.session == session.id,
+           history.events.indices.contains(history.position), history.events[history.position] == model.cursor,
+           line?.path == nil || line?.path == history.path {
+            let next = history.position + (older ? 1 : -1)
+            guard history.events.indices.contains(next) else {
+                model.status = StatusMessage((older ? "no older change; " : "no newer change; ") + history.summary)
+                return
+            }
+            history.position = next
+            model.history = history
+            moveCursor(to: history.events[next])
+            keepDetailCursor(on: history.path)
+            model.status = StatusMessage(history.summary)
+            return
+        }
+        guard let line, let path = line.path, !line.isMore, let pointer = try? JSONPointer(path) else {
+            model.status = StatusMessage("select a node of the State tab first", isError: true)
+            return
+        }
+        let events: [Int]
+        do {
+            events = try dataSource.history(session: session.id, pointer: pointer, through: model.cursor)
+        } catch {
+            model.status = StatusMessage("cannot read the history of \(path.isEmpty ? "the state" : path): \(error)",
+                                         isError: true)
+            return
+        }
+        let history = StateHistoryCursor(session: session.id, path: path, events: events, position: 0)
+        model.history = history
+        if let newest = events.first, newest != model.cursor {
+            moveCursor(to: newest)
+            keepDetailCursor(on: path)
+        }
+        model.status = StatusMessage(history.summary)
+    }
+
+    /// Puts the detail cursor back on the line showing `path` (after the timeline cursor moved).
+    private mutating func keepDetailCursor(on path: String) {
+        let lines = detailContent.content(for: model, now: clock()).lines
+        guard let line = lines.firstIndex(where: { $0.path == path && !$0.isMore }) else { return }
+        moveDetailCursor(to: line, lineCount: lines.count)
+    }
+
+    /// `m`: marks the selected event for comparison (the Diff tab then shows the patch from the marked event's
+    /// state to the selected one's), or clears the mark when it is on the selected event.
+    private mutating func toggleMark() {
+        guard requireSession() != nil else { return }
+        if model.mark == model.cursor {
+            model.mark = nil
+            model.status = StatusMessage("mark cleared: the Diff tab shows each event's own patch")
+        } else {
+            model.mark = model.cursor
+            model.status = StatusMessage("marked #\(model.cursor): select another event; the Diff tab (2) shows the "
+                                         + "patch from #\(model.cursor) to it (m on #\(model.cursor) clears)")
+        }
     }
 
     // MARK: - Values
@@ -537,7 +610,8 @@ public struct TimelineController {
             }
             guard !text.allSatisfy(\.isWhitespace) else {
                 var refused = prompt
-                refused.error = #"type an action as JSON, e.g. {"type":"increment"}"#
+                refused.error = nearestRecordedAction(session).map { "type an action as JSON, shaped as this app records them, e.g. \($0)" }
+                    ?? "type an action as JSON, as the app encodes its actions (this session has none recorded to show)"
                 model.dialog = .prompt(refused)
                 return []
             }
@@ -566,6 +640,26 @@ public struct TimelineController {
     // MARK: - Time travel
 
     /// The selected event's recorded action as compact JSON, when the cursor is on an action that has one.
+    /// The JSON of the recorded action nearest before the cursor (looking at up to 500 rows back, then forward), so
+    /// that the dispatch prompt shows the real shape of the app's actions (a Swift enum's is `{"add":{"_0":1}}`,
+    /// not `{"type":"add"}`); nil when there is none.
+    private func nearestRecordedAction(_ session: TimelineSession) -> String? {
+        let count = model.eventCount
+        guard count > 0 else { return nil }
+        let cursor = min(max(1, model.cursor), count)
+        let ranges = [max(1, cursor - 499)...cursor, cursor...min(count, cursor + 499)]
+        for (offset, range) in ranges.enumerated() {
+            guard let rows = try? dataSource.events(session: session.id, range: range) else { continue }
+            let ordered = offset == 0 ? Array(rows.reversed()) : rows
+            for row in ordered where row.kind == .action {
+                if let action = (try? dataSource.eventDetail(session: session.id, index: row.index))?.action {
+                    return action.serialized()
+                }
+            }
+        }
+        return nil
+    }
+
     private func recordedAction(_ session: TimelineSession) -> String? {
         guard model.cursor > 0,
               let detail = try? dataSource.eventDetail(session: session.id, index: model.cursor),

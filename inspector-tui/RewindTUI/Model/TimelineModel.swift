@@ -54,6 +54,11 @@ public struct TimelineModel: Sendable, Hashable {
     public var lastDispatch = ""
     /// The message shown above the footer until the next key.
     public var status: StatusMessage?
+    /// The state history being stepped through (`b`/`B` on a node of the State tab), if any.
+    public var history: StateHistoryCursor?
+    /// The event marked for comparison (`m`): the Diff tab then shows the patch from its state to the selected
+    /// event's state. Nil: the Diff tab shows the selected event's own patch.
+    public var mark: Int?
     /// What the command running in the background is doing ("jumping to event 12…"), shown in the status line
     /// while no `status` message is; nil when no command is running.
     public var activity: StatusMessage?

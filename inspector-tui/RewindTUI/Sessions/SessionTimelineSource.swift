@@ -120,6 +120,14 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
 
     /// The state of the event's branch before it: the main line's state after `index - 1`, or for a recomputed
     /// row its branch's state after the previous row of that branch (nil for the branch's first row).
+    /// From the session file's path index (`SessionReader.history`), on the event's own branch's lineage.
+    public func history(session: String, pointer: JSONPointer, through index: Int) throws -> [Int] {
+        let reader = try reader(session)
+        guard index > 0 else { return [] }
+        let branch = try reader.event(at: Int64(index)).branch
+        return try reader.history(of: pointer, through: Int64(index), branch: branch).map { Int($0.index) }
+    }
+
     public func stateBefore(session: String, index: Int) throws -> JSONValue? {
         let reader = try reader(session)
         guard index > 0 else { return nil }

@@ -56,8 +56,8 @@ public enum KeyBindings {
             Binding("[ ]  1 2 3", "Action Diff State tab"),
             Binding("Enter ← →", "fold the state tree"),
             Binding("Enter v", "view value/more items"),
-            Binding("o", "open value in $PAGER"),
-            Binding("y Y", "copy value / pointer"),
+            Binding("o  y Y", "$PAGER; copy value/ptr"),
+            Binding("b B  m", "node changes; compare"),
         ]),
         Section(title: "Other", bindings: [
             Binding("?  F1", "this help"),
@@ -117,6 +117,7 @@ public enum KeyBindings {
                     bindings.append(Binding("Enter", folds ? "fold" : "view"))
                     if folds { bindings.append(Binding("v", "view")) }
                     bindings += [Binding("o", "pager"), Binding("y Y", "copy value/pointer")]
+                    if model.detailTab == .state { bindings.append(Binding("b B", "changes")) }
                 }
             }
             if model.detailTab == .state { bindings.append(Binding("← →", "collapse/expand")) }

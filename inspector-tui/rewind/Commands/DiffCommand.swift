@@ -2,26 +2,87 @@ import ArgumentParser
 import RewindWire
 
 /// `rewind diff A.json B.json`: prints the JSON Patch (RFC 6902) that turns A into B.
+/// `rewind diff SESSION A B`: the patch between the recorded states after events A and B of a session.
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
-        abstract: "Print the JSON Patch (RFC 6902) that turns one JSON document into another.",
-        discussion: "Either file may be '-' for standard input. Prints [] when the documents are equal."
+        abstract: "Print the JSON Patch (RFC 6902) between two JSON documents, or between two events' states.",
+        discussion: """
+            With two files: either may be '-' for standard input; prints the patch as JSON ([] when equal). \
+            With a session and two event numbers: the patch that turns the state after A into the state after B \
+            (each on its own branch; 0 is the initial state), one operation per line, or as JSON with --json. \
+            --pointer compares only the values at a JSON Pointer.
+            """
     )
 
-    @Argument(help: "The document to start from ('-' for standard input).")
-    var from: String
-
-    @Argument(help: "The document to arrive at ('-' for standard input).")
-    var to: String
+    @Argument(help: ArgumentHelp("FROM TO (two JSON files), or SESSION A B (a session and two event numbers).",
+                                 valueName: "args"))
+    var arguments: [String] = []
 
     @Flag(name: .long, help: "Pretty-print the patch.")
     var pretty = false
 
+    @Flag(name: .long, help: "Session form: print the patch as JSON.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Session form: compare only the values at this JSON Pointer.",
+                                            valueName: "p"))
+    var pointer: String?
+
+    @OptionGroup var data: DataOptions
+
+    func validate() throws {
+        guard arguments.count == 2 || arguments.count == 3 else {
+            throw ValidationError("expected FROM TO (two JSON files) or SESSION A B (a session and two event numbers)")
+        }
+        if arguments.count == 3 {
+            for text in arguments.dropFirst() where Int64(text).map({ $0 < 0 }) ?? true {
+                throw ValidationError("'\(text)' is not an event number (0 or more)")
+            }
+        } else if pointer != nil {
+            throw ValidationError("--pointer needs the session form: rewind diff SESSION A B --pointer /p")
+        }
+    }
+
     func run() throws {
-        let a = try InputFile.readJSON(from)
-        let b = try InputFile.readJSON(to)
+        if arguments.count == 2 {
+            let a = try InputFile.readJSON(arguments[0])
+            let b = try InputFile.readJSON(arguments[1])
+            let patch = JSONPatch.diff(from: a, to: b)
+            print(pretty ? patch.json.prettyPrinted() : patch.json.serialized())
+            return
+        }
+        let reader = try SessionArguments.open(arguments[0], data: data)
+        let from = Int64(arguments[1]) ?? 0
+        let to = Int64(arguments[2]) ?? 0
+        var a = try SessionArguments.state(after: from, in: reader)
+        var b = try SessionArguments.state(after: to, in: reader)
+        if let pointer {
+            a = try SessionArguments.value(at: pointer, in: a, after: from)
+            b = try SessionArguments.value(at: pointer, in: b, after: to)
+        }
         let patch = JSONPatch.diff(from: a, to: b)
-        print(pretty ? patch.json.prettyPrinted() : patch.json.serialized())
+        if json || pretty {
+            print(pretty ? patch.json.prettyPrinted() : patch.json.serialized())
+            return
+        }
+        if patch.isEmpty {
+            print("the states after events \(from) and \(to) are equal" + (pointer.map { " at \($0)" } ?? ""))
+            return
+        }
+        for operation in patch.operations { print(DiffCommand.describe(operation)) }
+    }
+
+    /// One operation on one line: `replace /count 5`, `remove /todos/2`, `move /a -> /b`.
+    static func describe(_ operation: JSONPatchOperation) -> String {
+        func shown(_ pointer: JSONPointer) -> String { pointer.isRoot ? "''" : TerminalText.escaped(pointer.description) }
+        switch operation {
+        case .add(let path, let value), .replace(let path, let value), .test(let path, let value):
+            return "\(operation.name) \(shown(path)) \(TerminalText.escaped(value.serialized()))"
+        case .remove(let path):
+            return "remove \(shown(path))"
+        case .move(let from, let path), .copy(let from, let path):
+            return "\(operation.name) \(shown(from)) -> \(shown(path))"
+        }
     }
 }

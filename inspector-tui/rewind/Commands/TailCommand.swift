@@ -49,8 +49,9 @@ struct TailCommand: ParsableCommand {
         }
         var parts = [event.session]
         if case .int(let index)? = object["index"] { parts.append("#\(index)") }
-        parts.append(text("kind") ?? text("type") ?? "event")
-        if let label = text("label") { parts.append(label) }
+        let kind = text("kind") ?? text("type") ?? "event"
+        // A label that starts with the kind ("jump to #12") says it already: not "jump  jump to #12".
+        if let label = text("label") { parts.append(label.hasPrefix(kind) ? label : "\(kind)  \(label)") } else { parts.append(kind) }
         if case .array(let operations)? = object["patch"] { parts.append("(\(operations.count) ops)") }
         if let detail = text("detail") { parts.append("— \(detail)") }
         return TerminalText.escaped(parts.joined(separator: "  "))  // the app's labels and details: no escapes

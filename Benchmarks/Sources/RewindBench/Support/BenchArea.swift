@@ -8,6 +8,7 @@ enum BenchArea: String, CaseIterable, Sendable, Hashable {
     case wire
     case ingest
     case seek
+    case history
     case tui
     case search
     case timeTravel = "time-travel"

@@ -59,6 +59,9 @@ final class RecordedSession: Sendable {
                 NewEvent(appSeq: Int64(index), time: time + Double(index) * 0.001, kind: .action, label: "touch",
                          action: action, patch: patch, reducerMicros: 1.5),
                 stateAfter: state)
+            // Let the writer catch up now and then: a loaded machine must not make it coalesce events (the
+            // session must hold every one), and 8,192 events stay well under the recording's 16 MiB buffer.
+            if index % 8_192 == 0 { recording.flush() }
         }
         recording.flush()
         let seconds = MonotonicClock.seconds() - start

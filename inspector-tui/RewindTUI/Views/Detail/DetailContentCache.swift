@@ -31,7 +31,8 @@ public final class DetailContentCache {
             session: session.id, index: model.cursor, tab: model.detailTab,
             toggled: model.detailTab == .state ? model.toggledPaths : [],
             limits: model.detailTab == .state ? model.childLimits
-                : model.detailTab == .action ? model.actionChildLimits : [:])
+                : model.detailTab == .action ? model.actionChildLimits : [:],
+            mark: model.detailTab == .diff ? model.mark : nil)
         if let current {
             if current.key == key { return current.content }
             if model.following, current.key.session == key.session, current.key.tab == key.tab,
@@ -79,6 +80,8 @@ public final class DetailContentCache {
         let tab: DetailTab
         let toggled: Set<String>
         let limits: [String: Int]
+        /// The event compared with (Diff tab, `m`), if any.
+        let mark: Int?
     }
 
     private struct ItemKey: Hashable {
@@ -100,6 +103,9 @@ public final class DetailContentCache {
                 return DetailContent(title: title, lines: ActionDetail.lines(detail, sessionStart: session.startedAt,
                                                                              limits: key.limits))
             case .diff:
+                if let mark = key.mark, mark != index {
+                    return try comparison(session: key.session, from: mark, to: index)
+                }
                 guard index > 0 else {
                     return DetailContent(title: "#0 initial state", lines: [
                         DetailLine([TextSpan("The initial state has no diff; see the State tab.", Theme.dim)]),
@@ -143,6 +149,26 @@ public final class DetailContentCache {
         } catch {
             return DetailContent(title: title, lines: [DetailLine([TextSpan("Cannot read event #\(index): \(error)", Theme.error)])])
         }
+    }
+
+    /// The Diff tab while an event is marked: the patch from the marked event's state to the selected one's.
+    private func comparison(session: String, from mark: Int, to index: Int) throws -> DetailContent {
+        let title = "#\(mark) → #\(index)"
+        for end in [mark, index] where end > 0 {
+            let detail = try eventDetail(session: session, index: end)
+            if detail.event.stateUnknown {
+                return DetailContent(title: title, lines: [DetailLine([TextSpan(
+                    "The state after #\(end) was not recorded: nothing to compare.", Theme.unknown)])])
+            }
+        }
+        let before = try state(session: session, index: mark)
+        let after = try state(session: session, index: index)
+        let patch = JSONPatch.diff(from: before, to: after)
+        var lines = [DetailLine([TextSpan("comparing the state after #\(mark) (marked, m clears) with the state after "
+                                          + "#\(index): \(patch.operations.count) operation"
+                                          + (patch.operations.count == 1 ? "" : "s"), Theme.dim)])]
+        lines += DiffTree.lines(patch: patch, before: before)
+        return DetailContent(title: title, lines: lines)
     }
 
     /// The pointers a patch wrote, with an array append (`/-`) resolved to the element it created.

@@ -1,0 +1,117 @@
+import Foundation
+import RewindDaemon
+import RewindWire
+import Testing
+
+/// `rewind history`, `rewind state` and `rewind diff SESSION A B` on a session recorded through the store.
+@Suite("rewind history, state and diff on a session")
+struct HistoryCommandLineTests {
+    /// A data directory holding one session: count 0 → 1, a todo added, count 2, a snapshot putting count 10.
+    final class Recorded: @unchecked Sendable {
+        // Immutable after init; the directory is removed in deinit.
+        let directory: URL
+        let id: SessionID
+
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-history-cli-\(UUID())")
+            let store = try SessionStore(directory: directory)
+            var state: JSONValue = ["count": 0, "todos": []]
+            let recording = try store.createSession(appName: "counter", protocolVersion: 1, initialState: state)
+            func action(_ label: String, _ change: (inout JSONValue) throws -> Void) throws {
+                let before = state
+                try change(&state)
+                recording.append(NewEvent(kind: .action, label: label, action: ["type": .string(label)],
+                                          patch: JSONPatch.diff(from: before, to: state)), stateAfter: state)
+            }
+            try action("increment") { try JSONPatch([.replace(path: JSONPointer("/count"), value: 1)]).apply(to: &$0) }
+            try action("todo/add") {
+                try JSONPatch([.add(path: JSONPointer("/todos/0"), value: ["title": "milk"])]).apply(to: &$0)
+            }
+            try action("increment") { try JSONPatch([.replace(path: JSONPointer("/count"), value: 2)]).apply(to: &$0) }
+            state = ["count": 10, "todos": [["title": "milk"]]]
+            recording.append(NewEvent(kind: .snapshot, detail: "after reconnect"), stateAfter: state)
+            recording.finish(endState: .clean)
+            id = recording.id
+        }
+
+        deinit {
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    private func rewind(_ arguments: [String], data: URL) throws -> (status: Int32?, out: [String], err: String) {
+        let process = try ChildProcess(Executables.path("rewind"), arguments + ["--data", data.path])
+        process.closeInput()
+        let status = process.waitForExit()
+        return (status, process.stdoutLines, process.stderrLines.joined(separator: "\n"))
+    }
+
+    @Test("history lists the events that changed a value, newest first, as a table or JSON lines, by id prefix")
+    func history() throws {
+        let session = try Recorded()
+        let table = try rewind(["history", session.id.rawValue, "/count"], data: session.directory)
+        #expect(table.status == 0, "\(table.err)")
+        #expect(table.out.first?.hasPrefix("EVENT") == true)
+        let rows = table.out.dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(rows.map { $0.first.map(String.init) } == ["4", "3", "1"])
+        #expect(table.out[1].contains("snapshot") && table.out[1].hasSuffix("state replaced"))
+        #expect(table.out[2].contains("increment") && table.out[2].hasSuffix("patch"))
+
+        let prefix = String(session.id.rawValue.dropLast(3))
+        let json = try rewind(["history", prefix, "/todos/0/title", "--json"], data: session.directory)
+        #expect(json.status == 0, "\(json.err)")
+        let objects = try json.out.map { try JSONValue(parsing: $0) }
+        #expect(objects.map { $0["index"] } == [2])
+        #expect(objects.first?["label"] == "todo/add")
+        #expect(objects.first?["cause"] == "patch")
+
+        let upTo = try rewind(["history", session.id.rawValue, "/count", "--at", "2", "--json"], data: session.directory)
+        #expect(try upTo.out.map { try JSONValue(parsing: $0)["index"] } == [1])
+
+        let none = try rewind(["history", session.id.rawValue, "/nosuch"], data: session.directory)
+        #expect(none.status == 0)
+        #expect(none.out == ["no event changed /nosuch"])
+    }
+
+    @Test("state prints the state after an event, or the value at a pointer; errors name what is wrong")
+    func state() throws {
+        let session = try Recorded()
+        let whole = try rewind(["state", session.id.rawValue, "2", "--json"], data: session.directory)
+        #expect(whole.status == 0, "\(whole.err)")
+        #expect(whole.out == [#"{"count":1,"todos":[{"title":"milk"}]}"#])
+        let initial = try rewind(["state", session.id.rawValue, "0", "--pointer", "/count"], data: session.directory)
+        #expect(initial.out == ["0"])
+        let pretty = try rewind(["state", session.id.rawValue, "4", "--pointer", "/todos"], data: session.directory)
+        #expect(pretty.out.count > 1)
+        #expect(try JSONValue(parsing: pretty.out.joined(separator: "\n")) == [["title": "milk"]])
+
+        let beyond = try rewind(["state", session.id.rawValue, "99"], data: session.directory)
+        #expect(beyond.status == 1)
+        #expect(beyond.err.contains("99"), "\(beyond.err)")
+        let missing = try rewind(["state", session.id.rawValue, "1", "--pointer", "/todos/0"], data: session.directory)
+        #expect(missing.status == 1)
+        #expect(missing.err.contains("the state after event 1 has no value at /todos/0"), "\(missing.err)")
+        let badPointer = try rewind(["state", session.id.rawValue, "1", "--pointer", "count"], data: session.directory)
+        #expect(badPointer.status == 1)
+        #expect(badPointer.err.contains("'count' is not a JSON Pointer"), "\(badPointer.err)")
+        let unknown = try rewind(["state", "nosuch", "1"], data: session.directory)
+        #expect(unknown.status == 1)
+        #expect(unknown.err.contains("nosuch"), "\(unknown.err)")
+    }
+
+    @Test("diff SESSION A B prints the patch between two events' states, as lines or JSON")
+    func diffBetweenEvents() throws {
+        let session = try Recorded()
+        let lines = try rewind(["diff", session.id.rawValue, "1", "3"], data: session.directory)
+        #expect(lines.status == 0, "\(lines.err)")
+        #expect(Set(lines.out) == [#"replace /count 2"#, #"add /todos/0 {"title":"milk"}"#])
+        let json = try rewind(["diff", session.id.rawValue, "0", "4", "--json"], data: session.directory)
+        let patch = try JSONPatch(json: try JSONValue(parsing: try #require(json.out.first)))
+        #expect(try patch.apply(to: ["count": 0, "todos": []]) == ["count": 10, "todos": [["title": "milk"]]])
+        let equal = try rewind(["diff", session.id.rawValue, "1", "2", "--pointer", "/count"], data: session.directory)
+        #expect(equal.out == ["the states after events 1 and 2 are equal at /count"])
+        let bad = try rewind(["diff", session.id.rawValue, "1", "x"], data: session.directory)
+        #expect(bad.status != 0)
+        #expect(bad.err.contains("'x' is not an event number"), "\(bad.err)")
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import RewindDaemon
+import RewindWire
+
+/// Opening the session a read-only command names, as `rewind export` does (`SessionStore.resolveSessionID`: an
+/// id or a unique prefix). Used by `history`, `state` and `diff`; to be replaced by the shared resolver.
+/// Threading: stateless.
+enum SessionArguments {
+    /// A reader of the session `text` names in `data`'s directory, or a `CommandError` saying why not.
+    static func open(_ text: String, data: DataOptions) throws -> SessionReader {
+        let store = try data.openStore()
+        do {
+            return try store.openSession(try store.resolveSessionID(text))
+        } catch {
+            throw CommandError("\(error)")
+        }
+    }
+}
+
+extension SessionArguments {
+    /// The recorded state after event `index` (0: the initial state), or a `CommandError` naming the event and,
+    /// when the recording does not hold it, the range of unknown states.
+    static func state(after index: Int64, in reader: SessionReader) throws -> JSONValue {
+        let recorded: RecordedState
+        do {
+            recorded = try reader.recordedState(after: index)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        switch recorded {
+        case .known(let state):
+            return state
+        case .unknown(let range):
+            let end = range.last.map { "event \($0)" } ?? "the end of the recording"
+            throw CommandError("the state after event \(index) was not recorded (unknown from event \(range.first) "
+                               + "to \(end): \(range.reason))")
+        }
+    }
+
+    /// The value at `pointer` text in `state`, or a `CommandError` saying what is wrong.
+    static func value(at pointer: String, in state: JSONValue, after index: Int64) throws -> JSONValue {
+        let location: JSONPointer
+        do {
+            location = try JSONPointer(pointer)
+        } catch {
+            throw CommandError("'\(pointer)' is not a JSON Pointer: \(error) (a pointer is '' or starts with '/')")
+        }
+        guard let value = state[location] else {
+            throw CommandError("the state after event \(index) has no value at \(pointer)")
+        }
+        return value
+    }
+}
