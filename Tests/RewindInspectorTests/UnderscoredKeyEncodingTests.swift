@@ -26,6 +26,15 @@ struct UnderscoredKeyEncodingTests {
         init(title: String) { _title = title }
     }
 
+    enum Action: Codable, Sendable, Equatable { case add(Int), rename(String, to: String) }
+
+    @Test("a Codable enum's unlabelled payloads keep their synthesized keys `_0`, `_1`")
+    func enumPayloadsKeepTheirKeys() throws {
+        let coding = RecorderCoding<Int, Action>.automatic
+        #expect(try coding.encodeAction(.add(2)) == ["add": ["_0": 2]])
+        #expect(try coding.encodeAction(.rename("a", to: "b")) == ["rename": ["_0": "a", "to": "b"]])
+    }
+
     @Test("the automatic coding records `_name` keys as `name`, at every depth, and decodes them back")
     func roundTrip() throws {
         let state = MacroShaped(count: 3, items: [Item(title: "milk")])
@@ -36,12 +45,12 @@ struct UnderscoredKeyEncodingTests {
         #expect(decoded == state)
     }
 
-    @Test("a key `name` beside `_name` keeps both; `_$` bookkeeping and `_` alone are kept; nothing else changes")
+    @Test("a key `name` beside `_name` keeps both; `_$` bookkeeping, `_` alone and enum payloads' `_0` are kept")
     func collisionsAndBookkeeping() {
         let json: JSONValue = ["_id": 1, "id": 2, "_$id": "x", "_": true, "plain": ["_a": [["_b": 1]]]]
         #expect(UnderscoredKeys.normalized(json) == ["_id": 1, "id": 2, "_$id": "x", "_": true,
                                                      "plain": ["a": [["b": 1]]]])
-        let untouched: JSONValue = ["a": [1, 2, ["b": "c"]], "d": .null]
+        let untouched: JSONValue = ["a": [1, 2, ["b": "c"]], "d": .null, "add": ["_0": 1, "_1": "x"]]
         #expect(UnderscoredKeys.normalized(untouched) == untouched)
     }
 }

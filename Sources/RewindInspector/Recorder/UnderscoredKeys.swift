@@ -8,7 +8,8 @@ import RewindWire
 /// reflection encoding, ``ReflectedValueEncoder``) shows `name`.
 ///
 /// - Encoding (``normalized(_:)``): every object key `_name` is written `name`, unless the object also has a key
-///   `name` (both are then kept as they are). Keys starting with `_$` (observation bookkeeping) are kept.
+///   `name` (both are then kept as they are). Keys starting with `_$` (observation bookkeeping) are kept, and so
+///   are `_0`, `_1`… (synthesized `Codable`'s keys for unlabelled associated values: `{"add": {"_0": 1}}`).
 /// - Decoding (``decode(_:from:)``): a value that does not decode as it is is decoded again with every key `name`
 ///   of every object also offered as `_name` (unknown keys are ignored by synthesized conformances, so the aliases
 ///   harm nothing); when that fails too, the first error is reported.
@@ -66,12 +67,14 @@ enum UnderscoredKeys {
         }
     }
 
-    /// `name` for a key `_name`; nil for other keys, `_` alone and `_$…` bookkeeping.
+    /// `name` for a key `_name`; nil for other keys, `_` alone, `_$…` bookkeeping and `_0`, `_1`… (the keys of
+    /// unlabelled associated values in synthesized enum coding, which no stored property can be named).
     private static func bareName(_ key: String) -> String? {
-        guard key.utf8.first == UInt8(ascii: "_"), key.utf8.count > 1 else { return nil }
-        let bare = key.dropFirst()
-        guard bare.utf8.first != UInt8(ascii: "$") else { return nil }
-        return String(bare)
+        guard key.utf8.first == UInt8(ascii: "_"), let second = key.utf8.dropFirst().first else { return nil }
+        guard second != UInt8(ascii: "$"), !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(second) else {
+            return nil
+        }
+        return String(key.dropFirst())
     }
 
     /// `json` with each object key `name` (not already starting with `_`) also present as `_name`, at every depth.
