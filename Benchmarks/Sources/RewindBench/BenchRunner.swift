@@ -16,7 +16,8 @@ enum BenchRunner {
         #if DEBUG
         context.progress("warning: a debug build — the figures mean nothing; use `swift run -c release`")
         #endif
-        let order: [BenchArea] = [.ingest, .encode, .wire, .appThread, .timeTravel, .seek, .tui]
+        let order: [BenchArea] = [.ingest, .encode, .wire, .appThread, .recorderPath, .timeTravel, .seek,
+                                    .tui]
         var results: [BenchArea: AreaReport] = [:]
         var session: RecordedSession?
         defer { session?.remove() }
@@ -30,6 +31,7 @@ enum BenchRunner {
             case .encode: report = try EncodeBenchmarks.run(context)
             case .wire: report = try WireBenchmarks.run(context)
             case .appThread: report = try await AppThreadBenchmarks.run(context)
+            case .recorderPath: report = try await RecorderPathBenchmarks.run(context)
             case .timeTravel: report = try await TimeTravelBenchmarks.run(context)
             case .seek, .tui:
                 if session == nil {
