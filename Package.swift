@@ -104,6 +104,24 @@ let package = Package(
         .executableTarget(name: "tca-style", dependencies: ["RewindInspector", "RecorderSampleSupport"],
                           path: "samples/tca-style"),
 
+        // MARK: The snippets of docs/INTEGRATIONS.md, compiled verbatim (IntegrationSnippetTests keeps them equal to
+        // the page). The frameworks they import are stand-ins written from their public shape (never their code):
+        // `-module-alias` maps `import ComposableArchitecture` (…) to the stand-in module. Never run; never products.
+        .target(name: "ComposableArchitectureStandIn", path: "samples/integrations/StandIns/ComposableArchitecture"),
+        .target(name: "ReSwiftStandIn", path: "samples/integrations/StandIns/ReSwift"),
+        .target(name: "SwiftRexStandIn", path: "samples/integrations/StandIns/SwiftRex"),
+        .executableTarget(name: "integration-recorder", dependencies: ["Rewind", "RewindInspector"],
+                          path: "samples/integrations/recorder"),
+        .target(name: "IntegrationTCA", dependencies: ["RewindInspector", "ComposableArchitectureStandIn"],
+                path: "samples/integrations/tca",
+                swiftSettings: [.unsafeFlags(["-module-alias", "ComposableArchitecture=ComposableArchitectureStandIn"])]),
+        .executableTarget(name: "integration-reswift", dependencies: ["Rewind", "RewindInspector", "ReSwiftStandIn"],
+                          path: "samples/integrations/reswift",
+                          swiftSettings: [.unsafeFlags(["-module-alias", "ReSwift=ReSwiftStandIn"])]),
+        .executableTarget(name: "integration-swiftrex", dependencies: ["RewindInspector", "SwiftRexStandIn"],
+                          path: "samples/integrations/swiftrex",
+                          swiftSettings: [.unsafeFlags(["-module-alias", "SwiftRex=SwiftRexStandIn"])]),
+
         // MARK: Tests
         .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
         .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
@@ -116,6 +134,7 @@ let package = Package(
             name: "SamplesTests",
             dependencies: ["counter", "todo", "login", "SampleSupport", "Rewind", "RewindTesting", "RewindWire"]
         ),
+        .testTarget(name: "IntegrationSnippetTests"),
         .testTarget(name: "FuzzTests", dependencies: ["RewindWire"], exclude: ["Corpus"]),
         .testTarget(
             name: "EndToEndTests",

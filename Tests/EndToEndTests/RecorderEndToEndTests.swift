@@ -38,6 +38,52 @@ struct RecorderEndToEndTests {
         var callback: (@Sendable () -> Void)?
     }
 
+    /// A `Codable` state shaped like the storage `@Observable` / `@ObservableState` generate: private `_name`
+    /// stored properties behind computed `name` ones, so its synthesized keys are `_count` and `_title`.
+    struct MacroShapedState: Codable, Sendable, Equatable {
+        private var _count: Int
+        private var _title: String
+        var count: Int { get { _count } set { _count = newValue } }
+        var title: String { get { _title } set { _title = newValue } }
+        init(count: Int, title: String) {
+            _count = count
+            _title = title
+        }
+    }
+
+    @Test("a Codable state with `_name` storage is recorded with the keys `name`, and a jump decodes them back")
+    func underscoredStorageRecordsPlainNamesAndJumps() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let store = QueueStore(MacroShapedState(count: 0, title: "start"))
+        var host = RecorderHost<MacroShapedState, CodableAction>(executor: .queue(store.queue)) { store.state }
+        host.offerJump { store.set($0) }
+        var configuration = InspectorConfiguration()
+        configuration.url = harness.url
+        let recorder = Recorder(name: "observable-shaped", initialState: store.state, host: host,
+                                configuration: configuration)
+        for n in 1...3 {
+            store.queue.sync {
+                var state = store.state
+                state.count += n
+                state.title = "after \(n)"
+                store.set(state)
+                recorder.record(.add(n), state: state)
+            }
+        }
+        let session = try #require(harness.waitForSession(events: 3, app: "observable-shaped"))
+        #expect(try harness.lastRecordedState(session) == ["count": 6, "title": "after 3"])
+        session.flush()
+        let reader = try harness.daemon.store.openSession(session.id)
+        #expect(try reader.state(at: 0) == ["count": 0, "title": "start"])
+        #expect(try reader.state(at: 1) == ["count": 1, "title": "after 1"])
+
+        let jumped = harness.daemon.waitFor { harness.daemon.jump(session: session.id, to: 1, completion: $0) }
+        #expect(throws: Never.self) { try jumped.get() }
+        #expect(store.snapshot == MacroShapedState(count: 1, title: "after 1"))
+        withExtendedLifetime(recorder) {}
+    }
+
     @Test("a host that offers jump only advertises jump; dispatch and replay are refused by the daemon naming the missing ability")
     func capabilitiesFollowTheHost() throws {
         let harness = try DaemonHarness()

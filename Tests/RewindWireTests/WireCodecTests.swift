@@ -179,6 +179,10 @@ struct ControlProtocolTests {
             #expect(try WireCodec.decodeControlResponse(WireCodec.encode(response)) == response)
         }
         #expect(try ControlSessionInfo(json: info.json) == info)
+        var offering = info
+        offering.capabilities = ["jump", "batch"]
+        #expect(offering.json["capabilities"] == ["jump", "batch"])
+        #expect(try ControlSessionInfo(json: offering.json) == offering)
         if case .event(let event) = all[2] { #expect(event.appMessage == .dropped(Dropped(from: 1, to: 3))) }
         #expect(ControlEvent.ended(session: "s1").appMessage == nil)
     }

@@ -16,7 +16,8 @@ enum BenchRunner {
         #if DEBUG
         context.progress("warning: a debug build — the figures mean nothing; use `swift run -c release`")
         #endif
-        let order: [BenchArea] = [.ingest, .encode, .memo, .wire, .appThread, .timeTravel, .seek, .history, .tui, .search]
+        let order: [BenchArea] = [.ingest, .encode, .memo, .wire, .appThread, .recorderPath, .timeTravel, .seek,
+                                  .history, .tui, .search]
         var results: [BenchArea: AreaReport] = [:]
         var session: RecordedSession?
         defer { session?.remove() }
@@ -31,6 +32,7 @@ enum BenchRunner {
             case .memo: report = try await MemoBenchmarks.run(context)
             case .wire: report = try WireBenchmarks.run(context)
             case .appThread: report = try await AppThreadBenchmarks.run(context)
+            case .recorderPath: report = try await RecorderPathBenchmarks.run(context)
             case .timeTravel: report = try await TimeTravelBenchmarks.run(context)
             case .search: report = try SearchBenchmarks.run(context)
             case .seek, .history, .tui:

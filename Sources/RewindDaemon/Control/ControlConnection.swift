@@ -98,7 +98,8 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
                 ControlSessionInfo(
                     session: session.id.rawValue, app: session.identity, live: session.isLive,
                     startedAt: session.startedAt.timeIntervalSince1970,
-                    lastSeq: UInt64(clamping: max(0, session.lastIndex)), stateType: session.stateType).json
+                    lastSeq: UInt64(clamping: max(0, session.lastIndex)), stateType: session.stateType,
+                    capabilities: session.isLive ? session.capabilities : nil).json
             }
             reply(ControlReply(id: id, result: ["sessions": .array(infos)]))
         case .tail(let session):

@@ -24,8 +24,9 @@ struct RecorderCoding<State, Action>: @unchecked Sendable {
                        label: { ActionLabel.of($0) })
     }
 
-    /// A value's encoder: its own `encode(to:)` when it is `Encodable`, reflection otherwise. The choice is made
-    /// once, from the type.
+    /// A value's encoder: its own `encode(to:)` when it is `Encodable`, with keys `_name` (`@Observable`-style
+    /// storage) written `name` (``UnderscoredKeys/normalized(_:)``), so that they read as with reflection;
+    /// reflection otherwise. The choice is made once, from the type.
     static func encoder<T>(for type: T.Type) -> (T) throws -> JSONValue {
         guard type is any Encodable.Type else {
             return { value in ReflectedValueEncoder().encode(value) }
@@ -34,7 +35,7 @@ struct RecorderCoding<State, Action>: @unchecked Sendable {
         return { value in
             // The cast cannot fail: the type is `Encodable`.
             guard let encodable = value as? any Encodable else { return ReflectedValueEncoder().encode(value) }
-            return try encoder.encode(encodable)
+            return UnderscoredKeys.normalized(try encoder.encode(encodable))
         }
     }
 

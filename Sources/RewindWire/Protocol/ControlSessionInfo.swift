@@ -18,10 +18,14 @@ public struct ControlSessionInfo: Sendable, Hashable {
     public var stateType: String?
     /// True when the session did not end cleanly (the daemon stopped while it was live).
     public var interrupted: Bool
+    /// What the live app offered in its `hello` (`jump`, `dispatch`, `replay`, `batch`, `ack`: `WireCapability`),
+    /// so that a control client can say why a command is unavailable before sending it; nil when the session is not
+    /// live, or the daemon predates the field.
+    public var capabilities: [String]?
 
     /// A session summary.
     public init(session: String, app: AppIdentity, live: Bool, startedAt: Double, endedAt: Double? = nil,
-                lastSeq: UInt64, stateType: String? = nil, interrupted: Bool = false) {
+                lastSeq: UInt64, stateType: String? = nil, interrupted: Bool = false, capabilities: [String]? = nil) {
         self.session = session
         self.app = app
         self.live = live
@@ -30,10 +34,11 @@ public struct ControlSessionInfo: Sendable, Hashable {
         self.lastSeq = lastSeq
         self.stateType = stateType
         self.interrupted = interrupted
+        self.capabilities = capabilities
     }
 
     /// The JSON form: `{"session", "app": {name, instance}, "live", "startedAt", "endedAt"?, "lastSeq",
-    /// "stateType"?, "interrupted"}`.
+    /// "stateType"?, "interrupted", "capabilities"?}`.
     public var json: JSONValue {
         var o = JSONObject()
         o["session"] = .string(session)
@@ -44,6 +49,7 @@ public struct ControlSessionInfo: Sendable, Hashable {
         o["lastSeq"] = .int(Int64(clamping: lastSeq))
         if let stateType { o["stateType"] = .string(stateType) }
         o["interrupted"] = .bool(interrupted)
+        if let capabilities { o["capabilities"] = .array(capabilities.map { .string($0) }) }
         return .object(o)
     }
 
@@ -58,6 +64,7 @@ public struct ControlSessionInfo: Sendable, Hashable {
             endedAt: try fields.optionalDouble("endedAt"),
             lastSeq: try fields.uint64("lastSeq"),
             stateType: try fields.optionalString("stateType"),
-            interrupted: try fields.optionalBool("interrupted") ?? false)
+            interrupted: try fields.optionalBool("interrupted") ?? false,
+            capabilities: try fields.strings("capabilities"))
     }
 }

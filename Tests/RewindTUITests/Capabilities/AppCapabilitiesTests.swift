@@ -24,7 +24,7 @@ struct AppCapabilitiesTests {
     @Test("a read-only app: no jump, step, skip, replay or dispatch; each key names the missing ability")
     func readOnlyApp() throws {
         let actions = RecordingActions()
-        let app = TimelineApp(dataSource: try source(capabilities: ["batch"]), actions: actions,
+        let app = TimelineApp(dataSource: try source(capabilities: ["batch", "ack"]), actions: actions,
                               initialSession: "s-app", environment: [:], clock: { 0 })
         app.handle(.up)
         let keys = footer(app)
@@ -49,7 +49,7 @@ struct AppCapabilitiesTests {
     @Test("an app that offers jump and replay but not dispatch: jump and replay offered, dispatch refused by name")
     func jumpWithoutDispatch() throws {
         let actions = RecordingActions()
-        let app = TimelineApp(dataSource: try source(capabilities: ["jump", "replay", "batch"]), actions: actions,
+        let app = TimelineApp(dataSource: try source(capabilities: ["jump", "replay", "batch", "ack"]), actions: actions,
                               initialSession: "s-app", environment: [:], clock: { 0 })
         app.handle(.up)
         let keys = footer(app)

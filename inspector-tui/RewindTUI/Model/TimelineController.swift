@@ -1017,7 +1017,8 @@ public struct TimelineController {
 
     /// Why `what` cannot be sent to `session`'s app: it did not offer the ability `missing` (`hello.capabilities`).
     static func notOfferedMessage(_ session: TimelineSession, missing: String, for what: String) -> StatusMessage {
-        let offered = (session.appCapabilities ?? []).filter { $0 != WireCapability.batch }
+        let commands = [WireCapability.jump, WireCapability.dispatch, WireCapability.replay]
+        let offered = (session.appCapabilities ?? []).filter { commands.contains($0) }
         let has = offered.isEmpty ? "it is watched read-only" : "it offers only " + offered.joined(separator: ", ")
         return StatusMessage("cannot \(what): the app of session \(session.id) does not offer '\(missing)' (\(has); "
             + "see docs/INTEGRATIONS.md)", isError: true)

@@ -19,7 +19,9 @@ import RewindWire
 ///
 /// A session's app counts as connected (`TimelineSession.appConnected`) only when it is live in `daemon`, or live
 /// and `liveAppsReachable` (`rewind open` attached to the daemon recording it): otherwise a session another
-/// daemon records streams its rows in, but takes no commands from this timeline.
+/// daemon records streams its rows in, but takes no commands from this timeline. What a connected app offered
+/// (`TimelineSession.appCapabilities`) comes from `daemon`, or from the attached daemon's session listing
+/// (`liveAppCapabilities`), so the timeline can say why a jump or dispatch is unavailable.
 ///
 /// Threading: any thread; readers and caches are guarded by a lock. Reading never blocks the daemon's ingest:
 /// session files are read through their own read-only connections (WAL snapshots).
@@ -29,6 +31,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     private let address: String?
     private let only: SessionID?
     private let liveAppsReachable: Bool
+    private let liveAppCapabilities: [String]?
     private let lock = NSLock()
     private var readers: [String: SessionReader] = [:]
     private var annotations: [String: SessionAnnotations] = [:]
@@ -40,9 +43,12 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     /// A source over `store`; `daemon` adds live status and rates; `only` restricts it to one saved session.
     /// `liveAppsReachable`: the caller reaches the daemon that records the live sessions of `store` by another way
     /// (`rewind open` attached to it over its control connection), so their apps count as connected.
+    /// `liveAppCapabilities`: what their app offered, as that daemon listed it (`ControlSessionInfo.capabilities`);
+    /// nil when unknown (every command is then offered and the daemon answers).
     public init(store: SessionStore, daemon: Daemon?, address: String? = nil, only: SessionID? = nil,
-                liveAppsReachable: Bool = false) {
+                liveAppsReachable: Bool = false, liveAppCapabilities: [String]? = nil) {
         self.store = store
+        self.liveAppCapabilities = liveAppCapabilities
         self.daemon = daemon
         self.address = address
         self.only = only
@@ -91,7 +97,8 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
             TimelineSession(
                 id: metadata.id.rawValue, appName: metadata.appName, instance: metadata.instance,
                 startedAt: metadata.startedAt.timeIntervalSince1970, eventCount: Int(metadata.eventCount),
-                status: status(of: metadata), appConnected: liveAppsReachable && metadata.endState == .live)
+                status: status(of: metadata), appConnected: liveAppsReachable && metadata.endState == .live,
+                appCapabilities: liveAppsReachable && metadata.endState == .live ? liveAppCapabilities : nil)
         }
         return withLiveCounts(cachedSessions)
     }

@@ -36,7 +36,8 @@ struct OpenCommand: ParsableCommand {
         // A live session: attach to the daemon recording it, if it answers where --host/--port say.
         let attached = isLive ? ControlTimelineActions.attach(to: connection, session: id, store: store) : nil
         let source = SessionTimelineSource(store: store, daemon: nil, address: "ws://\(connection.host):\(connection.port)",
-                                           only: id, liveAppsReachable: attached != nil)
+                                           only: id, liveAppsReachable: attached != nil,
+                                           liveAppCapabilities: attached?.appCapabilities)
         let actions: any TimelineActions = attached ?? DaemonTimelineActions(daemon: nil, store: store, onQuit: {})
         do {
             try TimelineApp(dataSource: source, actions: actions, initialSession: id.rawValue).run()

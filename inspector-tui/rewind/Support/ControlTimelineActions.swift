@@ -13,26 +13,31 @@ final class ControlTimelineActions: TimelineActions {
     private let client: ControlClient
     private let store: SessionStore
     private let exportDirectory: URL
+    /// What the session's app offered, as the daemon listed it when attaching (nil from a daemon that does not say).
+    let appCapabilities: [String]?
 
     /// Actions through `client`; exports read `store` and are written to `exportDirectory`.
-    init(client: ControlClient, store: SessionStore,
+    init(client: ControlClient, store: SessionStore, appCapabilities: [String]? = nil,
          exportDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
         self.client = client
+        self.appCapabilities = appCapabilities
         self.store = store
         self.exportDirectory = exportDirectory
     }
 
     /// Connects to the daemon at `connection` and returns actions through it when that daemon has `session`
-    /// live; nil when no daemon answers there or it does not record the session.
+    /// live, with what its app offered (``appCapabilities``); nil when no daemon answers there or it does not
+    /// record the session.
     static func attach(to connection: ConnectionOptions, session: SessionID, store: SessionStore)
         -> ControlTimelineActions? {
         guard let client = try? ControlClient(host: connection.host, port: connection.port,
                                               token: connection.effectiveToken, timeout: 1),
               let listed = try? client.request(.sessions, timeout: 3),
               case .array(let sessions)? = listed["sessions"],
-              sessions.contains(where: { $0["session"]?.stringValue == session.rawValue && $0["live"] == true })
+              let entry = sessions.first(where: { $0["session"]?.stringValue == session.rawValue && $0["live"] == true })
         else { return nil }
-        return ControlTimelineActions(client: client, store: store)
+        let info = try? ControlSessionInfo(json: entry)
+        return ControlTimelineActions(client: client, store: store, appCapabilities: info?.capabilities)
     }
 
     func jump(session: String, index: Int) throws -> String {

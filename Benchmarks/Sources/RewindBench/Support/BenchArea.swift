@@ -3,6 +3,7 @@
 /// Threading: a plain value; `Sendable`.
 enum BenchArea: String, CaseIterable, Sendable, Hashable {
     case appThread = "app-thread"
+    case recorderPath = "recorder-path"
     case encode
     case memo
     case wire
