@@ -118,8 +118,14 @@ struct TimelineControllerTests {
     @Test("d opens a JSON prompt; bad JSON is refused in place, good JSON is dispatched and remembered")
     func dispatch() {
         var (controller, _) = controller()
-        _ = controller.handle(.home)  // the initial state: no recorded action to prefill
+        _ = controller.handle(.home)  // the initial state: the prompt starts from the nearest recorded action
         _ = controller.handle(.character("d"))
+        guard case .prompt(let opened)? = controller.model.dialog else {
+            Issue.record("d did not open the prompt")
+            return
+        }
+        #expect(opened.editor.text.hasPrefix(#"{"type":"todo/add""#), "the app's real action shape: \(opened.editor.text)")
+        _ = controller.handle(.control("u"))
         for character in "{\"type\":" { _ = controller.handle(.character(character)) }
         #expect(controller.handle(.enter).isEmpty)
         guard case .prompt(let refused)? = controller.model.dialog else {
