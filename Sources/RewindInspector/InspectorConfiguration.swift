@@ -9,6 +9,8 @@ import Foundation
 /// - `REWIND_OUTBOX_BYTES`: the outbox's budget for states, in bytes (default 64 MiB);
 /// - `REWIND_OUTBOX_ACTION_BYTES`: the outbox's budget for actions, in bytes (default 256 MiB);
 /// - `REWIND_EXIT_FLUSH_SECONDS`: how long a normal process exit waits for undelivered events (default 2);
+/// - `REWIND_ANSWER_TIMEOUT_SECONDS`: how long a silent daemon keeps a connection before it is taken for dead
+///   (default 30; 0: never);
 /// - `REWIND_MEMO_MIN_BYTES`: the state size from which states are encoded incrementally (default 16384; `off`: never;
 ///   see ``memoMinimumStateBytes``).
 public struct InspectorConfiguration: Sendable {
@@ -30,6 +32,11 @@ public struct InspectorConfiguration: Sendable {
     /// How long, at most, a normal process exit (`exit`, or returning from `main`) waits for the inspector to
     /// deliver what is still queued and say `goodbye`, in seconds. 0: do not wait.
     public var exitFlushSeconds = 2.0
+    /// How long a connected daemon may leave the inspector without an answer it owes (the `welcome` after
+    /// `hello`; with a daemon that acknowledges, an `ack` for events it was sent) before the inspector takes the
+    /// connection for dead (a half-open TCP connection, a peer that stopped reading), closes it, reconnects and sends
+    /// again what was not confirmed, saying so once on standard error. In seconds; 0: never.
+    public var answerTimeoutSeconds = 30.0
     /// Dotted key paths replaced by a placeholder before anything leaves the process (see ``Redactor``).
     public var redactedPaths: [String] = []
     /// The most events sent in one `batch` frame.
@@ -58,9 +65,10 @@ public struct InspectorConfiguration: Sendable {
     /// The configuration with every field at its default.
     public init() {}
 
-    /// A configuration with `url`, `token`, `disabled`, the outbox budgets, the exit flush time and the memo's
-    /// threshold read from `environment` (`REWIND_URL`, `REWIND_TOKEN`, `REWIND_DISABLED`, `REWIND_OUTBOX_BYTES`,
-    /// `REWIND_OUTBOX_ACTION_BYTES`, `REWIND_EXIT_FLUSH_SECONDS`, `REWIND_MEMO_MIN_BYTES`), other fields at their
+    /// A configuration with `url`, `token`, `disabled`, the outbox budgets, the exit flush time, the answer timeout
+    /// and the memo's threshold read from `environment` (`REWIND_URL`, `REWIND_TOKEN`, `REWIND_DISABLED`,
+    /// `REWIND_OUTBOX_BYTES`, `REWIND_OUTBOX_ACTION_BYTES`, `REWIND_EXIT_FLUSH_SECONDS`,
+    /// `REWIND_ANSWER_TIMEOUT_SECONDS`, `REWIND_MEMO_MIN_BYTES`), other fields at their
     /// defaults.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
         -> InspectorConfiguration
@@ -80,6 +88,10 @@ public struct InspectorConfiguration: Sendable {
         if let seconds = environment["REWIND_EXIT_FLUSH_SECONDS"].flatMap(Double.init), seconds >= 0,
            seconds.isFinite {
             configuration.exitFlushSeconds = min(seconds, 600)
+        }
+        if let seconds = environment["REWIND_ANSWER_TIMEOUT_SECONDS"].flatMap(Double.init), seconds >= 0,
+           seconds.isFinite {
+            configuration.answerTimeoutSeconds = seconds
         }
         if let memo = environment["REWIND_MEMO_MIN_BYTES"] {
             if memo.lowercased() == "off" {

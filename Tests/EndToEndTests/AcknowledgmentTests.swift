@@ -126,6 +126,61 @@ struct DeliveredMeansAcknowledgedTests {
         #expect(!Inspector.waitUntilDelivered(timeout: TestTime.seconds(0.3)), "all apps: one is not confirmed")
     }
 
+    @Test("a daemon that stops acknowledging is taken for dead after the answer timeout: the app reconnects and sends again what was not confirmed", arguments: [true, false])
+    func silentDaemonIsLeft(welcomes: Bool) throws {
+        let welcome = Array(#"{"type":"welcome","session":"s","protocol":1,"resumed":false,"ack":true}"#.utf8)
+        // A peer that accepts the connection and reads, then never answers again (or never even welcomes).
+        let daemon = ServerEventRecorder(greeting: welcomes ? welcome : nil)
+        let (server, port) = try startServer(daemon)
+        defer { server.stop() }
+        var configuration = InspectorConfiguration()
+        configuration.url = "ws://127.0.0.1:\(port)"
+        configuration.answerTimeoutSeconds = 1
+        let host = RecorderHost<Int, String>(executor: .queue(DispatchQueue(label: "silent.host")), currentState: { nil })
+        let recorder = Recorder(name: "silent", initialState: 0, host: host, configuration: configuration)
+        for count in 1...3 { recorder.record("add", state: count) }
+        func sentEvent3(_ id: ConnectionID, _ recorder: ServerEventRecorder) -> Bool {
+            recorder.messages(from: id).contains { String(decoding: $0, as: UTF8.self).contains(#""seq":3"#) }
+        }
+        #expect(daemon.wait { recorder in recorder.openedConnections.first.map { sentEvent3($0, recorder) } ?? false })
+        // No answer for a second: the app leaves that connection and opens another, whose hello starts from the
+        // last confirmed state (the initial one) and which carries the three actions again.
+        #expect(daemon.wait(timeout: TestTime.seconds(10)) { recorder in
+            recorder.openedConnections.count >= 2 && sentEvent3(recorder.openedConnections[1], recorder)
+        }, "the app stayed on a connection whose daemon never answered")
+        let first = try #require(daemon.openedConnections.first)
+        #expect(daemon.wait(timeout: TestTime.seconds(5)) { $0.hasClosed(first) }, "the silent connection was closed")
+        let second = try #require(daemon.openedConnections.dropFirst().first)
+        let hello = try JSONValue(parsing: try #require(daemon.messages(from: second).first))
+        #expect(hello["type"] == "hello" && hello["seq"] == 0, "\(hello)")
+        #expect(!recorder.waitUntilDelivered(timeout: TestTime.seconds(0.2)), "still nothing confirmed")
+    }
+
+    @Test("a daemon that keeps acknowledging keeps its connection, however long the app runs")
+    func answeringDaemonIsKept() throws {
+        let welcome = Array(#"{"type":"welcome","session":"s","protocol":1,"resumed":false,"ack":true}"#.utf8)
+        let daemon = ServerEventRecorder(greeting: welcome)
+        let (server, port) = try startServer(daemon)
+        defer { server.stop() }
+        var configuration = InspectorConfiguration()
+        configuration.url = "ws://127.0.0.1:\(port)"
+        configuration.answerTimeoutSeconds = 0.5
+        let host = RecorderHost<Int, String>(executor: .queue(DispatchQueue(label: "answering.host")), currentState: { nil })
+        let recorder = Recorder(name: "answering", initialState: 0, host: host, configuration: configuration)
+        // Two seconds of actions, each acknowledged a little after it arrives (within the timeout).
+        for count in 1...10 {
+            recorder.record("add", state: count)
+            #expect(daemon.wait { recorder in
+                recorder.events.contains { if case .received(_, let bytes, _) = $0 { String(decoding: bytes, as: UTF8.self).contains(#""seq":\#(count)"#) } else { false } }
+            })
+            usleep(200_000)
+            let id = try #require(daemon.openedConnections.first)
+            _ = server.send(Array(#"{"type":"ack","seq":\#(count)}"#.utf8), to: id)
+        }
+        #expect(recorder.waitUntilDelivered(timeout: TestTime.seconds(5)))
+        #expect(daemon.openedConnections.count == 1, "the app left a daemon that answered")
+    }
+
     @Test("an app that exits before the daemon acknowledged its events says so, naming the last confirmed action")
     func exitWithUnacknowledgedEventsIsReported() throws {
         let welcome = Array(#"{"type":"welcome","session":"s","protocol":1,"resumed":false,"ack":true}"#.utf8)

@@ -78,6 +78,8 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     /// The source locations numbered on the current connection (started afresh with each `hello`).
     private var sources = SourceTable()
     private var backoff = ReconnectBackoff()
+    /// Takes a connection whose daemon stopped answering for dead (see ``InspectorConfiguration/answerTimeoutSeconds``).
+    private lazy var answerWatch = AnswerWatch(timeout: configuration.answerTimeoutSeconds)
     private var measuredStateBytes = 0
     /// When ``remeasureQueuedState()`` last looked (monotonic seconds).
     private var lastQueuedMeasure = 0.0
@@ -246,6 +248,10 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                 waitForLinkChange(until: monotonicSeconds() + 0.05)
             case .connected(let helloSent):
                 if !helloSent { sendHello() }
+                if daemonStoppedAnswering() {
+                    dropSilentConnection()
+                    continue
+                }
                 if transport.queuedBytes > transportHighWater {
                     waitForLinkChange(until: monotonicSeconds() + 0.002)
                     continue
@@ -280,6 +286,34 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                 publishDeliveryState()
             }
         }
+    }
+
+    /// True when the connected daemon has owed an answer (the `welcome`, or an `ack` for what it was sent) for
+    /// longer than the configured timeout. Pipeline thread, after `hello`.
+    private func daemonStoppedAnswering() -> Bool {
+        linkLock.lock()
+        let acknowledges = daemonAcknowledges, acked = ackedSeq, target = deliveryTarget
+        linkLock.unlock()
+        let owes = acknowledges == nil || (acknowledges == true && (acked ?? 0) < target)
+        return answerWatch.observe(owesAnswer: owes, acknowledged: acked, now: monotonicSeconds())
+    }
+
+    /// Closes a connection whose daemon stopped answering and schedules a reconnect, as if the transport had
+    /// reported it closed: the next `hello` sends again everything the daemon has not confirmed. Pipeline thread.
+    private func dropSilentConnection() {
+        linkLock.lock()
+        let owed = daemonAcknowledges == nil ? "its welcome" : "an acknowledgment of the events sent"
+        linkLock.unlock()
+        log("the daemon has not sent \(owed) for \(Int(answerWatch.waited(now: monotonicSeconds()))) s: "
+            + "taking the connection for dead, reconnecting (\(transport.queuedBytes) bytes were still queued)")
+        transport.disconnect()
+        answerWatch.reset()
+        linkLock.lock()
+        let delay = backoff.nextDelay()
+        failedAttempts += 1
+        link = .disconnected(retryAt: monotonicSeconds() + delay)
+        linkLock.broadcast()
+        linkLock.unlock()
     }
 
     /// Publishes what other threads read: the counts, the memo's statistics, and how far the daemon must
@@ -367,6 +401,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         // After a reconnect, start from the resend log's checkpoint and send what followed it again (frames in
         // flight when the previous connection reset were lost); without one, from the last state sent.
         let checkpoint = resendLog.checkpoint ?? (baselineSeq, baseline)
+        answerWatch.reset()
         sourceTables[connectionNumber] = sources
         connectionNumber += 1
         connectionBase = checkpoint.seq
