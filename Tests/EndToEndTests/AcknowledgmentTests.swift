@@ -68,21 +68,39 @@ struct AcknowledgmentTests {
 /// for the daemon's `ack`, not only for the bytes to leave its socket.
 @Suite("Delivered means acknowledged")
 struct DeliveredMeansAcknowledgedTests {
-    @Test("a recorder whose daemon acknowledges is delivered only once the daemon acknowledged its last event")
-    func waitsForTheAck() throws {
-        let welcome = Array(#"{"type":"welcome","session":"s","protocol":1,"resumed":false,"ack":true}"#.utf8)
-        let daemon = ServerEventRecorder(greeting: welcome)
-        let (server, port) = try startServer(daemon)
-        defer { server.stop() }
+    /// The `welcome` of a daemon that acknowledges.
+    private static let welcome = Array(#"{"type":"welcome","session":"s","protocol":1,"resumed":false,"ack":true}"#.utf8)
+
+    /// A recorder of an `Int` state named `name`, streaming to the server on `port`.
+    private func makeRecorder(_ name: String, port: Int,
+                              _ configure: (inout InspectorConfiguration) -> Void = { _ in }) -> Recorder<Int, String> {
         var configuration = InspectorConfiguration()
         configuration.url = "ws://127.0.0.1:\(port)"
-        let host = RecorderHost<Int, String>(executor: .queue(DispatchQueue(label: "acks.host")), currentState: { nil })
-        let recorder = Recorder(name: "acks", initialState: 0, host: host, configuration: configuration)
+        configure(&configuration)
+        let host = RecorderHost<Int, String>(executor: .queue(DispatchQueue(label: name)), currentState: { nil })
+        return Recorder(name: name, initialState: 0, host: host, configuration: configuration)
+    }
+
+    /// Whether the daemon received a message containing `"seq":N` (on any connection, or on `connection`).
+    private func received(seq: Int, by daemon: ServerEventRecorder, on connection: ConnectionID? = nil) -> Bool {
+        let marker = #""seq":\#(seq)"#
+        if let connection {
+            return daemon.messages(from: connection).contains { String(decoding: $0, as: UTF8.self).contains(marker) }
+        }
+        return daemon.events.contains {
+            if case .received(_, let bytes, _) = $0 { String(decoding: bytes, as: UTF8.self).contains(marker) } else { false }
+        }
+    }
+
+    @Test("a recorder whose daemon acknowledges is delivered only once the daemon acknowledged its last event")
+    func waitsForTheAck() throws {
+        let daemon = ServerEventRecorder(greeting: Self.welcome)
+        let (server, port) = try startServer(daemon)
+        defer { server.stop() }
+        let recorder = makeRecorder("acks", port: port)
         for count in 1...3 { recorder.record("add", state: count) }
         // hello, then the three actions (in one or more messages).
-        #expect(daemon.wait { recorder in
-            recorder.events.contains { if case .received(_, let bytes, _) = $0 { String(decoding: bytes, as: UTF8.self).contains(#""seq":3"#) } else { false } }
-        })
+        #expect(daemon.wait { received(seq: 3, by: $0) })
         // Written out, not acknowledged: not delivered.
         #expect(!recorder.waitUntilDelivered(timeout: TestTime.seconds(0.5)))
         guard case .opened(let id, _, _, _)? = daemon.events.first else {
@@ -97,25 +115,16 @@ struct DeliveredMeansAcknowledgedTests {
 
     @Test("waiting for one app's deliveries does not wait for another app whose daemon has not acknowledged")
     func waitForOneApp() throws {
-        let welcome = Array(#"{"type":"welcome","session":"s","protocol":1,"resumed":false,"ack":true}"#.utf8)
-        let silent = ServerEventRecorder(greeting: welcome), answering = ServerEventRecorder(greeting: welcome)
+        let silent = ServerEventRecorder(greeting: Self.welcome), answering = ServerEventRecorder(greeting: Self.welcome)
         let (silentServer, silentPort) = try startServer(silent)
         defer { silentServer.stop() }
         let (answeringServer, answeringPort) = try startServer(answering)
         defer { answeringServer.stop() }
-        func recorder(_ name: String, port: Int) -> Recorder<Int, String> {
-            var configuration = InspectorConfiguration()
-            configuration.url = "ws://127.0.0.1:\(port)"
-            let host = RecorderHost<Int, String>(executor: .queue(DispatchQueue(label: name)), currentState: { nil })
-            return Recorder(name: name, initialState: 0, host: host, configuration: configuration)
-        }
-        let unconfirmed = recorder("unconfirmed-app", port: silentPort)
-        let confirmed = recorder("confirmed-app", port: answeringPort)
+        let unconfirmed = makeRecorder("unconfirmed-app", port: silentPort)
+        let confirmed = makeRecorder("confirmed-app", port: answeringPort)
         unconfirmed.record("add", state: 1)
         confirmed.record("add", state: 1)
-        #expect(answering.wait { recorder in
-            recorder.events.contains { if case .received(_, let bytes, _) = $0 { String(decoding: bytes, as: UTF8.self).contains(#""seq":1"#) } else { false } }
-        })
+        #expect(answering.wait { received(seq: 1, by: $0) })
         guard case .opened(let id, _, _, _)? = answering.events.first else {
             Issue.record("no connection")
             return
@@ -128,25 +137,17 @@ struct DeliveredMeansAcknowledgedTests {
 
     @Test("a daemon that stops acknowledging is taken for dead after the answer timeout: the app reconnects and sends again what was not confirmed", arguments: [true, false])
     func silentDaemonIsLeft(welcomes: Bool) throws {
-        let welcome = Array(#"{"type":"welcome","session":"s","protocol":1,"resumed":false,"ack":true}"#.utf8)
         // A peer that accepts the connection and reads, then never answers again (or never even welcomes).
-        let daemon = ServerEventRecorder(greeting: welcomes ? welcome : nil)
+        let daemon = ServerEventRecorder(greeting: welcomes ? Self.welcome : nil)
         let (server, port) = try startServer(daemon)
         defer { server.stop() }
-        var configuration = InspectorConfiguration()
-        configuration.url = "ws://127.0.0.1:\(port)"
-        configuration.answerTimeoutSeconds = 1
-        let host = RecorderHost<Int, String>(executor: .queue(DispatchQueue(label: "silent.host")), currentState: { nil })
-        let recorder = Recorder(name: "silent", initialState: 0, host: host, configuration: configuration)
+        let recorder = makeRecorder("silent", port: port) { $0.answerTimeoutSeconds = 1 }
         for count in 1...3 { recorder.record("add", state: count) }
-        func sentEvent3(_ id: ConnectionID, _ recorder: ServerEventRecorder) -> Bool {
-            recorder.messages(from: id).contains { String(decoding: $0, as: UTF8.self).contains(#""seq":3"#) }
-        }
-        #expect(daemon.wait { recorder in recorder.openedConnections.first.map { sentEvent3($0, recorder) } ?? false })
+        #expect(daemon.wait { received(seq: 3, by: $0) })
         // No answer for a second: the app leaves that connection and opens another, whose hello starts from the
         // last confirmed state (the initial one) and which carries the three actions again.
         #expect(daemon.wait(timeout: TestTime.seconds(10)) { recorder in
-            recorder.openedConnections.count >= 2 && sentEvent3(recorder.openedConnections[1], recorder)
+            recorder.openedConnections.count >= 2 && received(seq: 3, by: recorder, on: recorder.openedConnections[1])
         }, "the app stayed on a connection whose daemon never answered")
         let first = try #require(daemon.openedConnections.first)
         #expect(daemon.wait(timeout: TestTime.seconds(5)) { $0.hasClosed(first) }, "the silent connection was closed")
@@ -158,21 +159,14 @@ struct DeliveredMeansAcknowledgedTests {
 
     @Test("a daemon that keeps acknowledging keeps its connection, however long the app runs")
     func answeringDaemonIsKept() throws {
-        let welcome = Array(#"{"type":"welcome","session":"s","protocol":1,"resumed":false,"ack":true}"#.utf8)
-        let daemon = ServerEventRecorder(greeting: welcome)
+        let daemon = ServerEventRecorder(greeting: Self.welcome)
         let (server, port) = try startServer(daemon)
         defer { server.stop() }
-        var configuration = InspectorConfiguration()
-        configuration.url = "ws://127.0.0.1:\(port)"
-        configuration.answerTimeoutSeconds = 0.5
-        let host = RecorderHost<Int, String>(executor: .queue(DispatchQueue(label: "answering.host")), currentState: { nil })
-        let recorder = Recorder(name: "answering", initialState: 0, host: host, configuration: configuration)
+        let recorder = makeRecorder("answering", port: port) { $0.answerTimeoutSeconds = 0.5 }
         // Two seconds of actions, each acknowledged a little after it arrives (within the timeout).
         for count in 1...10 {
             recorder.record("add", state: count)
-            #expect(daemon.wait { recorder in
-                recorder.events.contains { if case .received(_, let bytes, _) = $0 { String(decoding: bytes, as: UTF8.self).contains(#""seq":\#(count)"#) } else { false } }
-            })
+            #expect(daemon.wait { received(seq: count, by: $0) })
             usleep(200_000)
             let id = try #require(daemon.openedConnections.first)
             _ = server.send(Array(#"{"type":"ack","seq":\#(count)}"#.utf8), to: id)
@@ -183,8 +177,7 @@ struct DeliveredMeansAcknowledgedTests {
 
     @Test("an app that exits before the daemon acknowledged its events says so, naming the last confirmed action")
     func exitWithUnacknowledgedEventsIsReported() throws {
-        let welcome = Array(#"{"type":"welcome","session":"s","protocol":1,"resumed":false,"ack":true}"#.utf8)
-        let daemon = ServerEventRecorder(greeting: welcome)
+        let daemon = ServerEventRecorder(greeting: Self.welcome)
         let (server, port) = try startServer(daemon)
         defer { server.stop() }
         let app = try ChildProcess(Executables.path("stress"),
