@@ -143,3 +143,46 @@ private final class ResetSchedule: @unchecked Sendable {  // guarded by `lock`
     func finish() { lock.withLock { done = true } }
     func count(_ connections: Int) { lock.withLock { total += connections > 0 ? 1 : 0 } }
 }
+
+/// What the daemon does with messages an app sends again after a reconnect, frame by frame (a raw peer).
+@Suite("Resent messages")
+struct ResentMessagesTests {
+    @Test("a coalesced range sent again across the point the record had reached: its actions up to that point are not recorded twice, and no state is made up for them")
+    func resentRangeAcrossTheRecordsEnd() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let instance = UUID().uuidString
+        // The first connection: actions 1–10 with their patches, then the connection drops.
+        let first = try DaemonPeer(port: harness.port)
+        try first.hello(AppFrames.hello(name: "straddle", instance: instance))
+        try first.send(AppFrames.batch(1...10))
+        let session = try #require(harness.waitForSession(events: 10, app: "straddle"))
+        first.raw.drop()
+
+        // The app comes back from its checkpoint after action 5 and sends again what followed it: actions 6 and 7
+        // with their patches, then a coalesced range 8–14 (announced before its actions, which carry no patch), and
+        // the snapshot that closes it. On this connection the numbers start after 5.
+        let second = try DaemonPeer(port: harness.port)
+        try second.hello(#"{"type":"hello","protocol":1,"app":{"name":"straddle","instance":"\#(instance)"},"#
+            + #""state":{"count":5},"stateType":"CounterState","capabilities":["jump","dispatch","replay","batch"],"#
+            + #""seq":5,"resending":11}"#)
+        try second.send(AppFrames.action(seq: 1, count: 6))
+        try second.send(AppFrames.action(seq: 2, count: 7))
+        try second.send(#"{"type":"dropped","from":3,"to":9,"actionsLost":0}"#)
+        for seq in 3...9 { try second.send(AppFrames.action(seq: seq, patch: "[]")) }
+        try second.send(AppFrames.snapshot(seq: 9, count: 14))
+
+        let count = try JSONPointer("/count")
+        #expect(try harness.lastRecordedState(session) { $0[count] == 14 }[count] == 14)
+        let reader = try harness.daemon.store.openSession(session.id)
+        let events = try reader.events(1...reader.eventCount)
+        let numbers = events.filter { $0.kind == .action }.compactMap(\.appSeq)
+        #expect(numbers == Array(1...14), "each action once, in order: \(numbers)")
+        // Between the record's end (10) and the snapshot the state is unknown: no row claims one.
+        for event in events where event.kind == .action && (event.appSeq ?? 0) > 10 && (event.appSeq ?? 0) < 14 {
+            let claimed = try? reader.state(at: event.index)
+            #expect(try reader.unknownState(after: event.index) != nil,
+                    "#\(event.index), app action \(event.appSeq ?? -1), claims \(claimed.map { "\($0)" } ?? "?")")
+        }
+    }
+}

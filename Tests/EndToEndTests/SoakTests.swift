@@ -18,6 +18,13 @@ struct SoakTests {
         var seconds: Double
         var apps: Int
 
+        /// How far apart the faults are, as a multiple of the brief run's 0.3–1.2 s. The brief run packs faults
+        /// (a reset about every 2 s, a restart about every 8 s); kept up for minutes, that rate leaves apps that
+        /// resend their unacknowledged backlog after every fault no time to catch up on two cores, and the run
+        /// measures the machine instead of the recording. Longer runs space them four times as far (a reset about
+        /// every 8 s, a daemon restart about every 30 s, plus the two planned restarts).
+        var faultSpacing: Double { seconds > 30 ? 4 : 1 }
+
         static var fromEnvironment: Plan {
             let environment = ProcessInfo.processInfo.environment
             return Plan(seconds: environment["REWIND_SOAK_SECONDS"].flatMap(Double.init) ?? 12,
@@ -62,7 +69,7 @@ struct SoakTests {
         // At least one restart of each kind: killed a third of the way in, stopped gracefully at two thirds.
         var plannedRestarts: [(at: Double, signal: Int32)] = [(plan.seconds / 3, SIGKILL), (plan.seconds * 2 / 3, SIGTERM)]
         while Date() < end {
-            usleep(UInt32.random(in: 300_000...1_200_000, using: &generator))
+            usleep(UInt32(Double(UInt32.random(in: 300_000...1_200_000, using: &generator)) * plan.faultSpacing))
             if let next = plannedRestarts.first, Date().timeIntervalSince(start) >= next.at {
                 plannedRestarts.removeFirst()
                 daemonLog += try Self.restart(daemon, signal: next.signal)
@@ -111,6 +118,7 @@ struct SoakTests {
                     \(daemonLog.filter { line in
                         account.sessionIDs.contains { line.contains($0) } || !line.contains("session 20")
                     }.joined(separator: "\n"))
+                    recorded twice: \(account.duplicates.joined(separator: "\n"))
                     the session ends with:
                     \(account.tails.joined(separator: "\n"))
                     stress said: \(app.process.stderrLines.suffix(20).joined(separator: "\n"))
@@ -269,6 +277,8 @@ struct SessionAccount: CustomStringConvertible {
     var tails: [String] = []
     var recorded = Set<Int64>()
     var recordedTwice = 0
+    /// For the first few actions recorded twice: both rows, and the rows just before the second (what led to it).
+    var duplicates: [String] = []
     var declaredLost: Int64 = 0
     var actionsWithoutNumber = 0
 
@@ -312,21 +322,34 @@ struct SessionAccount: CustomStringConvertible {
             let reader = try store.openSession(session.id)
             guard reader.eventCount > 0 else { continue }
             let events = try reader.events(1...reader.eventCount)
-            account.tails += events.suffix(6).map {
-                "#\($0.index) \($0.kind.rawValue) \($0.label ?? "") app \($0.appSeq.map(String.init) ?? "-") "
-                    + "\(($0.detail ?? "").prefix(100))"
-            }
-            for event in events {
+            account.tails += events.suffix(6).map(Self.row)
+            var firstRow: [Int64: Int64] = [:]
+            for (position, event) in events.enumerated() {
                 switch event.kind {
                 case .action:
                     guard let seq = event.appSeq else { account.actionsWithoutNumber += 1; continue }
-                    if !account.recorded.insert(seq).inserted { account.recordedTwice += 1 }
+                    if !account.recorded.insert(seq).inserted {
+                        account.recordedTwice += 1
+                        if account.duplicates.count < 3 {
+                            let before = events[max(0, position - 4)..<position].map(Self.row).joined(separator: " | ")
+                            account.duplicates.append("app \(seq) at #\(firstRow[seq].map(String.init) ?? "?") and "
+                                                      + "#\(event.index) (after: \(before))")
+                        }
+                    } else {
+                        firstRow[seq] = event.index
+                    }
                 default:
                     account.declaredLost += lostActions(in: event)
                 }
             }
         }
         return account
+    }
+
+    /// One event as a line of a failure's message.
+    static func row(_ event: RecordedEvent) -> String {
+        "#\(event.index) \(event.kind.rawValue) \(event.label ?? "") app \(event.appSeq.map(String.init) ?? "-") "
+            + "\((event.detail ?? "").prefix(100))"
     }
 
     /// How many actions a marker event says were lost: a `dropped` row labelled `lost` carries

@@ -204,15 +204,24 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     func recordDropped(_ dropped: Dropped, connectionBase: UInt64) {
         lock.lock()
         // A range sent again after a reconnect is recorded only from where the record ended before it.
-        let first = max(connectionBase &+ dropped.from, resentThrough &+ 1), last = connectionBase &+ dropped.to
+        let from = connectionBase &+ dropped.from
+        let first = max(from, resentThrough &+ 1), last = connectionBase &+ dropped.to
         guard first <= last else {
             rebuilt = nil  // a coalesced range sent again: the app's state is unknown until its snapshot
             lock.unlock()
             return
         }
-        settleResend()
+        if from > resentThrough {
+            settleResend()
+        } else {
+            // A range sent again that goes on past where the record ended: its actions follow this message, and
+            // those up to ``resentThrough`` are recorded already, so the resend goes on until the first action
+            // beyond it (``recordAction``). The state rebuilt from the checkpoint stops here: those actions carry
+            // no patch.
+            rebuilt = nil
+        }
         stateKnown = false
-        if first == connectionBase &+ dropped.from { announcedLost &+= dropped.actionsLost }
+        if first == from { announcedLost &+= dropped.actionsLost }
         var detail = "the app's outbox was full: states of actions \(first)–\(last) were not sent; a snapshot follows"
         if dropped.actionsLost > 0 {
             detail += "; \(dropped.actionsLost) of these actions could not be kept at all and are lost"
