@@ -178,6 +178,27 @@ struct CommandLineConsistencyTests {
         #expect(run.err.contains("rewind open") && run.err.contains("--port \(harness.port)"), "\(run.err)")
     }
 
+    @Test("rewind (the timeline) on a busy port without a terminal never asks to attach: it says so and exits 1")
+    func busyPortWithoutATerminalNeverAsks() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let app = try DaemonPeer(port: harness.port)
+        let session = try #require(try app.hello(AppFrames.hello(name: "elsewhere")))
+        #expect(harness.waitForSession() != nil)
+        // No --headless: the command that asks in a terminal. Standard input stays open: an answer it waited for
+        // would never come, and the run would time out.
+        let process = try ChildProcess(Executables.path("rewind"),
+                                       ["--port", "\(harness.port)", "--data", harness.dataDirectory.path])
+        defer { process.closeInput() }
+        let status = process.waitForExit(timeout: 10)
+        let err = process.stderrLines.joined(separator: "\n")
+        #expect(status == 1, "\(err)")
+        #expect(err.contains("another rewind is probably running there") && err.contains("with 1 live session"), "\(err)")
+        #expect(err.contains("'rewind open \(session) --port \(harness.port) --data \(harness.dataDirectory.path)'"),
+                "\(err)")
+        #expect(!err.contains("[Y/n]") && process.stdoutLines.isEmpty, "no question: \(err) \(process.stdoutLines)")
+    }
+
     @Test("verify shows the app's standard error when the app fails")
     func verifyShowsTheAppsErrors() throws {
         let harness = try DaemonHarness()
