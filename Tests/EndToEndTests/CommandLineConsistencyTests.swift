@@ -1,5 +1,5 @@
 import Foundation
-import RewindDaemon
+@testable import RewindDaemon
 import RewindWire
 import Testing
 
@@ -176,6 +176,81 @@ struct CommandLineConsistencyTests {
         #expect(run.status == 1)
         #expect(run.err.contains("another rewind is probably running there"), "\(run.err)")
         #expect(run.err.contains("rewind open") && run.err.contains("--port \(harness.port)"), "\(run.err)")
+    }
+
+    @Test("rewind (the timeline) on a busy port without a terminal never asks to attach: it says so and exits 1")
+    func busyPortWithoutATerminalNeverAsks() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let app = try DaemonPeer(port: harness.port)
+        let session = try #require(try app.hello(AppFrames.hello(name: "elsewhere")))
+        #expect(harness.waitForSession() != nil)
+        // No --headless: the command that asks in a terminal. Standard input stays open: an answer it waited for
+        // would never come, and the run would time out.
+        let process = try ChildProcess(Executables.path("rewind"),
+                                       ["--port", "\(harness.port)", "--data", harness.dataDirectory.path])
+        defer { process.closeInput() }
+        let status = process.waitForExit(timeout: 10)
+        let err = process.stderrLines.joined(separator: "\n")
+        #expect(status == 1, "\(err)")
+        #expect(err.contains("another rewind is probably running there") && err.contains("with 1 live session"), "\(err)")
+        #expect(err.contains("'rewind open \(session) --port \(harness.port) --data \(harness.dataDirectory.path)'"),
+                "\(err)")
+        #expect(!err.contains("[Y/n]") && process.stdoutLines.isEmpty, "no question: \(err) \(process.stdoutLines)")
+    }
+
+    @Test("sessions --delete removes a saved session (by prefix), never one being recorded; --prune --older-than removes the sessions that ended before")
+    func deleteAndPrune() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-prune-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SessionStore(directory: directory)
+        let day = 86_400.0
+        func session(_ name: String, endedDaysAgo: Double?) throws -> (SessionRecording, SessionID) {
+            // A live one started 20 days ago: old enough to prune, were it not being recorded.
+            let started = Date().addingTimeInterval(-(endedDaysAgo ?? 20) * day - 60)
+            let recording = try store.createSession(appName: name, protocolVersion: 1, initialState: ["n": 0],
+                                                    startedAt: started)
+            recording.append(NewEvent(appSeq: 1, time: started.timeIntervalSince1970 + 1, label: "tick",
+                                      action: ["n": 1], patch: JSONPatch()), stateAfter: ["n": 0])
+            if let endedDaysAgo {
+                recording.finish(endState: .clean, endedAt: Date().addingTimeInterval(-endedDaysAgo * day))
+            } else {
+                recording.flush()
+            }
+            return (recording, recording.id)
+        }
+        let (_, old) = try session("old", endedDaysAgo: 10)
+        let (_, older) = try session("older", endedDaysAgo: 30)
+        let (_, recent) = try session("recent", endedDaysAgo: 1)
+        let (live, recording) = try session("live", endedDaysAgo: nil)
+        defer { live.finish(endState: .clean) }
+        let data = ["--data", directory.path]
+
+        let refused = try rewind(["sessions", "--delete", recording.rawValue] + data)
+        #expect(refused.status == 1 && refused.err.contains("is being recorded by a running rewind"), "\(refused.err)")
+        let pruned = try rewind(["sessions", "--prune", "--older-than", "7d"] + data)
+        #expect(pruned.status == 0, "\(pruned.err)")
+        #expect(pruned.out.contains { $0.hasPrefix("deleted \(old) (old, 1 event, ") }, "\(pruned.out)")
+        #expect(pruned.out.contains { $0.hasPrefix("deleted \(older) (older") }, "\(pruned.out)")
+        #expect(pruned.out.last?.hasPrefix("pruned 2 sessions older than 7d") == true
+                && pruned.out.last?.hasSuffix("; kept \(recording), being recorded") == true, "\(pruned.out)")
+        let left = Set(files(in: directory).filter { $0.hasSuffix(".rewind") })
+        #expect(left == ["\(recent).rewind", "\(recording).rewind"], "\(files(in: directory))")
+        #expect(!files(in: directory).contains { $0.hasPrefix(old.rawValue) || $0.hasPrefix(older.rawValue) },
+                "no file of a pruned session is left: \(files(in: directory))")
+
+        let deleted = try rewind(["sessions", "--delete", String(recent.rawValue.dropLast(3))] + data)
+        #expect(deleted.status == 0 && deleted.out.first?.hasPrefix("deleted \(recent) (recent, 1 event, ") == true,
+                "\(deleted.out) \(deleted.err)")
+        #expect(!files(in: directory).contains { $0.hasPrefix(recent.rawValue) }, "\(files(in: directory))")
+        #expect(files(in: directory).contains("\(recording).rewind"), "the live session stays")
+
+        for (arguments, message) in [(["--prune"], "--prune needs --older-than"),
+                                     (["--prune", "--older-than", "7 days"], "an age is a number and a unit"),
+                                     (["--delete", "x", "--json"], "does not go with --delete")] {
+            let run = try rewind(["sessions"] + arguments + data)
+            #expect(run.status == 64 && run.err.contains(message), "\(arguments): \(run.err)")
+        }
     }
 
     @Test("verify shows the app's standard error when the app fails")

@@ -138,9 +138,10 @@ final class Tmux {
         }
     }
 
-    /// Types `text` as it is (`send-keys -l`: no key names), e.g. a terminal's raw mouse report.
+    /// Types `text` as it is (`send-keys -l`: no key names), e.g. a terminal's raw mouse report; text starting
+    /// with `-` too (after `--`, tmux does not read it as options).
     func sendLiteral(_ text: String) {
-        _ = Self.run(["send-keys", "-t", name, "-l", text])
+        _ = Self.run(["send-keys", "-t", name, "-l", "--", text])
         usleep(150_000)
     }
 

@@ -33,6 +33,14 @@ struct OpenCommand: ParsableCommand {
         } catch {
             throw CommandError("\(error)")
         }
+        try Self.showTimeline(of: id, isLive: isLive, store: store, connection: connection)
+    }
+
+    /// Shows session `id` of `store` in the timeline until the user quits. A live session is attached to the
+    /// daemon at `connection` when that daemon records it (the app keys go through it); otherwise the timeline
+    /// only reads the file. Also what `rewind` does when it attaches to another rewind as a viewer.
+    static func showTimeline(of id: SessionID, isLive: Bool, store: SessionStore,
+                             connection: ConnectionOptions) throws {
         // A live session: attach to the daemon recording it, if it answers where --host/--port say.
         let attached = isLive ? ControlTimelineActions.attach(to: connection, session: id, store: store) : nil
         let source = SessionTimelineSource(store: store, daemon: nil, address: "ws://\(connection.host):\(connection.port)",

@@ -112,7 +112,8 @@ struct ServeCommand: ParsableCommand {
             port = try daemon.start()
         } catch {
             daemon.stop()
-            throw listenError(error)
+            try answerBusyPort(error, offeringToAttach: showTimeline)
+            return
         }
         if !headless && !interactive {
             log("not a terminal: recording without the timeline (as 'rewind serve --headless')")
@@ -128,9 +129,13 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
-    /// The error for a daemon that could not listen: when a rewind daemon answers at that address (the usual
-    /// reason: another `rewind` runs there), says so and how to watch it instead.
-    private func listenError(_ error: any Error) -> CommandError {
+    /// Answers a daemon that could not listen (`error`): throws the error, which names another rewind when a
+    /// rewind daemon answers at that address (the usual reason: another `rewind` runs there) and says how to watch
+    /// it instead. With `offeringToAttach` (the timeline in a terminal), when that rewind records a live session
+    /// whose file is in this command's session directory, asks "Attach to it as a viewer? [Y/n]" and on yes shows
+    /// that session attached to it (as `rewind open SESSION --port N`) until the user quits; on no, or at the end
+    /// of input, exits with status 1. Never reads standard input otherwise.
+    private func answerBusyPort(_ error: any Error, offeringToAttach: Bool) throws {
         let address = "\(connection.host):\(connection.port)"
         guard connection.port != 0,
               let client = try? ControlClient(host: connection.host, port: connection.port,
@@ -139,16 +144,41 @@ struct ServeCommand: ParsableCommand {
             var text = "\(error)"
             let prefix = "cannot listen on \(address): "
             while text.hasPrefix(prefix + prefix) { text.removeFirst(prefix.count) }
-            return CommandError(text + (text.hasSuffix("in use") ? " (choose another port with --port N)" : ""))
+            throw CommandError(text + (text.hasSuffix("in use") ? " (choose another port with --port N)" : ""))
         }
         let live = ((try? SessionIDResolver.daemonSessions(client)) ?? []).filter(\.live)
+            .sorted { $0.startedAt > $1.startedAt }
+        // The live sessions this command can show: their files are in its session directory.
+        let store = try? data.openStoreForReading()
+        let saved = Set((try? store?.sessionIDs()) ?? [])
+        let shown = live.filter { (try? SessionID(validating: $0.session)).map(saved.contains) ?? false }
         let port = connection.port == WireProtocol.defaultPort ? "" : " --port \(connection.port)"
-        let example = live.first.map { "'rewind open \($0.session)\(port)'" } ?? "'rewind open SESSION\(port)'"
-        return CommandError("cannot listen on \(address): another rewind is probably running there (a rewind "
-            + "daemon answers on that port\(live.isEmpty ? "" : " with \(live.count) live session\(live.count == 1 ? "" : "s")")). "
-            + "Watch it as a viewer instead: \(example) shows a session and drives its app, 'rewind tail\(port)' "
-            + "prints its events, 'rewind sessions' lists what it recorded; or start this one on another port "
-            + "with --port N")
+        let dataOption = data.data.map { " --data \($0)" } ?? ""
+        let example = (shown.first ?? live.first).map { "'rewind open \($0.session)\(port)\(dataOption)'" }
+            ?? "'rewind open SESSION\(port)'"
+        let elsewhere = !live.isEmpty && shown.isEmpty
+            ? "; its live sessions are not in \(data.directory.path): it records elsewhere (pass its --data DIR)" : ""
+        let message = "cannot listen on \(address): another rewind is probably running there (a rewind daemon "
+            + "answers on that port\(live.isEmpty ? "" : " with \(live.count) live session\(live.count == 1 ? "" : "s")")"
+            + "\(elsewhere)). Watch it as a viewer instead: \(example) shows a session and drives its app, "
+            + "'rewind tail\(port)' prints its events, 'rewind sessions' lists what it recorded; or start this one on "
+            + "another port with --port N"
+        guard offeringToAttach, let store, let session = shown.first,
+              let id = try? SessionID(validating: session.session) else {
+            throw CommandError(message)
+        }
+        log(message)
+        FileHandle.standardOutput.write(Data(("Attach to it as a viewer (session \(session.session), app "
+            + "\(TerminalText.escaped(session.app.name)))? [Y/n] ").utf8))
+        guard Self.isYes(readLine()) else { throw ExitCode.failure }
+        try OpenCommand.showTimeline(of: id, isLive: true, store: store, connection: connection)
+    }
+
+    /// True for an answer that accepts a `[Y/n]` question: empty (the default), y or yes in any case; false at
+    /// the end of input (nil).
+    static func isYes(_ answer: String?) -> Bool {
+        guard let answer else { return false }
+        return ["", "y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
     private func log(_ line: String) {

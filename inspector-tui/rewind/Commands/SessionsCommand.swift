@@ -3,11 +3,14 @@ import Foundation
 import RewindDaemon
 import RewindWire
 
-/// `rewind sessions [--json]`: the recorded sessions, newest first.
+/// `rewind sessions [--json]`: the recorded sessions, newest first. `--delete SESSION` removes saved sessions'
+/// files and `--prune --older-than AGE` every session that ended longer ago than AGE; a session being recorded is
+/// never removed (its recorder holds its lock).
 struct SessionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sessions",
-        abstract: "List recorded sessions: id, app, start, events, actions lost, end state, file size."
+        abstract: "List recorded sessions: id, app, start, events, actions lost, end state, file size.",
+        discussion: "--delete and --prune remove saved sessions' files; a session being recorded is never removed."
     )
 
     @OptionGroup var data: DataOptions
@@ -15,7 +18,43 @@ struct SessionsCommand: ParsableCommand {
     @Flag(name: .long, help: "One JSON object per session, one per line, for scripts.")
     var json = false
 
+    @Option(name: .long, help: ArgumentHelp("Delete this saved session (an id or a unique prefix; repeatable).",
+                                            valueName: "session"))
+    var delete: [String] = []
+
+    @Flag(name: .long, help: "Delete every session that ended (or, never ended, started) longer ago than --older-than.")
+    var prune = false
+
+    @Option(name: .customLong("older-than"),
+            help: ArgumentHelp("With --prune: an age, a number and a unit: 90m, 12h, 7d, 2w.", valueName: "age"))
+    var olderThan: String?
+
+    func validate() throws {
+        if prune != (olderThan != nil) {
+            throw ValidationError(prune ? "--prune needs --older-than AGE (e.g. --older-than 7d)"
+                                        : "--older-than goes with --prune")
+        }
+        if let olderThan, Self.seconds(olderThan) == nil {
+            throw ValidationError("--older-than \(olderThan): an age is a number and a unit, s, m, h, d or w (e.g. 7d)")
+        }
+        if (prune || !delete.isEmpty) && json {
+            throw ValidationError("--json lists sessions; it does not go with --delete or --prune")
+        }
+    }
+
+    /// The seconds of an age written `N` + `s`, `m`, `h`, `d` or `w` (N a whole or decimal number ≥ 0).
+    static func seconds(_ age: String) -> Double? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604_800]
+        guard let unit = age.last.flatMap({ units[$0] }), let number = Double(age.dropLast()), number >= 0,
+              number.isFinite else { return nil }
+        return number * unit
+    }
+
     func run() throws {
+        if prune || !delete.isEmpty {
+            try remove()
+            return
+        }
         guard let store = try data.openStoreForReadingIfRecorded() else {
             if !json { print("No sessions in \(data.directory.path) (it does not exist yet).") }
             return
@@ -38,6 +77,57 @@ struct SessionsCommand: ParsableCommand {
         }
         for problem in unreadable {
             FileHandle.standardError.write(Data("rewind: skipped \(TerminalText.escaped(problem))\n".utf8))
+        }
+    }
+
+    /// `--delete` and `--prune`: removes the sessions named or too old, one line each; a session being recorded
+    /// is kept (and named). Fails when a session named cannot be deleted.
+    private func remove() throws {
+        let store = try data.openStoreForReading()
+        var removed: [SessionMetadata] = []
+        var kept: [String] = []
+        func remove(_ session: SessionMetadata) throws(SessionStoreError) {
+            try store.deleteSession(session.id)
+            removed.append(session)
+            print("deleted \(session.id) (\(TerminalText.escaped(session.appName)), \(session.eventCount) event\(session.eventCount == 1 ? "" : "s"), "
+                  + "\(ByteCount.format(session.fileBytes)))")
+        }
+        let sessions: [SessionMetadata]
+        do {
+            sessions = try store.listSessions()
+        } catch {
+            throw CommandError("cannot list \(data.directory.path): \(error)")
+        }
+        for text in delete {
+            let id = try SessionIDResolver.resolve(text, in: store)
+            guard let session = sessions.first(where: { $0.id == id }) else {
+                throw CommandError("cannot read session \(id) in \(data.directory.path)")
+            }
+            do {
+                try remove(session)
+            } catch .sessionInUse {
+                throw CommandError("session \(id) is being recorded by a running rewind: it can be deleted once "
+                    + "its app disconnects")
+            } catch {
+                throw CommandError("cannot delete session \(id): \(error)")
+            }
+        }
+        if prune, let age = olderThan.flatMap(Self.seconds) {
+            let cutoff = Date().addingTimeInterval(-age)
+            for session in sessions where (session.endedAt ?? session.startedAt) < cutoff
+                && !removed.contains(where: { $0.id == session.id }) {
+                do {
+                    try remove(session)
+                } catch .sessionInUse {
+                    kept.append(session.id.rawValue)
+                } catch {
+                    throw CommandError("cannot delete session \(session.id): \(error)")
+                }
+            }
+            let bytes = removed.reduce(Int64(0)) { $0 + $1.fileBytes }
+            print("pruned \(removed.count) session\(removed.count == 1 ? "" : "s") older than \(olderThan ?? ""), "
+                  + "\(ByteCount.format(bytes)) freed" + (kept.isEmpty ? "" : "; kept \(kept.joined(separator: ", ")), "
+                  + "being recorded"))
         }
     }
 
