@@ -12,6 +12,8 @@ final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `co
     private var errLines: [String] = []
     private var outBuffer = Data()
     private var errBuffer = Data()
+    /// How many of the two output pipes have reached their end (the child, and any child of its, closed them).
+    private var pipesEnded = 0
 
     /// Starts `executable` (a path) with `arguments` and extra `environment` variables.
     init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
@@ -24,10 +26,10 @@ final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `co
         process.standardOutput = output
         process.standardError = errors
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.append(handle.availableData, error: false)
+            self?.append(handle, error: false)
         }
         errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.append(handle.availableData, error: true)
+            self?.append(handle, error: true)
         }
         try process.run()
     }
@@ -89,12 +91,30 @@ final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `co
         let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while process.isRunning && Date() < deadline { usleep(10_000) }
         guard !process.isRunning else { return nil }
-        usleep(20_000)  // let the last output arrive
+        // Everything it wrote is read once both pipes have ended (bounded: a child of its may keep them open).
+        let drained = Date(timeIntervalSinceNow: TestTime.seconds(5))
+        condition.lock()
+        while pipesEnded < 2 && condition.wait(until: drained) {}
+        condition.unlock()
         return process.terminationStatus
     }
 
-    private func append(_ data: Data, error: Bool) {
-        guard !data.isEmpty else { return }
+    private func append(_ handle: FileHandle, error: Bool) {
+        let data = handle.availableData
+        guard !data.isEmpty else {
+            // The end of the pipe: a last line without a newline is a line too.
+            handle.readabilityHandler = nil
+            condition.lock()
+            let rest = error ? errBuffer : outBuffer
+            if !rest.isEmpty {
+                let line = String(decoding: rest, as: UTF8.self)
+                if error { errLines.append(line); errBuffer = Data() } else { outLines.append(line); outBuffer = Data() }
+            }
+            pipesEnded += 1
+            condition.broadcast()
+            condition.unlock()
+            return
+        }
         condition.lock()
         if error { errBuffer.append(data) } else { outBuffer.append(data) }
         var buffer = error ? errBuffer : outBuffer
