@@ -181,8 +181,10 @@ struct SoakTests {
     /// daemon's log. A graceful stop must end within 10 s; the port may take a moment to be free again.
     static func restart(_ daemon: DaemonFaultTests.DaemonProcess, signal: Int32) throws -> [String] {
         daemon.process.signal(signal)
-        if daemon.process.waitForExit(timeout: 10) == nil {
-            Issue.record("the daemon did not stop within 10 s of signal \(signal)\(Self.threadDump(daemon.process.pid))")
+        // A graceful stop first records what the daemon has received (up to its backlog bound, 8 MiB per app):
+        // with ten apps streaming into a loaded debug build that takes more than 10 s, so it gets 30.
+        if daemon.process.waitForExit(timeout: 30) == nil {
+            Issue.record("the daemon did not stop within 30 s of signal \(signal)\(Self.threadDump(daemon.process.pid))")
             daemon.process.signal(SIGKILL)
             daemon.process.waitForExit(timeout: 10)
         }
