@@ -63,7 +63,9 @@ struct SoakTests {
             let stateBytes = [1_000, 20_000, 200_000][index % 3]
             let rate = Int(Double([200, 2_000, 500][index % 3]) * plan.rateShare)
             let arguments = ["--duration", String(plan.seconds), "--rate", "\(rate)", "--state-bytes", "\(stateBytes)",
-                             "--seed", "\(index + 1)", "--deliver-timeout", String(TestTime.seconds(60))]
+                             "--seed", "\(index + 1)",
+                             // After minutes of faults an app may still be catching up: it gets half the run's length.
+                             "--deliver-timeout", String(TestTime.seconds(max(60, plan.seconds / 2)))]
             let process = try ChildProcess(Executables.path("stress"), arguments,
                                            environment: ["REWIND_URL": "ws://127.0.0.1:\(proxy.port)"])
             apps.append(App(process: process, arguments: arguments))
@@ -100,7 +102,8 @@ struct SoakTests {
         }
 
         for app in apps {
-            #expect(app.process.waitForExit(timeout: 120) == 0, "stress \(app.arguments) did not finish")
+            #expect(app.process.waitForExit(timeout: max(120, plan.seconds / 2 + 60)) == 0,
+                    "stress \(app.arguments) did not finish")
         }
         for viewer in viewers { viewer.close() }
         // Near its baseline: the finished runs' states are freed and given back (AddressSanitizer's quarantine keeps
