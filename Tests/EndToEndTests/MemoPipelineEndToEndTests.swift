@@ -4,7 +4,7 @@ import RewindWire
 import Testing
 
 /// Issue 21 end to end: the inspector's pipeline encoding states incrementally (the encoding memo), streaming to a
-/// real daemon in this process. The states the daemon records (rebuilt from the patches it received) must be the
+/// real daemon in this process (and from the real `stress` sample, read back through `rewind export`). The states the daemon records (rebuilt from the patches it received) must be the
 /// app's states; a memo that a type fools is caught by the periodic comparison; an idle pipeline parks.
 @Suite("Inspector pipeline with the encoding memo, against a real daemon", .serialized)
 struct MemoPipelineEndToEndTests {
@@ -122,6 +122,125 @@ struct MemoPipelineEndToEndTests {
         #expect(!statistics.failedCheck)
     }
 
+    // MARK: A real app with a 1 MB state
+
+    /// `stress`'s state (samples/stress/Stress.swift), rebuilt here from its rules — not from the recording — as
+    /// the truth to compare the recording with.
+    struct StressTruth {
+        struct Item: Equatable { var id: Int64; var value: Int64; var payload: String }
+        var items: [Item]
+        var counter: Int64 = 0
+
+        /// `StressState.sized(bytes)`.
+        init(bytes: Int) {
+            items = (0..<Int64(max(1, bytes / 100))).map { Item(id: $0, value: 0, payload: String(repeating: "x", count: 60)) }
+        }
+
+        /// `stressReducer` applied to one recorded action (`{"touch": {"index": 3, "value": 7}}`, …).
+        mutating func apply(_ action: JSONValue) throws {
+            let payload = action["payload"] ?? action
+            if payload == "tick" || payload["tick"] != nil {
+                counter += 1
+                return
+            }
+            if let touch = payload["touch"] {
+                let index = try #require(touch["index"]?.int64Value).asIndex
+                if items.indices.contains(index) { items[index].value = try #require(touch["value"]?.int64Value) }
+            } else if let write = payload["write"] {
+                let index = try #require(write["index"]?.int64Value).asIndex
+                if items.indices.contains(index) { items[index].payload = try #require(write["text"]?.stringValue) }
+            } else if let append = payload["append"] {
+                let item = try #require(append["_0"])
+                items.append(Item(id: try #require(item["id"]?.int64Value), value: try #require(item["value"]?.int64Value),
+                                  payload: try #require(item["payload"]?.stringValue)))
+            } else if let remove = payload["remove"] {
+                let index = try #require(remove["index"]?.int64Value).asIndex
+                if items.indices.contains(index) { items.remove(at: index) }
+            } else {
+                Issue.record("an action stress does not send: \(action)")
+            }
+            counter += 1
+        }
+
+        var json: JSONValue {
+            .object(JSONObject([
+                ("items", .array(items.map {
+                    .object(JSONObject([("id", .int($0.id)), ("value", .int($0.value)), ("payload", .string($0.payload))]))
+                })),
+                ("counter", .int(counter)),
+                ("note", ""),
+            ]))
+        }
+    }
+
+    @Test("stress --state-bytes 1000000, memo on: every state rebuilt from `rewind export --format jsonl` is the app's")
+    func largeStateExportReplaysToTheAppsStates() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let count = 100
+        // Paced well below what a debug build's pipeline sustains at 1 MB, so that states are not coalesced away. The
+        // final state (one line of about 1 MB) goes to a file: through a pipe its end may arrive after the exit.
+        let printed = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-memo-\(UUID()).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-memo-\(UUID()).jsonl")
+        defer {
+            try? FileManager.default.removeItem(at: printed)
+            try? FileManager.default.removeItem(at: file)
+        }
+        let stress = try ChildProcess("/bin/sh", [
+            "-c", #"out="$1"; shift; exec "$@" > "$out""#, "sh", printed.path, Executables.path("stress"),
+            "--count", "\(count)", "--state-bytes", "1000000", "--mix", "mixed", "--change-bytes", "40",
+            "--rate", "30", "--seed", "21", "--print-state", "--deliver-timeout", String(TestTime.seconds(30)),
+        ], environment: ["REWIND_URL": harness.url, "REWIND_MEMO_MIN_BYTES": "0"])
+        #expect(stress.waitForExit(timeout: 60) == 0, "stress said: \(stress.stderrLines.suffix(3))")
+        #expect(stress.stderrLines.contains { $0.contains(#""delivered":true"#) }, "\(stress.stderrLines.suffix(3))")
+        let appFinal = try JSONValue(parsing: try String(contentsOf: printed, encoding: .utf8))
+        let session = try #require(harness.waitForSession(events: Int64(count), app: "stress"))
+        harness.daemon.waitUntilIdle()
+        session.flush()
+
+        let export = try ChildProcess(Executables.path("rewind"), [
+            "export", session.id.rawValue, "--format", "jsonl", "-o", file.path, "--data", harness.dataDirectory.path,
+        ])
+        #expect(export.waitForExit(timeout: 30) == 0, "\(export.stderrLines)")
+
+        // The independent replay: each line's patch applied here to the state before it (no SessionReader).
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        let header = try JSONValue(parsing: String(try #require(lines.first)))
+        var truth = StressTruth(bytes: 1_000_000)
+        var rebuilt = try #require(header["initialState"])
+        #expect(rebuilt == truth.json, "the recorded initial state is not stress's")
+        var actions = 0, compared = 0
+        var mismatches: [Int64] = []
+        for line in lines.dropFirst() {
+            let event = try JSONValue(parsing: String(line))
+            let index = try #require(event["index"]?.int64Value)
+            #expect(event["branch"] == nil, "event \(index) is on a branch")
+            if let state = event["state"] {
+                rebuilt = state
+            } else if let patch = event["patch"] {
+                rebuilt = try JSONPatch(json: patch).apply(to: rebuilt)
+            }
+            if event["kind"] == "action" {
+                try truth.apply(try #require(event["action"], "action event \(index) without its action"))
+                actions += 1
+            }
+            if event["kind"] == "snapshot" {
+                #expect(event["detail"]?.stringValue?.contains(InspectorPipeline<Int, Int>.memoCheckReason) != true,
+                        "the memo's periodic check found it wrong at event \(index)")
+            }
+            guard event["stateUnknown"] != true else { continue }
+            compared += 1
+            if rebuilt != truth.json { mismatches.append(index) }
+        }
+        #expect(actions == count)
+        // A loaded machine (the whole suite runs in parallel) may still make the outbox coalesce a few states: those
+        // have no recorded state to compare. Every other one must be the app's.
+        #expect(compared >= actions / 2, "only \(compared) of \(actions) states were recorded (the rest coalesced)")
+        #expect(mismatches.isEmpty, "the rebuilt states differ from the app's at events \(mismatches.prefix(10))")
+        #expect(truth.json == appFinal, "the recorded actions, replayed by stress's rules, do not end in the state stress printed")
+        #expect(rebuilt == appFinal, "the last rebuilt state is not the one stress printed")
+    }
+
     @Test("a type whose encoding reads a global fools the memo; the periodic check sends the true state and turns it off")
     func checkCatchesAFoolingType() throws {
         let harness = try DaemonHarness()
@@ -170,4 +289,9 @@ struct MemoPipelineEndToEndTests {
         #expect(Date().timeIntervalSince(started) < TestTime.seconds(0.9), "the push did not wake the parked pipeline")
         #expect(outbox.parkedWakeUps >= 1)
     }
+}
+
+private extension Int64 {
+    /// This number as an array index (a recorded index is far below `Int.max`).
+    var asIndex: Int { Int(clamping: self) }
 }

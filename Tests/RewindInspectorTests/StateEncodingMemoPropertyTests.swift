@@ -206,6 +206,29 @@ struct StateEncodingMemoPropertyTests {
         #expect(second["counters"]?[1]?["value"] == .int(20))
     }
 
+    @Test("a change inside an element last reused by equality finds the collections around it: nothing is encoded in full")
+    func nestedPlacesOutliveTheirReuse() throws {
+        struct Entry: Codable, Equatable { var id: Int; var value: Int }
+        struct Section: Codable, Equatable { var name: String; var entries: [Entry] }
+        struct Sections: Codable { var sections: [Section] }
+        var state = Sections(sections: (0..<10).map { s in
+            Section(name: "s\(s)", entries: (0..<50).map { Entry(id: $0, value: 0) })
+        })
+        let memo = StateEncodingMemo()
+        let full = JSONValueEncoder()
+        _ = try memo.encode(state)
+        let fullyAtFirst = memo.encodedFully
+        // Section 0, then 1, then 0 again: when section 0 changes the second time, it was last reused (as an equal
+        // element of the changed `sections`), not visited; its entries must still be remembered.
+        for (step, section) in [0, 1, 0, 1, 2, 0].enumerated() {
+            state.sections[section].entries[step].value += 1
+            let tree = try memo.encode(state)
+            #expect(tree == (try full.encode(state)))
+        }
+        #expect(memo.encodedFully == fullyAtFirst, "\(memo.encodedFully - fullyAtFirst) collections encoded in full")
+        #expect(memo.reusedElementwise == 12)   // per step: `sections`, and the changed section's `entries`
+    }
+
     @Test("an unchanged array is reused whole, so the differ skips it without looking inside")
     func unchangedArrayIsShared() throws {
         struct Big: Codable { var items: [[String: Int]]; var counter: Int }

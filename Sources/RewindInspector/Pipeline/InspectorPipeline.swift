@@ -666,7 +666,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     private func encodeSentState(_ state: State) -> (tree: JSONValue, memoWasWrong: Bool) {
         guard let memo, let memoEncode else { return (encodeState(state), false) }
         guard memoActive else {
-            if memo.rememberedCount > 0 { memo.forget() }
+            if memo.remembersAnything { memo.forget() }
             uncheckedMemoState = nil
             return (encodeState(state), false)
         }

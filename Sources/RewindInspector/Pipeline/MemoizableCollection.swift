@@ -24,10 +24,12 @@ struct MemoStorageIdentity: Equatable {
 ///
 /// Threading: pure members.
 protocol ElementwiseReusableCollection {
-    /// This collection encoded at `site`, reusing `previousElements[i]` for each element equal to `previous`'s
-    /// element at the same position; nil when `previous` is not of this type or the encodings do not line up.
-    func memoEncodeReusing(previous: Any, previousElements: [JSONValue], at site: JSONValueEncodingSite) throws
-        -> JSONValue?
+    /// This collection encoded at `site`, reusing `previousElements[i]` for each element that is the same as
+    /// `previous`'s element at the same position — the same bytes (the same scalars and the same storage references:
+    /// the same value), or `==` — and calling `changed(i)` before encoding each other element; nil when `previous` is
+    /// not of this type or the encodings do not line up (then nothing was called).
+    func memoEncodeReusing(previous: Any, previousElements: [JSONValue], at site: JSONValueEncodingSite,
+                           changed: (Int) -> Void) throws -> JSONValue?
 }
 
 extension Array: MemoizableCollection {
@@ -71,27 +73,71 @@ extension Set: MemoizableCollection {
 }
 
 extension Array: ElementwiseReusableCollection where Element: Equatable & Encodable {
-    func memoEncodeReusing(previous: Any, previousElements: [JSONValue], at site: JSONValueEncodingSite) throws
-        -> JSONValue?
+    func memoEncodeReusing(previous: Any, previousElements: [JSONValue], at site: JSONValueEncodingSite,
+                           changed: (Int) -> Void) throws -> JSONValue?
     {
         guard let previous = previous as? [Element], previous.count == previousElements.count else { return nil }
-        return try site.encodeArray(self) { i in
-            // Spelled out: a bare `nil` here would be `JSONValue.null` (it is ExpressibleByNilLiteral).
-            i < previous.count && previous[i] == self[i] ? Optional(previousElements[i]) : Optional<JSONValue>.none
+        return try previous.withUnsafeBufferPointer { old in
+            try withUnsafeBufferPointer { new in
+                try memoEncodeElements(new, reusing: old, previousElements, at: site, changed: changed)
+            }
         }
     }
 }
 
 extension ContiguousArray: ElementwiseReusableCollection where Element: Equatable & Encodable {
-    func memoEncodeReusing(previous: Any, previousElements: [JSONValue], at site: JSONValueEncodingSite) throws
-        -> JSONValue?
+    func memoEncodeReusing(previous: Any, previousElements: [JSONValue], at site: JSONValueEncodingSite,
+                           changed: (Int) -> Void) throws -> JSONValue?
     {
         guard let previous = previous as? ContiguousArray<Element>, previous.count == previousElements.count else {
             return nil
         }
-        return try site.encodeArray(self) { i in
-            // Spelled out: a bare `nil` here would be `JSONValue.null` (it is ExpressibleByNilLiteral).
-            i < previous.count && previous[i] == self[i] ? Optional(previousElements[i]) : Optional<JSONValue>.none
+        return try previous.withUnsafeBufferPointer { old in
+            try withUnsafeBufferPointer { new in
+                try memoEncodeElements(new, reusing: old, previousElements, at: site, changed: changed)
+            }
         }
     }
+}
+
+/// `elements` encoded at `site`, each one that is the same as `old`'s at its position (see
+/// ``ElementwiseReusableCollection``) taking `oldEncodings`' encoding. Elements are compared in place (not copied):
+/// first their bytes — a value whose bytes are those of the remembered one holds the same scalars and refers to the
+/// same storage, which the remembered collection keeps alive and unchanged — then, when the bytes differ, with `==`.
+private func memoEncodeElements<Element: Equatable & Encodable>(
+    _ elements: UnsafeBufferPointer<Element>, reusing old: UnsafeBufferPointer<Element>, _ oldEncodings: [JSONValue],
+    at site: JSONValueEncodingSite, changed: (Int) -> Void
+) throws -> JSONValue {
+    let size = MemoryLayout<Element>.size
+    return try site.encodeArray(elements) { i in
+        if i < old.count {
+            if size == 0 || memoSameBytes(UnsafeRawPointer(elements.baseAddress! + i),
+                                          UnsafeRawPointer(old.baseAddress! + i), count: size) {
+                return oldEncodings[i]
+            }
+            if elements[i] == old[i] { return oldEncodings[i] }
+        }
+        changed(i)
+        // Spelled out: a bare `nil` here would be `JSONValue.null` (it is ExpressibleByNilLiteral).
+        return Optional<JSONValue>.none
+    }
+}
+
+/// True when the `count` bytes at `a` and `b` are equal. Padding bytes may differ between equal values: a false
+/// answer only means "compare otherwise".
+@inline(__always)
+private func memoSameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+    var offset = 0
+    while offset + 8 <= count {
+        if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+        offset += 8
+    }
+    while offset < count {
+        if a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) {
+            return false
+        }
+        offset += 1
+    }
+    return true
 }

@@ -10,10 +10,16 @@ import RewindWire
 ///   ``minimumCount`` elements.
 /// - A collection at the same place, of the same type, with the same storage address and count as the one
 ///   remembered reuses the remembered encoding as it is, without looking inside. The remembered collection is kept
-///   alive until the next encoding, so its storage cannot have been freed and reused, and cannot have been mutated
-///   (a mutation of shared storage copies it first).
+///   alive as long as it is remembered, so its storage cannot have been freed and reused, and cannot have been
+///   mutated (a mutation of shared storage copies it first).
 /// - A changed `Array` or `ContiguousArray` of `Equatable` elements reuses the encodings of the elements equal
 ///   (`==`) to the remembered collection's elements at the same positions.
+/// - What was remembered under a place whose encoding is reused (a whole collection, or an equal element) stays
+///   remembered, though this encoding did not visit it: so the next change deep inside an element that did not
+///   change for a while still finds the collections around it (one item of one section changed: that section's
+///   items reuse their encodings, instead of being encoded in full because the section was last reused whole).
+///   Every remembered entry is a collection kept alive with its own encoding at that place, whichever encoding
+///   remembered it, so the reuse rule above holds for it as for the others.
 /// - A collection type whose values hold a class instance anywhere inside (seen by a `Mirror` walk of its first
 ///   non-empty value) is never reused: a class can change without its collection's storage changing. Neither is a
 ///   type whose first values were all empty (nothing was seen to judge it by).
@@ -36,6 +42,33 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
         let encoded: JSONValue
     }
 
+    /// One place of the document: the collection remembered there, and the places under it (by JSON Pointer token).
+    /// An encoding builds a new tree of nodes; where it reuses a collection's encoding (whole, or an element of a
+    /// changed array), it takes over the earlier node of that place as it is, with every place remembered under it —
+    /// they were not visited, and are remembered exactly as before. A node is changed only by the encoding that
+    /// made it (``generation``); one taken over from an earlier encoding is copied before anything is added under it.
+    private final class Node {
+        let generation: Int
+        var entry: Entry?
+        var children: [String: Node]
+
+        init(generation: Int, entry: Entry? = nil, children: [String: Node] = [:]) {
+            self.generation = generation
+            self.entry = entry
+            self.children = children
+        }
+
+        /// The node at `tokens` under this one, if there is one.
+        func node(at tokens: [String]) -> Node? {
+            var node = self
+            for token in tokens {
+                guard let child = node.children[token] else { return nil }
+                node = child
+            }
+            return node
+        }
+    }
+
     private enum Verdict {
         /// Not a memoizable collection type.
         case ignored
@@ -47,8 +80,11 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
         case unsafe
     }
 
-    private var previous: [[String]: Entry] = [:]
-    private var current: [[String]: Entry] = [:]
+    /// What the last encoding remembered.
+    private var previous = Node(generation: 0)
+    /// What the encoding under way remembers.
+    private var current = Node(generation: 0)
+    private var generation = 0
     private var verdicts: [ObjectIdentifier: Verdict] = [:]
     private let encoder = JSONValueEncoder()
 
@@ -67,11 +103,12 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
     /// Encodes `value`, reusing what the previous call encoded where it cannot have changed; then remembers this
     /// value's collections (and lets the previous ones go). On an error nothing is remembered.
     public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
-        current.removeAll(keepingCapacity: true)
+        generation &+= 1
+        current = Node(generation: generation)
         do {
             let result = try encoder.encode(value, memo: self)
-            swap(&previous, &current)
-            current.removeAll(keepingCapacity: true)
+            previous = current
+            current = Node(generation: generation)
             return result
         } catch {
             forget()
@@ -81,12 +118,42 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
 
     /// Lets every remembered collection go (the next encoding is a full one).
     public func forget() {
-        previous.removeAll()
-        current.removeAll()
+        previous = Node(generation: generation)
+        current = Node(generation: generation)
     }
 
-    /// The number of collections remembered from the last encoding.
-    public var rememberedCount: Int { previous.count }
+    /// True when the last encoding remembered at least one collection.
+    public var remembersAnything: Bool { previous.entry != nil || !previous.children.isEmpty }
+
+    /// The node of `current` at `tokens`, made (or copied from an earlier encoding's) where needed.
+    private func currentNode(at tokens: [String]) -> Node {
+        var node = current
+        for token in tokens {
+            if let child = node.children[token] {
+                if child.generation == generation {
+                    node = child
+                } else {
+                    let copy = Node(generation: generation, entry: child.entry, children: child.children)
+                    node.children[token] = copy
+                    node = copy
+                }
+            } else {
+                let child = Node(generation: generation)
+                node.children[token] = child
+                node = child
+            }
+        }
+        return node
+    }
+
+    /// Puts `node` (taken over from an earlier encoding) at `tokens` in `current`.
+    private func takeOver(_ node: Node, at tokens: [String]) {
+        guard let last = tokens.last else {
+            current = Node(generation: generation, entry: node.entry, children: node.children)
+            return
+        }
+        currentNode(at: tokens.dropLast()).children[last] = node
+    }
 
     // MARK: JSONValueEncodingMemo
 
@@ -109,23 +176,34 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
         if verdicts[type] == .unknown { judge(value) }
         guard verdicts[type] == .reusable else { return try site.encodeFully(value) }
         let path = site.pathTokens
-        let earlier = previous[path].flatMap { $0.type == type ? $0 : nil }
-        let encoded: JSONValue
-        if let earlier, earlier.identity == identity {
+        let earlierNode = previous.node(at: path)
+        let earlier = earlierNode?.entry.flatMap { $0.type == type ? $0 : nil }
+        if let earlierNode, let earlier, earlier.identity == identity {
             reusedWhole += 1
-            current[path] = earlier
+            takeOver(earlierNode, at: path)
             return earlier.encoded
-        } else if let earlier, case .array(let elements) = earlier.encoded,
-                  let reusable = value as? any ElementwiseReusableCollection,
-                  let reused = try reusable.memoEncodeReusing(previous: earlier.collection,
-                                                              previousElements: elements, at: site) {
-            reusedElementwise += 1
-            encoded = reused
-        } else {
-            encodedFully += 1
-            encoded = try site.encodeFully(value)
         }
-        current[path] = Entry(type: type, identity: identity, collection: value, encoded: encoded)
+        if let earlierNode, let earlier, case .array(let elements) = earlier.encoded,
+           let reusable = value as? any ElementwiseReusableCollection {
+            // What was remembered under the elements stays, except under those that changed (their places are
+            // encoded afresh) and those gone.
+            let node = currentNode(at: path)
+            node.children = earlierNode.children
+            for index in collection.memoCount..<max(collection.memoCount, elements.count) {
+                node.children[String(index)] = nil
+            }
+            if let reused = try reusable.memoEncodeReusing(
+                previous: earlier.collection, previousElements: elements, at: site,
+                changed: { node.children[String($0)] = nil }) {
+                reusedElementwise += 1
+                node.entry = Entry(type: type, identity: identity, collection: value, encoded: reused)
+                return reused
+            }
+            node.children = [:]
+        }
+        encodedFully += 1
+        let encoded = try site.encodeFully(value)
+        currentNode(at: path).entry = Entry(type: type, identity: identity, collection: value, encoded: encoded)
         return encoded
     }
 

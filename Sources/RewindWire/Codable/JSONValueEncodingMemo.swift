@@ -45,7 +45,8 @@ public struct JSONValueEncodingSite {
 
     /// Encodes `elements` as an array, exactly as `Array`'s and `ContiguousArray`'s `encode(to:)` do (each element
     /// through an unkeyed container), except that an element for which `reusing` returns a value gets that value
-    /// without being encoded.
+    /// without being encoded (nor read). `reusing` is called once per position, in order, before the element there is
+    /// encoded.
     public func encodeArray<C: Collection>(_ elements: C, reusing: (Int) -> JSONValue?) throws -> JSONValue
         where C.Element: Encodable
     {
@@ -55,13 +56,16 @@ public struct JSONValueEncodingSite {
         child.beginArray()
         var container = UnkeyedValueEncodingContainer(encoder: child)
         var i = 0
-        for element in elements {
+        var index = elements.startIndex
+        while index != elements.endIndex {
+            // The element is read only when it is encoded: a reused one is not even copied.
             if let reused = reusing(i) {
                 child.values.append(reused)
             } else {
-                try container.encode(element)
+                try container.encode(elements[index])
             }
             i += 1
+            elements.formIndex(after: &index)
         }
         return child.result()
     }

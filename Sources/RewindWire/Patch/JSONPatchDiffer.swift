@@ -74,11 +74,15 @@ struct JSONPatchDiffer {
     private mutating func diffArrays(_ x: [JSONValue], _ y: [JSONValue]) {
         if sameStorage(x, y) { return }
         var start = 0
-        while start < x.count && start < y.count && x[start] == y[start] { start += 1 }
         var endX = x.count, endY = y.count
-        while endX > start && endY > start && x[endX - 1] == y[endY - 1] {
-            endX -= 1
-            endY -= 1
+        x.withUnsafeBufferPointer { px in
+            y.withUnsafeBufferPointer { py in
+                while start < px.count && start < py.count && Self.same(px, start, py, start) { start += 1 }
+                while endX > start && endY > start && Self.same(px, endX - 1, py, endY - 1) {
+                    endX -= 1
+                    endY -= 1
+                }
+            }
         }
         let dx = endX - start, dy = endY - start
         if dx == 0 && dy == 0 { return }
@@ -164,6 +168,29 @@ struct JSONPatchDiffer {
         path.append(String(index))
         operations.append(.remove(path: JSONPointer(tokens: path)))
         path.removeLast()
+    }
+
+    /// True when `x[i]` equals `y[j]`: at once when their bytes are equal (the same scalars, the same storage — what
+    /// a subtree reused from the previous encoding looks like), with `==` otherwise. Compared in place, not copied.
+    @inline(__always)
+    private static func same(_ x: UnsafeBufferPointer<JSONValue>, _ i: Int, _ y: UnsafeBufferPointer<JSONValue>,
+                             _ j: Int) -> Bool {
+        let a = UnsafeRawPointer(x.baseAddress! + i), b = UnsafeRawPointer(y.baseAddress! + j)
+        var offset = 0
+        var bytesEqual = true
+        while offset + 8 <= MemoryLayout<JSONValue>.size {
+            if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                bytesEqual = false
+                break
+            }
+            offset += 8
+        }
+        while bytesEqual && offset < MemoryLayout<JSONValue>.size {
+            bytesEqual = a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self)
+            offset += 1
+        }
+        return bytesEqual || x[i] == y[j]
     }
 
     /// True when both arrays share one buffer (so are equal without looking at the elements).

@@ -11,8 +11,11 @@ import RewindWire
 enum MemoBenchmarks {
     static func run(_ context: BenchContext) async throws -> AreaReport {
         var rows: [ReportRow] = []
+        var encodings: [EncodeAndDiff] = []
         for size in StateSize.all() {
-            rows += try encodeAndDiff(size, context: context)
+            let result = try encodeAndDiff(size, context: context)
+            rows.append(result.row)
+            encodings.append(result)
         }
         let daemon = try BenchDaemon(name: "memo")
         defer { daemon.stop() }
@@ -32,12 +35,50 @@ enum MemoBenchmarks {
                 thread idled 2 ms; the arm chosen at random each time) and back-to-back. Idle wake-ups: the \
                 inspector threads' loop iterations over 3 s with the app idle, per inspector.
                 """,
-            rows: rows)
+            rows: rows,
+            notes: notes(encodings))
+    }
+
+    /// One state size's encode + diff figures.
+    private struct EncodeAndDiff {
+        var size: StateSize
+        var row: ReportRow
+        /// Medians, nanoseconds.
+        var memo: Double
+        var full: Double
+        /// Elements of the arrays on the changed path (`sections`, and the changed section's `items`).
+        var pathElements: Int
+    }
+
+    /// What limits the memo's encode + diff (figures of this run; the shares from a `perf` profile).
+    private static func notes(_ encodings: [EncodeAndDiff]) -> [String] {
+        guard let small = encodings.dropFirst().first, let large = encodings.last else { return [] }
+        func d(_ value: Double) -> String { Quantity.duration(value) }
+        return [
+            "**What the memo's encode + diff costs, and why 1 MB costs more than 100 kB.** With the memo, an "
+                + "action that changes one item costs what the arrays on the changed path cost, not what the state "
+                + "does: `sections` and the changed section's `items` are encoded element by element (each element "
+                + "compared in place with the remembered one — bytes first, `==` when they differ — and an equal "
+                + "one's remembered encoding copied into the new array), every other collection is reused whole, "
+                + "and the differ skips what is shared. \(large.size.label) has \(large.pathElements) elements on "
+                + "that path, \(small.size.label) \(small.pathElements) (\(small.size.state.sections.count) sections "
+                + "instead of \(large.size.state.sections.count)): that, not the "
+                + "state's size, is why this run measured \(d(large.memo)) against \(d(small.memo)) — while the "
+                + "full encode + diff grew from \(d(small.full)) to \(d(large.full)). A `perf` profile of the "
+                + "\(large.size.label) loop (release, one item changed per action) put about two thirds of the time "
+                + "in the memo's encoding — mostly retaining the remembered encodings of the equal elements "
+                + "into the new arrays and comparing the elements, which on a tree of this size are cache misses "
+                + "more than instructions — about a fifth in the differ's scans of the same two arrays, and the "
+                + "rest in releasing the previous tree. The cost per element is fixed; a state whose big arrays "
+                + "are split into smaller nested ones (as here: 100 × 100, not 10,000) keeps it low. The figures "
+                + "swing with the machine's load: compare each with its full-encoding baseline, measured in the "
+                + "same samples.",
+        ]
     }
 
     // MARK: - Encode + diff
 
-    private static func encodeAndDiff(_ size: StateSize, context: BenchContext) throws -> [ReportRow] {
+    private static func encodeAndDiff(_ size: StateSize, context: BenchContext) throws -> EncodeAndDiff {
         context.progress("memo: encode + diff \(size.label)")
         let plan = context.pick(full: SamplingPlan(minSamples: 60, minSeconds: 3, maxSeconds: 30),
                                 quick: SamplingPlan(minSamples: 8, minSeconds: 0.3, maxSeconds: 3))
@@ -82,14 +123,16 @@ enum MemoBenchmarks {
         case "100 kB": Target(.atMost, 50_000, "≤ 50 µs")
         default: nil
         }
-        return [
-            ReportRow("encode + diff after a one-field change, memo, \(size.longLabel)", .nanoseconds(memoSamples.median),
-                      detail: "p99 \(Quantity.duration(memoSamples.p99)); patch of \(memoPatchOps) operation(s)",
-                      target: target,
-                      baseline: "full encode + diff: \(Quantity.duration(fullSamples.median)); JSONEncoder alone: "
-                          + Quantity.duration(foundationSamples.median),
-                      ratio: "\(Quantity.multiple(fullSamples.median / memoSamples.median)) faster than full"),
-        ]
+        let row = ReportRow(
+            "encode + diff after a one-field change, memo, \(size.longLabel)", .nanoseconds(memoSamples.median),
+            detail: "p99 \(Quantity.duration(memoSamples.p99)); patch of \(memoPatchOps) operation(s)",
+            target: target,
+            baseline: "full encode + diff: \(Quantity.duration(fullSamples.median)); JSONEncoder alone: "
+                + Quantity.duration(foundationSamples.median),
+            ratio: "\(Quantity.multiple(fullSamples.median / memoSamples.median)) faster than full")
+        let pathElements = size.state.sections.count + (size.state.sections.map(\.items.count).max() ?? 0)
+        return EncodeAndDiff(size: size, row: row, memo: memoSamples.median, full: fullSamples.median,
+                             pathElements: pathElements)
     }
 
     // MARK: - App thread
