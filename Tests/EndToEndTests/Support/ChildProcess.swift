@@ -91,8 +91,9 @@ final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `co
         let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while process.isRunning && Date() < deadline { usleep(10_000) }
         guard !process.isRunning else { return nil }
-        // Everything it wrote is read once both pipes have ended (bounded: a child of its may keep them open).
-        let drained = Date(timeIntervalSinceNow: TestTime.seconds(5))
+        // Everything it wrote is read once both pipes have ended. Bounded, and short: a process another test starts
+        // at the same moment can inherit the pipes' write ends and hold them open until it exits.
+        let drained = Date(timeIntervalSinceNow: TestTime.seconds(0.5))
         condition.lock()
         while pipesEnded < 2 && condition.wait(until: drained) {}
         condition.unlock()
