@@ -125,8 +125,13 @@ struct DaemonFaultTests {
         // bound (twice the transport's high-water mark, budget / 8).
         let resendLog = 2 * max(256 << 10, budget / 8)
         let allowance = Double((budget + actionBudget + resendLog + (32 << 20)) / 1024)
-        #expect(stressedRSS - calmRSS <= allowance,
-                "peak \(stressedRSS) KiB stopped vs \(calmRSS) KiB, budgets \(budget / 1024) + \(actionBudget / 1024) KiB")
+        // AddressSanitizer's quarantine keeps freed memory on purpose: under a sanitizer the figure is printed.
+        if TestTime.scale > 1 {
+            print("[faults] peak \(stressedRSS) KiB stopped vs \(calmRSS) KiB (not checked under a sanitizer)")
+        } else {
+            #expect(stressedRSS - calmRSS <= allowance,
+                    "peak \(stressedRSS) KiB stopped vs \(calmRSS) KiB, budgets \(budget / 1024) + \(actionBudget / 1024) KiB")
+        }
         #expect(stressed[try JSONPointer("/handedOver")] == .bool(true))
         let lost = number(stressed, "lost")
         #expect(lost > 0, "a million actions do not fit in 16 MiB while the daemon is stopped")

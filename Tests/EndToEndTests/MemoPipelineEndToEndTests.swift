@@ -192,7 +192,8 @@ struct MemoPipelineEndToEndTests {
             "--rate", "30", "--seed", "21", "--print-state", "--deliver-timeout", String(TestTime.seconds(30)),
         ], environment: ["REWIND_URL": harness.url, "REWIND_MEMO_MIN_BYTES": "0"])
         #expect(stress.waitForExit(timeout: 60) == 0, "stress said: \(stress.stderrLines.suffix(3))")
-        #expect(stress.stderrLines.contains { $0.contains(#""delivered":true"#) }, "\(stress.stderrLines.suffix(3))")
+        // Handed over: the daemon acknowledged every event as committed to the session file.
+        #expect(stress.stderrLines.contains { $0.contains(#""handedOver":true"#) }, "\(stress.stderrLines.suffix(3))")
         let appFinal = try JSONValue(parsing: try String(contentsOf: printed, encoding: .utf8))
         let session = try #require(harness.waitForSession(events: Int64(count), app: "stress"))
         harness.daemon.waitUntilIdle()
