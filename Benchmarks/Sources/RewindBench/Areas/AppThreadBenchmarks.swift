@@ -246,7 +246,7 @@ enum AppThreadBenchmarks {
         let session = try daemon.liveSession(app: app)
         // Suspending, not blocking: the previous run's inspector may still close a coalesced range, which reads its
         // snapshot on the main actor.
-        try await InspectorDelivery.settle(timeout: 60)
+        try await InspectorDelivery.settle(timeout: 60, app: app)
         var touches = TouchSequence(over: size.state)
         let stepSeconds = context.pick(full: 1.0, quick: 0.4)
         var steps: [RateStep] = []
@@ -260,7 +260,7 @@ enum AppThreadBenchmarks {
             let indexBefore = session.lastIndex
             let run = PacedDispatch.run(store!, &touches, rate: rate, seconds: stepSeconds)
             let (sent, elapsed) = (run.sent, run.elapsed)
-            let drain = try await InspectorDelivery.settle(timeout: 300)
+            let drain = try await InspectorDelivery.settle(timeout: 300, app: app)
             session.flush()
             let reader = try daemon.daemon.store.openSession(session.id)
             let coalesced = try reader.eventIndices(

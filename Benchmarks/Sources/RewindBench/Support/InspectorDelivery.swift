@@ -26,10 +26,16 @@ enum InspectorDelivery {
 
     /// Waits like ``wait(timeout:pause:)`` but suspends between checks, leaving the main actor free to provide the
     /// snapshot that closes a coalesced range (after a burst, or any step that may have coalesced).
+    ///
+    /// With `app`, waits only for the inspectors recording under that name (a run that follows another must not
+    /// wait for the previous one's inspector, which may be stopping with events its daemon never confirmed).
     @discardableResult
-    static func settle(timeout: Double = 60) async throws -> Double {
+    static func settle(timeout: Double = 60, app: String? = nil) async throws -> Double {
         let start = MonotonicClock.seconds()
-        while !Inspector.waitUntilDelivered(timeout: 0) {
+        func delivered() -> Bool {
+            app.map { Inspector.waitUntilDelivered(app: $0, timeout: 0) } ?? Inspector.waitUntilDelivered(timeout: 0)
+        }
+        while !delivered() {
             if MonotonicClock.seconds() - start > timeout {
                 throw BenchFailure("the inspector did not deliver everything within \(Int(timeout)) s")
             }
