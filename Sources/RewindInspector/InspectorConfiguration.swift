@@ -57,9 +57,11 @@ public struct InspectorConfiguration: Sendable {
     /// the app's thread: while the previous state's collections are kept for comparison, the reducer's next change
     /// copies the collections on its path.
     public var memoMinimumStateBytes = 16 << 10
-    /// While encoding incrementally, every this many states the inspector also encodes the state whole and compares
-    /// (and does so whenever the app goes idle); on a difference it sends the full state as a `snapshot` (reason
-    /// `memo-check`), encodes every state whole for the rest of the session, and logs why once. At least 1.
+    /// While encoding incrementally, every this many states the inspector also encodes the state whole and compares,
+    /// on a thread of its own that uses at most an eighth of one processor (so with large states at high rates the
+    /// checks are further apart), and it compares the last state whenever the app goes idle; on a difference it sends
+    /// the full state as a `snapshot` (reason `memo-check`), encodes every state whole for the rest of the session,
+    /// and logs why once. At least 1.
     public var memoCheckInterval = 64
 
     /// The configuration with every field at its default.

@@ -271,6 +271,41 @@ struct MemoPipelineEndToEndTests {
         GlobalOffset.current = 0
     }
 
+    @Test("the periodic check runs beside the pipeline: with a check due at every state, states go out at the memo's pace")
+    func checksRunBesideThePipeline() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        // A large part that never changes (the memo reuses it in O(1); a full encoding walks it) and a counter.
+        var state = AppState(items: (0..<20_000).map { Item(id: $0, title: "item \($0)", tags: ["a"], done: false) },
+                             index: [:], flags: [], counter: 0, note: nil)
+        let before = Date()
+        _ = try JSONValueEncoder().encode(state)
+        let fullEncoding = Date().timeIntervalSince(before)
+        let (pipeline, outbox) = pipeline(harness, name: "memo-beside", initial: state) {
+            $0.memoMinimumStateBytes = 0
+            $0.memoCheckInterval = 1
+        }
+        defer { pipeline.stop() }
+        #expect(waitDelivered(pipeline))
+        let count = 30
+        let pushed = Date()
+        for seq in 1...count {
+            state.counter = seq
+            outbox.push(seq: UInt64(seq), finishedNanos: DispatchClock.nanoseconds(), action: seq, source: nil,
+                        state: state, reducerNanos: 0)
+        }
+        let session = try #require(harness.waitForSession(events: Int64(count), app: "memo-beside"))
+        let took = Date().timeIntervalSince(pushed)
+        // A check on the pipeline's thread made each state wait for a full encoding (and a comparison): 30 of them.
+        #expect(took < Double(count) * fullEncoding / 3,
+                "\(count) states took \(took) s to be recorded; one full encoding takes \(fullEncoding) s")
+        #expect(waitDelivered(pipeline))
+        let statistics = pipeline.memoStatisticsSnapshot
+        #expect(statistics.checks >= 1 && !statistics.failedCheck)
+        let expected = try JSONValueEncoder().encode(state)
+        #expect(try harness.lastRecordedState(session) { $0 == expected } == expected)
+    }
+
     @Test("an idle pipeline parks: at most 2 wake-ups a second, and the next push wakes it at once")
     func idlePipelineParks() throws {
         let harness = try DaemonHarness()

@@ -81,8 +81,9 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     /// Takes a connection whose daemon stopped answering for dead (see ``InspectorConfiguration/answerTimeoutSeconds``).
     private lazy var answerWatch = AnswerWatch(timeout: configuration.answerTimeoutSeconds)
     private var measuredStateBytes = 0
-    /// When ``remeasureQueuedState()`` last looked (monotonic seconds).
-    private var lastQueuedMeasure = 0.0
+    /// When the state's size was last measured, by any of the pipeline's measurements or a memo check (monotonic
+    /// seconds).
+    private var lastStateMeasure = 0.0
     private var eventsSinceMeasure = 0
     /// The encoded size of an action, measured every 256 actions.
     private var measuredActionBytes = 64
@@ -120,8 +121,13 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     /// Memo encodings since the last comparison with a full encoding.
     private var memoEncodingsSinceCheck = 0
     /// The last state encoded through the memo and its (unredacted) tree, until the idle check compares them with a
-    /// full encoding; nil once checked.
+    /// full encoding; nil once checked or handed to ``memoChecker``.
     private var uncheckedMemoState: (state: State, tree: JSONValue)?
+    /// The last state encoded through the memo: the one ``baseline`` is the encoding of, sent again in full when a
+    /// check finds the memo wrong.
+    private var lastMemoState: State?
+    /// Compares memoised trees with full encodings off the pipeline thread (see ``MemoChecker``).
+    private let memoChecker: MemoChecker<State>
     /// How the memo fared so far (pipeline thread; copied to ``publishedMemoStatistics`` with the counts).
     private var memoStatistics = MemoStatistics()
     /// ``memoStatistics`` for other threads. Guarded by `linkLock`.
@@ -144,6 +150,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
          capabilities: [String], onCommand: @escaping CommandHandler,
          onSnapshotWanted: @escaping SnapshotRequest) {
         self.coding = coding
+        self.memoChecker = MemoChecker(encode: { try coding.encodeState($0) })
         self.capabilities = capabilities
         self.outbox = outbox
         self.transport = transport
@@ -178,6 +185,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         linkLock.unlock()
         guard !alreadyStopping else { return }
         outbox.close()
+        memoChecker.stop()
         linkLock.lock()
         while thread != nil && !finished { _ = linkLock.wait(until: Date(timeIntervalSinceNow: 0.1)) }
         linkLock.unlock()
@@ -203,7 +211,8 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         }
         let nobodyThere = !everConnected && failedAttempts > 0
         linkLock.unlock()
-        return nobodyThere || (ready && acknowledged && outbox.isEmpty && transport.queuedBytes == 0)
+        return nobodyThere
+            || (ready && acknowledged && outbox.isEmpty && transport.queuedBytes == 0 && !memoChecker.owesVerdict)
     }
 
     // MARK: - The loop
@@ -212,6 +221,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         if let initialState {
             baseline = encodeState(initialState)
             measuredStateBytes = baseline.serializedBytes().count
+            lastStateMeasure = monotonicSeconds()
             updateOutboxCosts()
             prepareMemo(initialState)
         }
@@ -221,6 +231,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         lastEntrySeen = monotonicSeconds()
         while true {
             remeasureQueuedState()
+            takeMemoVerdict()
             linkLock.lock()
             loopCount &+= 1
             if stopping {
@@ -514,17 +525,11 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                 continue
             }
             guard let state = entry.state else { continue }
-            let (encoded, memoWasWrong) = encodeSentState(state)
+            let encoded = encodeSentState(state)
             if let action = entry.action {
                 let patch = JSONPatch.diff(from: baseline, to: encoded)
                 pending.append(event(for: entry, action: action, patch: patch))
                 counts.sentWithState += 1
-                if memoWasWrong {
-                    // The patch above was made from the full encoding, so it brings the daemon to the true state
-                    // even if earlier trees were wrong; the snapshot says so on the record as well.
-                    flush(&pending)
-                    send(.snapshot(Snapshot(seq: wireSeq(entry.seq), state: encoded, reason: Self.memoCheckReason)))
-                }
                 if pending.count >= configuration.maxBatchEvents { flush(&pending) }
             } else {
                 flush(&pending)
@@ -561,12 +566,13 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         }
         counts.sentWithoutState += UInt64(events.count)
         flush(&events)
-        let encoded = encodeSentState(state).tree
+        let encoded = encodeSentState(state)
         send(.snapshot(Snapshot(seq: wireSeq(to), state: encoded, reason: reason)))
         baseline = encoded
         baselineSeq = to
         rangeOpen = false
         measuredStateBytes = encoded.serializedBytes().count
+        lastStateMeasure = monotonicSeconds()
         updateOutboxCosts()
     }
 
@@ -661,29 +667,32 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     }
 
     /// Encodes a state to be sent: through the memo while it is active (every ``InspectorConfiguration/memoCheckInterval``-th
-    /// time compared with a full encoding first), in full otherwise. `memoWasWrong`: this state's memoised tree
-    /// differed from its full encoding (the tree returned is the full one, and the memo is now off).
-    private func encodeSentState(_ state: State) -> (tree: JSONValue, memoWasWrong: Bool) {
-        guard let memo, let memoEncode else { return (encodeState(state), false) }
+    /// tree is handed to ``memoChecker``), in full otherwise.
+    private func encodeSentState(_ state: State) -> JSONValue {
+        guard let memo, let memoEncode else { return encodeState(state) }
         guard memoActive else {
             if memo.remembersAnything { memo.forget() }
             uncheckedMemoState = nil
-            return (encodeState(state), false)
+            lastMemoState = nil
+            return encodeState(state)
         }
         let tree: JSONValue
         do {
             tree = try memoEncode(state, memo)
         } catch {
-            return (encodeState(state), false)
+            lastMemoState = nil
+            return encodeState(state)
         }
         memoEncodingsSinceCheck += 1
         memoStatistics.encodings += 1
-        if memoEncodingsSinceCheck >= max(1, configuration.memoCheckInterval) {
-            if let full = fullEncodingIfMemoWrong(state: state, tree: tree) { return (redactor.redact(full), true) }
-            return (redactor.redact(tree), false)
+        lastMemoState = state
+        if memoEncodingsSinceCheck >= max(1, configuration.memoCheckInterval), memoChecker.offer(state: state, tree: tree) {
+            memoEncodingsSinceCheck = 0
+            uncheckedMemoState = nil
+        } else {
+            uncheckedMemoState = (state, tree)
         }
-        uncheckedMemoState = (state, tree)
-        return (redactor.redact(tree), false)
+        return redactor.redact(tree)
     }
 
     /// Compares a memoised tree with a full encoding of its state; on a difference turns the memo off for good,
@@ -693,23 +702,58 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         uncheckedMemoState = nil
         memoStatistics.checks += 1
         guard let full = try? coding.encodeState(state), full != tree else { return nil }
+        turnMemoOff()
+        return full
+    }
+
+    /// Turns the memo off for the rest of the session after a check found one of its trees wrong, and says why once.
+    private func turnMemoOff() {
         memoStatistics.failedCheck = true
         memo?.forget()
         memo = nil
         memoEncode = nil
+        uncheckedMemoState = nil
+        memoChecker.stop()
         log("the incremental encoding of \(stateType) differed from a full encoding (a type whose encoding reads more "
             + "than its value, or a class instance the first states did not show); sending the full state, and "
             + "encoding every state whole from now on")
-        return full
     }
 
-    /// When the app has gone quiet, compares the last memoised tree with a full encoding of its state; on a
-    /// difference sends the full state as a `snapshot` (while no coalesced range is open: the snapshot that closes
-    /// one is encoded afresh anyway).
+    /// Collects the verdict of a check ``memoChecker`` finished: its size measurement replaces the pipeline's own;
+    /// a difference turns the memo off and sends the last state sent in full as a `snapshot` (the patches since the
+    /// checked state may have been made from wrong trees).
+    private func takeMemoVerdict() {
+        guard memo != nil, let verdict = memoChecker.takeVerdict() else { return }
+        memoStatistics.checks += 1
+        defer { publishDeliveryState() }
+        if verdict.matched {
+            measuredStateBytes = verdict.encodedBytes
+            lastStateMeasure = monotonicSeconds()
+            updateOutboxCosts()
+            return
+        }
+        turnMemoOff()
+        guard let state = lastMemoState else { return }
+        lastMemoState = nil
+        sendTrueState(encodeState(state))
+    }
+
+    /// When the app has gone quiet, waits for the check under way, then compares the last memoised tree with a full
+    /// encoding of its state; on a difference sends the full state as a `snapshot`.
     private func checkMemoWhileIdle() {
+        if memo != nil {
+            memoChecker.waitUntilIdle()
+            takeMemoVerdict()
+        }
         guard let unchecked = uncheckedMemoState else { return }
-        guard let full = fullEncodingIfMemoWrong(state: unchecked.state, tree: unchecked.tree), !rangeOpen else { return }
-        let state = redactor.redact(full)
+        guard let full = fullEncodingIfMemoWrong(state: unchecked.state, tree: unchecked.tree) else { return }
+        sendTrueState(redactor.redact(full))
+    }
+
+    /// Sends `state`, the true encoding of the last state sent, as a `snapshot` after the memo was found wrong
+    /// (while no coalesced range is open: the snapshot that closes one is encoded afresh anyway).
+    private func sendTrueState(_ state: JSONValue) {
+        guard !rangeOpen else { return }
         send(.snapshot(Snapshot(seq: wireSeq(baselineSeq), state: state, reason: Self.memoCheckReason)))
         baseline = state
     }
@@ -722,22 +766,27 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         }
     }
 
-    /// Every quarter of a second, measures the newest state the outbox holds, so that its charges follow a state
-    /// that grows while the pipeline lags or is disconnected (it then measures nothing it sends).
+    /// When nothing measured the state for a quarter of a second, measures the newest state the outbox holds, so
+    /// that its charges follow a state that grows while the pipeline is disconnected or sends no states.
     private func remeasureQueuedState() {
         let now = monotonicSeconds()
-        guard now - lastQueuedMeasure >= 0.25 else { return }
-        lastQueuedMeasure = now
+        guard now - lastStateMeasure >= 0.25 else { return }
+        lastStateMeasure = now
         guard let state = outbox.newestState else { return }
         measuredStateBytes = max(measuredStateBytes, encodeState(state).serializedBytes().count)
         updateOutboxCosts()
     }
 
-    /// Re-measures the encoded state size every few hundred events, so the outbox's charges follow the state.
+    /// Re-measures the encoded state size every few hundred events, so the outbox's charges follow the state —
+    /// unless the memo is on and its checks (which measure each state they check, off this thread) measured it
+    /// within the last second.
     private func measureOccasionally(_ encoded: JSONValue) {
         eventsSinceMeasure += 1
         guard eventsSinceMeasure >= 256 else { return }
         eventsSinceMeasure = 0
+        let now = monotonicSeconds()
+        guard !memoActive || now - lastStateMeasure >= 1 else { return }
+        lastStateMeasure = now
         measuredStateBytes = encoded.serializedBytes().count
         updateOutboxCosts()
     }

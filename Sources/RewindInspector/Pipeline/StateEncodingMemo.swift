@@ -26,7 +26,7 @@ import RewindWire
 ///
 /// What it cannot see — an `encode(to:)` that reads something other than the value (a global, a clock, the coding
 /// path), an `==` that ignores encoded fields, an enum case or existential holding a class that the first value did
-/// not show — the pipeline's periodic comparison with a full encoding catches (``InspectorPipeline``).
+/// not show — the periodic comparison with a full encoding catches (``MemoChecker``).
 ///
 /// Threading: confined to the pipeline thread (one encoding at a time). Exposed to `rewind-bench` as SPI.
 @_spi(Benchmarks)
