@@ -18,6 +18,9 @@ enum PacedDispatch {
         var dispatchNanos: Samples
     }
 
+    /// How much later than asked a `usleep` ends on Linux (50 µs of timer slack and the wake-up), in seconds.
+    static let sleepOvershoot = 0.000_06
+
     /// Dispatches `touches` into `store` at `rate` actions per second for `seconds`, timing each dispatch.
     static func run(_ store: Store<BenchState, BenchAction>, _ touches: inout TouchSequence, rate: Double,
                     seconds: Double) -> Run {
@@ -30,7 +33,8 @@ enum PacedDispatch {
             let due = start + Double(sent) / rate
             if due >= end { break }
             var now = MonotonicClock.seconds()
-            if due - now > 0.000_2 { usleep(UInt32((due - now - 0.000_1) * 1e6)) }
+            // A sleep ends about 55 µs late (the kernel's default timer slack and the wake-up): sleep until then.
+            if due - now > Self.sleepOvershoot + 0.000_01 { usleep(UInt32((due - now - Self.sleepOvershoot) * 1e6)) }
             while now < due { now = MonotonicClock.seconds() }
             let action = touches.next()
             let before = MonotonicClock.nanoseconds()
