@@ -131,7 +131,10 @@ public struct JSONPatch: Hashable, Sendable {
     ///   recurse. Key order is not diffed (object equality ignores order).
     /// - Arrays: the common prefix and suffix are trimmed (element `==`), which makes the common cases minimal:
     ///   one element appended → one `add` at its index; one element inserted or removed anywhere → one `add`
-    ///   or one `remove`; one element changed → a nested diff of that element. What remains in the middle
+    ///   or one `remove`; one element changed → a nested diff of that element. The trim looks at the elements'
+    ///   bytes first (subtrees that share storage are equal): when that alone leaves one element on each side,
+    ///   that element is diffed without being compared whole first, so a change deep inside shared structure
+    ///   costs the length of its path, not the size of the subtrees around it. What remains in the middle
     ///   is aligned with Myers' shortest-edit-script search on element hashes, bounded to at most 64 edits and
     ///   about 200,000 element comparisons (O((n+m)·D)); in the alignment, runs of deletions facing runs of
     ///   insertions are paired up and diffed recursively, so changed elements become nested changes. When the

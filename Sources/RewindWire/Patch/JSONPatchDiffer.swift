@@ -75,14 +75,31 @@ struct JSONPatchDiffer {
         if sameStorage(x, y) { return }
         var start = 0
         var endX = x.count, endY = y.count
+        var single = false
         x.withUnsafeBufferPointer { px in
             y.withUnsafeBufferPointer { py in
-                while start < px.count && start < py.count && Self.same(px, start, py, start) { start += 1 }
+                // First by bytes alone (a subtree reused from the previous encoding has the same bytes): when that
+                // leaves one element in each, it is diffed as it is, without first comparing it whole — a changed
+                // element deep in a big array is then reached along its path only.
+                while start < px.count && start < py.count && Self.sameBytes(px, start, py, start) { start += 1 }
+                while endX > start && endY > start && Self.sameBytes(px, endX - 1, py, endY - 1) {
+                    endX -= 1
+                    endY -= 1
+                }
+                if endX - start == 1 && endY - start == 1 {
+                    single = true
+                    return
+                }
+                while start < endX && start < endY && Self.same(px, start, py, start) { start += 1 }
                 while endX > start && endY > start && Self.same(px, endX - 1, py, endY - 1) {
                     endX -= 1
                     endY -= 1
                 }
             }
+        }
+        if single {
+            diffElement(at: start, x[start], y[start])
+            return
         }
         let dx = endX - start, dy = endY - start
         if dx == 0 && dy == 0 { return }
@@ -175,22 +192,27 @@ struct JSONPatchDiffer {
     @inline(__always)
     private static func same(_ x: UnsafeBufferPointer<JSONValue>, _ i: Int, _ y: UnsafeBufferPointer<JSONValue>,
                              _ j: Int) -> Bool {
+        sameBytes(x, i, y, j) || x[i] == y[j]
+    }
+
+    /// True when `x[i]` and `y[j]` have the same bytes (so are equal); false says nothing.
+    @inline(__always)
+    private static func sameBytes(_ x: UnsafeBufferPointer<JSONValue>, _ i: Int, _ y: UnsafeBufferPointer<JSONValue>,
+                                  _ j: Int) -> Bool {
         let a = UnsafeRawPointer(x.baseAddress! + i), b = UnsafeRawPointer(y.baseAddress! + j)
         var offset = 0
-        var bytesEqual = true
         while offset + 8 <= MemoryLayout<JSONValue>.size {
             if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
-                bytesEqual = false
-                break
-            }
+                != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
             offset += 8
         }
-        while bytesEqual && offset < MemoryLayout<JSONValue>.size {
-            bytesEqual = a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self)
+        while offset < MemoryLayout<JSONValue>.size {
+            if a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) {
+                return false
+            }
             offset += 1
         }
-        return bytesEqual || x[i] == y[j]
+        return true
     }
 
     /// True when both arrays share one buffer (so are equal without looking at the elements).
