@@ -193,4 +193,49 @@ struct SessionDeletionTests {
             "session \(kept.rawValue) is gone already: its file was removed by something else", isError: true))
         #expect(app.model.sessions.map(\.id) == [recording.id.rawValue])
     }
+
+    /// Makes `file` impossible to remove: its directory read-only for a user, the file immutable (`chattr +i`)
+    /// for root, whom directory permissions do not stop. Returns how to undo it, or nil when neither works here.
+    private static func protect(_ file: URL) -> (() -> Void)? {
+        let directory = file.deletingLastPathComponent().path
+        if getuid() != 0 {
+            guard chmod(directory, 0o500) == 0 else { return nil }
+            return { chmod(directory, 0o700) }
+        }
+        func chattr(_ flag: String) -> Bool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+            process.arguments = [flag, file.path]
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr"), chattr("+i") else { return nil }
+        return { _ = chattr("-i") }
+    }
+
+    @Test("a session file that cannot be removed: the status line says why, the session stays listed and readable")
+    func fileThatCannotBeRemoved() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-tui-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SessionStore(directory: directory)
+        let stuck = try Self.finishedSession(store, app: "stuck", events: 2)
+        let undo = try #require(Self.protect(store.fileURL(for: stuck)),
+                                "neither a read-only directory nor chattr +i can protect a file here")
+        defer { undo() }
+        let source = SessionTimelineSource(store: store, daemon: nil, deletesSessions: true)
+        let app = TimelineApp(dataSource: source, actions: NoActions(), environment: [:], clock: { 0 })
+        _ = frame(app)
+        app.handle(.backTab)
+        app.handle(.character("x"))
+        app.handle(.character("y"))
+        let said = try #require(app.model.status)
+        #expect(said.isError)
+        #expect(said.text.hasPrefix("cannot delete session \(stuck.rawValue): cannot write \(store.fileURL(for: stuck).path): "),
+                "\(said.text)")
+        #expect(said.text.hasSuffix("Operation not permitted") || said.text.hasSuffix("Permission denied"), "\(said.text)")
+        #expect(app.model.sessions.map(\.id) == [stuck.rawValue])
+        #expect(try store.openSession(stuck).eventCount == 2)
+    }
 }
