@@ -195,6 +195,8 @@ public final class TimelineApp {
             openInPager(text, name: name)
         case .copy(let text, let what):
             copy(text, what: what)
+        case .deleteSession(let session):
+            deleteSession(session)
         case .jump, .skip, .replay, .dispatch, .export:
             running.append(command)
             if let replaced = commands.submit(command), let position = running.lastIndex(of: replaced) {
@@ -217,6 +219,21 @@ public final class TimelineApp {
         }
         controller.report(failure.map { StatusMessage($0, isError: true) }
             ?? StatusMessage("closed the pager (\(Pager.command(environment: environment)))"))
+    }
+
+    /// `x` / Delete confirmed with `y`: deletes the session's files through the data source, at once (a few
+    /// unlinks), after stopping a search or row filter still reading it; the controller then reads the list again,
+    /// selects a neighbour and says what happened (or why nothing was deleted).
+    private func deleteSession(_ session: String) {
+        if searches.running?.request.session == session { searches.cancel() }
+        if controller.model.hiding?.session == session { rowFilters.cancel() }
+        let outcome: Result<String, any Error>
+        do {
+            outcome = .success(try dataSource.deleteSession(session))
+        } catch {
+            outcome = .failure(error)
+        }
+        controller.finishDeletion(of: session, outcome: outcome)
     }
 
     /// `y` / `Y`: writes `text` to the copy file in the data directory, and also sends it with OSC 52 when the

@@ -47,7 +47,7 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
     func attach(_ hello: Hello, connection: ConnectionID) throws(WireError) -> (LiveSession, resumed: Bool) {
         let attachLock = attachLocks[Int(UInt(bitPattern: hello.app.hashValue) % UInt(attachLocks.count))]
         attachLock.lock()
-        let candidates = lock.withLock { byIdentity[hello.app] ?? [] }
+        var candidates = lock.withLock { byIdentity[hello.app] ?? [] }
         if let claimed = candidates.reversed().first(where: { $0.claim(for: connection, isOpen: isOpen) }) {
             attachLock.unlock()
             do {
@@ -56,13 +56,23 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
                 }, reload: { () throws(SessionStoreError) in
                     try Self.lastMainLineState(of: claimed.id, in: store)
                 })
+                claimed.capabilities = hello.capabilities
+                log("session \(claimed.id) resumed: \(hello.app.name) reconnected")
+                return (claimed, true)
+            } catch .notFound {
+                // Its file was deleted after it ended (the timeline's `x`, `rewind sessions --delete`): the app run
+                // is recorded in a new session.
+                log("session \(claimed.id) of \(hello.app.name) was deleted: recording it in a new session")
+                attachLock.lock()
+                lock.withLock {
+                    byIdentity[hello.app]?.removeAll { $0 === claimed }
+                    byID[claimed.id] = nil
+                    candidates = byIdentity[hello.app] ?? []
+                }
             } catch {
                 log("cannot continue session \(claimed.id) of \(hello.app.name): \(error)")
                 throw WireError(code: .internal, message: "the daemon cannot record this session: \(error)")
             }
-            claimed.capabilities = hello.capabilities
-            log("session \(claimed.id) resumed: \(hello.app.name) reconnected")
-            return (claimed, true)
         }
         defer { attachLock.unlock() }
         if !candidates.isEmpty && !isOpen(connection) {
@@ -103,10 +113,18 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
         }
     }
 
-    /// Continues the session file `previous` of a daemon that ran before; nil when another process records it.
+    /// Continues the session file `previous` of a daemon that ran before; nil when another process records it or
+    /// its file was deleted since the daemon started.
     private func resumeSaved(_ previous: SessionOwner, hello: Hello,
                              connection: ConnectionID) throws(SessionStoreError) -> LiveSession? {
-        let reader = try store.openSession(previous.id)
+        let reader: SessionReader
+        do {
+            reader = try store.openSession(previous.id)
+        } catch .notFound {
+            saved.forget(hello.app)
+            log("session \(previous.id) of \(hello.app.name) was deleted: starting a new one")
+            return nil
+        }
         let lastState = try Self.lastMainLineState(of: previous.id, in: store)
         let lastAppSeq = try reader.lastAccountedAction()
         let recording: SessionRecording

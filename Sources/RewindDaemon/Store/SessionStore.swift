@@ -274,12 +274,17 @@ public final class SessionStore: Sendable {
         return repaired
     }
 
-    /// Deletes a session's files. Throws `sessionInUse` while it is being recorded, `notFound` if it does not exist.
+    /// Deletes a session's files. Throws `sessionInUse` while it is being recorded, `notFound` if it does not exist,
+    /// `unwritable` (with the system's reason) when its file cannot be removed, leaving every file in place then.
     public func deleteSession(_ id: SessionID) throws(SessionStoreError) {
         let url = fileURL(for: id)
         guard FileManager.default.fileExists(atPath: url.path) else { throw .notFound(id) }
         let lockPath = lockURL(for: id).path
         if SessionLock.isHeld(at: lockPath) { throw .sessionInUse(id) }
+        if unlink(url.path) != 0 {
+            let code = errno
+            if code != ENOENT { throw .unwritable(path: url.path, reason: String(cString: strerror(code))) }
+        }
         SessionFileWriter.removeFiles(of: url.path)
         unlink(lockPath)
     }

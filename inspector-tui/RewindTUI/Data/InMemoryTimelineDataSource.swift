@@ -50,10 +50,15 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     /// Where the timeline writes what the user copies (nil: the temporary directory).
     public let dataDirectory: URL?
 
-    /// An empty source with the given header (and data directory, for copies).
-    public init(header: TimelineHeader = TimelineHeader(), dataDirectory: URL? = nil) {
+    /// Whether `deleteSession(_:)` removes sessions (as the timeline of `rewind` does) or refuses (as `rewind open`).
+    public let deletesSessions: Bool
+
+    /// An empty source with the given header (and data directory, for copies); `deletesSessions`: whether the
+    /// sessions pane may delete its ended sessions.
+    public init(header: TimelineHeader = TimelineHeader(), dataDirectory: URL? = nil, deletesSessions: Bool = false) {
         storedHeader = header
         self.dataDirectory = dataDirectory
+        self.deletesSessions = deletesSessions
     }
 
     // MARK: - Feeding
@@ -157,6 +162,23 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     }
 
     // MARK: - TimelineDataSource
+
+    /// Forgets an ended session (when `deletesSessions`); refuses a live one, or one that is not (any more) here.
+    public func deleteSession(_ session: String) throws -> String {
+        guard deletesSessions else { throw SessionDeletionRefused("this timeline does not delete sessions") }
+        return try locked { () throws(SessionDeletionRefused) -> String in
+            guard let record = records[session] else {
+                throw SessionDeletionRefused("session \(session) is gone already: it was deleted elsewhere")
+            }
+            guard record.session.status != .live else {
+                throw SessionDeletionRefused("session \(session) is live: it can be deleted once its app disconnects")
+            }
+            records[session] = nil
+            order.removeAll { $0 == session }
+            counter &+= 1
+            return "deleted session \(session) (\(record.session.summary))"
+        }
+    }
 
     /// Moves on every change.
     public var changeCounter: UInt64 {

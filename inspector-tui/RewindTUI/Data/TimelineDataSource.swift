@@ -27,6 +27,19 @@ public protocol TimelineDataSource: AnyObject, Sendable {
     /// Live and saved sessions, in the order the sessions pane lists them (newest first is usual).
     func sessions() -> [TimelineSession]
 
+    /// Whether this timeline may delete saved sessions (`x` / Delete in the sessions pane): true only where it
+    /// reads a data directory on this machine and lists all of it (the timeline of `rewind`, whose daemon owns the
+    /// directory), never for `rewind open` (one session, possibly recorded by another process) or a viewer
+    /// attached to another rewind. Default: false.
+    var deletesSessions: Bool { get }
+
+    /// Deletes saved session `session` (its file and the `-wal`/`-shm` files beside it) and returns the sentence
+    /// for the status line ("deleted session …"); throws an error whose description says why it was not deleted
+    /// (being recorded, already gone, not permitted). Never deletes a live session. Called on the UI thread, only
+    /// when `deletesSessions` is true; the next `sessions()` no longer lists it. Default: throws
+    /// `SessionDeletionRefused`.
+    func deleteSession(_ session: String) throws -> String
+
     /// The rows whose indices lie in `range` (clamped by the caller to `1...eventCount`), in index order.
     /// Indices without a row may be left out.
     func events(session: String, range: ClosedRange<Int>) throws -> [TimelineEvent]
@@ -84,6 +97,14 @@ public protocol TimelineDataSource: AnyObject, Sendable {
 extension TimelineDataSource {
     /// No data directory.
     public var dataDirectory: URL? { nil }
+
+    /// Deletes nothing.
+    public var deletesSessions: Bool { false }
+
+    /// Refuses: this source deletes no session.
+    public func deleteSession(_ session: String) throws -> String {
+        throw SessionDeletionRefused("this timeline does not delete sessions: use 'rewind sessions --delete \(session)'")
+    }
 
     /// The state after event `index - 1` (for sources whose rows are all on one branch).
     public func stateBefore(session: String, index: Int) throws -> JSONValue? {

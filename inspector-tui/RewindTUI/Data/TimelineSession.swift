@@ -25,6 +25,17 @@ public struct TimelineSession: Sendable, Hashable, Identifiable {
     /// neither offers nor sends a command whose ability is missing, and says which one is.
     public var appCapabilities: [String]?
 
+    /// The id as the sessions pane's question names it: whole up to 40 characters (a generated id,
+    /// `20261124-185312-counter-4f9a2c`, usually is: its distinctive part is at the end), else its first 39 and `…`.
+    public var shortID: String {
+        id.count > 40 ? id.prefix(39) + "…" : id
+    }
+
+    /// The app and the number of events, for sentences: `counter, 1,204 events`.
+    public var summary: String {
+        "\(appName), \(Formatting.grouped(eventCount)) event\(eventCount == 1 ? "" : "s")"
+    }
+
     /// True unless the app's offered abilities are known and lack `capability`.
     public func offers(_ capability: String) -> Bool {
         appCapabilities.map { $0.contains(capability) } ?? true

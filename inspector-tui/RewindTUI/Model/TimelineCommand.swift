@@ -27,9 +27,14 @@ public enum TimelineCommand: Sendable, Hashable {
     case redraw
     /// Leave the timeline (`q`, confirmed when apps are connected).
     case quit
+    /// Delete a saved session's files (`x` or Delete in the sessions pane, confirmed with `y`): carried out at once
+    /// by the data source (`TimelineDataSource.deleteSession(_:)`); the outcome comes back through
+    /// `TimelineController.finishDeletion(of:outcome:)`.
+    case deleteSession(String)
 
     /// What the status line says while the command runs ("jumping to event 12…"); nil for the commands the UI
-    /// carries out at once (`redraw`, `quit`, `openInPager`, `copy`) or on the search thread (`search`).
+    /// carries out at once (`redraw`, `quit`, `openInPager`, `copy`, `deleteSession`) or on the search thread
+    /// (`search`).
     public var progressDescription: String? {
         switch self {
         case .jump(_, let index): return "jumping to event \(index)…"
@@ -37,7 +42,7 @@ public enum TimelineCommand: Sendable, Hashable {
         case .replay(_, let index): return "replaying from event \(index)…"
         case .dispatch(_, let action): return "dispatching \(action.serialized().prefix(60))…"
         case .export: return "exporting the session…"
-        case .redraw, .quit, .openInPager, .copy, .search, .cancelSearch: return nil
+        case .redraw, .quit, .openInPager, .copy, .search, .cancelSearch, .deleteSession: return nil
         }
     }
 }

@@ -35,6 +35,7 @@ public struct TimelineController {
         self.clock = clock
         preferredSessionID = initialSession
         model = TimelineModel()
+        model.openedSessionID = initialSession
     }
 
     // MARK: - Data and size
@@ -44,6 +45,7 @@ public struct TimelineController {
     /// screen. Call before each frame.
     public mutating func refresh() {
         model.header = dataSource.header()
+        model.deletesSessions = dataSource.deletesSessions
         // Live sessions first (in the source's order), then the others.
         let listed = dataSource.sessions()
         let sessions = listed.filter { $0.status == .live } + listed.filter { $0.status != .live }
@@ -227,11 +229,41 @@ public struct TimelineController {
         case .enter, .right, .character("l"):
             model.focus = .timeline
             return
+        case .character("x"), .delete:
+            requestDeletion()
+            return
         default: return
         }
         target = min(max(0, target), last)
         if target != position || model.selectedSession == nil {
             select(model.sessions[target])
+        }
+    }
+
+    /// `x` / Delete in the sessions pane: asks "Delete session …? y/n" on the status line, or says why the
+    /// selected session cannot be deleted here (`TimelineModel.deletionRefusal(for:)`).
+    private mutating func requestDeletion() {
+        guard let session = requireSession() else { return }
+        if let refusal = model.deletionRefusal(for: session) {
+            model.status = refusal
+            return
+        }
+        model.dialog = .confirmDelete(session)
+    }
+
+    /// The deletion of session `id` (confirmed with `y`) finished with `outcome`: the sentence for the status
+    /// line, or the error saying why nothing was deleted. Reads the list again; when the session is gone from it
+    /// and was selected, selects its neighbour (the session listed after it, or before it when it was the last).
+    public mutating func finishDeletion(of id: String, outcome: Result<String, any Error>) {
+        let wasSelected = model.selectedSessionID == id
+        let position = model.sessions.firstIndex { $0.id == id }
+        refresh()
+        if wasSelected, let position, !model.sessions.isEmpty, !model.sessions.contains(where: { $0.id == id }) {
+            select(model.sessions[min(position, model.sessions.count - 1)])
+        }
+        switch outcome {
+        case .success(let message): model.status = StatusMessage(message)
+        case .failure(let error): model.status = StatusMessage("\(error)", isError: true)
         }
     }
 
@@ -465,7 +497,7 @@ public struct TimelineController {
         case .help:
             if event.kind == .press { model.dialog = nil }
             return
-        case .prompt, .confirmQuit:
+        case .prompt, .confirmQuit, .confirmDelete:
             return
         case nil:
             break
@@ -552,6 +584,10 @@ public struct TimelineController {
             }
         case .viewer(let viewer):
             return handleViewerKey(viewer, key)
+        case .confirmDelete(let session):
+            model.dialog = nil
+            if key == .character("y") || key == .character("Y") { return [.deleteSession(session.id)] }
+            model.status = StatusMessage("kept session \(session.id) (only y deletes)")
         case .prompt(var prompt):
             switch key {
             case .escape, .control("c"), .control("g"):

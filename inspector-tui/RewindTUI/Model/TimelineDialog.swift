@@ -8,4 +8,7 @@ public enum TimelineDialog: Sendable, Hashable {
     case confirmQuit
     /// The whole value under the detail cursor, wrapped and scrollable (Enter on a value, or `v`).
     case viewer(ValueViewerState)
+    /// "Delete session 20261124-185312-counter-4f9a2c (counter, 1,204 events)? y/n" on the status line (`x` or
+    /// Delete in the sessions pane): `y` deletes the session's files, any other key keeps them.
+    case confirmDelete(TimelineSession)
 }

@@ -50,6 +50,10 @@ public struct TimelineModel: Sendable, Hashable {
     public var actionChildLimits: [String: Int] = [:]
     /// The open dialog, if any.
     public var dialog: TimelineDialog?
+    /// Whether the sessions pane may delete saved sessions here (the data source's `deletesSessions`).
+    public var deletesSessions = false
+    /// The session the timeline was opened on (`rewind open SESSION`), if any: never deleted while shown.
+    public var openedSessionID: String?
     /// The last action typed into the dispatch prompt (it reopens with it).
     public var lastDispatch = ""
     /// The message shown above the footer until the next key.
@@ -99,6 +103,7 @@ public struct TimelineModel: Sendable, Hashable {
         var hasStatusLine = status != nil || activity != nil || search != nil || filtering != nil
         if case .prompt = dialog { hasStatusLine = true }
         if case .viewer = dialog { hasStatusLine = true }  // what o and y report shows below the viewer
+        if case .confirmDelete = dialog { hasStatusLine = true }  // the question is asked there
         return TimelineLayout(
             width: screenWidth, height: screenHeight, sessionCount: sessions.count, hasStatusLine: hasStatusLine)
     }

@@ -32,6 +32,8 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     private let only: SessionID?
     private let liveAppsReachable: Bool
     private let liveAppCapabilities: [String]?
+    /// Whether the sessions pane may delete saved sessions (see `init`).
+    public let deletesSessions: Bool
     private let lock = NSLock()
     private var readers: [String: SessionReader] = [:]
     private var annotations: [String: SessionAnnotations] = [:]
@@ -45,9 +47,13 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     /// (`rewind open` attached to it over its control connection), so their apps count as connected.
     /// `liveAppCapabilities`: what their app offered, as that daemon listed it (`ControlSessionInfo.capabilities`);
     /// nil when unknown (every command is then offered and the daemon answers).
+    /// `deletesSessions`: the sessions pane may delete saved sessions (`deleteSession(_:)`): for the timeline of
+    /// `rewind`, whose daemon records into `store`; false (the default) for `rewind open` and attached viewers,
+    /// which only view what another process may own.
     public init(store: SessionStore, daemon: Daemon?, address: String? = nil, only: SessionID? = nil,
-                liveAppsReachable: Bool = false, liveAppCapabilities: [String]? = nil) {
+                liveAppsReachable: Bool = false, liveAppCapabilities: [String]? = nil, deletesSessions: Bool = false) {
         self.store = store
+        self.deletesSessions = deletesSessions
         self.liveAppCapabilities = liveAppCapabilities
         self.daemon = daemon
         self.address = address
@@ -101,6 +107,44 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
                 appCapabilities: liveAppsReachable && metadata.endState == .live ? liveAppCapabilities : nil)
         }
         return withLiveCounts(cachedSessions)
+    }
+
+    /// Deletes the saved session's files with `SessionStore.deleteSession(_:)` (the file, `-wal`, `-shm`, its lock
+    /// file), after closing this source's own connections to it. Refuses a session live in `daemon`, and one whose
+    /// lock is held (being recorded, or finishing); says so when the file is gone already or cannot be removed.
+    public func deleteSession(_ session: String) throws -> String {
+        guard deletesSessions else {
+            throw SessionDeletionRefused("this timeline does not delete sessions: use 'rewind sessions --delete \(session)'")
+        }
+        let id: SessionID
+        do {
+            id = try SessionID(validating: session)
+        } catch {
+            throw SessionDeletionRefused("cannot delete session \(session): \(error)")
+        }
+        if let live = daemon?.session(id), live.isLive {
+            throw SessionDeletionRefused("not deleting session \(id): it is live (its app is connected and being "
+                + "recorded); it can be deleted once its app disconnects")
+        }
+        lock.lock()
+        let listed = cachedSessions.first { $0.id == session }
+        // Close this source's connections to the file first: nothing reads it any more.
+        readers[session] = nil
+        annotations[session] = nil
+        searches[session] = nil
+        sessionsReadAt = -Double.infinity  // the next `sessions()` lists the directory again
+        lock.unlock()
+        do {
+            try store.deleteSession(id)
+        } catch .sessionInUse {
+            throw SessionDeletionRefused("not deleting session \(id): its file is still being written (its "
+                + "recording is finishing, or another rewind records it); try again once it has ended")
+        } catch .notFound {
+            throw SessionDeletionRefused("session \(id) is gone already: its file was removed by something else")
+        } catch {
+            throw SessionDeletionRefused("cannot delete session \(id): \(error)")
+        }
+        return "deleted session \(id)" + (listed.map { " (\($0.summary))" } ?? "")
     }
 
     public func events(session: String, range: ClosedRange<Int>) throws -> [TimelineEvent] {

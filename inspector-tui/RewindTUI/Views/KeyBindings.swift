@@ -42,6 +42,7 @@ public enum KeyBindings {
             Binding("r", "replay from here"),
             Binding("d", "dispatch action (JSON)"),
             Binding("e", "export the session"),
+            Binding("x Del", "delete saved session"),
         ]),
         Section(title: "View", bindings: [
             Binding("/", "search labels (regex)"),
@@ -75,7 +76,8 @@ public enum KeyBindings {
     /// this timeline, and not where the recording refuses them (no jump onto an unknown state, no skip or replay on
     /// a recomputed branch row or after an unknown state, no skip of the initial state).
     /// `detailLine` is the detail pane's line under its cursor: Enter, `v`, `o`, `y`, `Y` show only where they do
-    /// something there.
+    /// something there. In the sessions pane, `x Del` (delete) shows only on a session this timeline may delete
+    /// (`TimelineModel.deletionRefusal(for:)`: a saved one, not live, where the timeline owns the data directory).
     public static func footer(
         for model: TimelineModel, cursorEvent: TimelineEvent? = nil, detailLine: DetailLine? = nil
     ) -> [Binding] {
@@ -84,6 +86,8 @@ public enum KeyBindings {
             return [Binding("any key", "closes the help")]
         case .confirmQuit:
             return [Binding("y", "quit"), Binding("n Esc", "stay")]
+        case .confirmDelete:
+            return [Binding("y", "delete"), Binding("any other key", "keep")]
         case .viewer:
             return [Binding("↑↓ PgUp PgDn", "scroll"), Binding("o", "pager"), Binding("y", "copy"),
                     Binding("Y", "copy pointer"), Binding("Esc", "close")]
@@ -103,7 +107,10 @@ public enum KeyBindings {
         switch model.focus {
         case .sessions:
             var bindings = [Binding("↑↓", "select"), Binding("Enter", "open")]
-            if model.selectedSession != nil { bindings.append(Binding("e", "export")) }
+            if let session = model.selectedSession {
+                bindings.append(Binding("e", "export"))
+                if model.deletionRefusal(for: session) == nil { bindings.append(Binding("x Del", "delete")) }
+            }
             return bindings + [Binding("Tab", "pane")]
         case .timeline:
             return timelineFooter(model, cursorEvent: cursorEvent)

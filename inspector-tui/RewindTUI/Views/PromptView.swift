@@ -1,5 +1,6 @@
 /// The row above the footer: the open prompt (`/regex` or `dispatch JSON: …`, with a reverse-video cursor and
-/// the reason a submission was refused), or else the status message (errors red and bold), or else what the
+/// the reason a submission was refused), or the sessions pane's question ("Delete session … (counter, 1,204
+/// events)? y/n"), or else the status message (errors red and bold), or else what the
 /// running command is doing ("jumping to event 12…", in the warning colour). Long text scrolls
 /// horizontally so that the cursor stays visible. Pure rendering.
 public struct PromptView {
@@ -17,6 +18,9 @@ public struct PromptView {
         buffer.fill(rect.top(1))
         if case .prompt(let prompt) = model.dialog {
             renderPrompt(prompt, into: &buffer, rect: rect)
+        } else if case .confirmDelete(let session) = model.dialog {
+            buffer.put([TextSpan(" Delete session \(session.shortID) (\(session.summary))? ", Theme.warning),
+                        TextSpan("y/n", Theme.key)], row: rect.row, column: rect.column, width: rect.width)
         } else if let status = model.status {
             buffer.put(" " + status.text, row: rect.row, column: rect.column,
                        style: status.isError ? Theme.error : Theme.plain, maxWidth: rect.width)

@@ -70,7 +70,7 @@ public struct TimelineRenderer {
             ConfirmQuitOverlay(connectedApps: model.header.connectedApps).render(into: &buffer, area: overlayArea)
         case .viewer(let viewer):
             ValueViewerOverlay(viewer: viewer).render(into: &buffer, screen: layout.screen)
-        case .prompt, nil:
+        case .prompt, .confirmDelete, nil:
             break
         }
         return buffer

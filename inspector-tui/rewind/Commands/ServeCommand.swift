@@ -189,7 +189,8 @@ struct ServeCommand: ParsableCommand {
 extension ServeCommand {
     /// Runs the live timeline in the foreground until the user quits.
     private func runTimeline(daemon: Daemon, address: String) throws {
-        let source = SessionTimelineSource(store: daemon.store, daemon: daemon, address: address)
+        let source = SessionTimelineSource(store: daemon.store, daemon: daemon, address: address,
+                                           deletesSessions: true)
         let actions = DaemonTimelineActions(daemon: daemon, store: daemon.store, onQuit: {})
         do {
             try TimelineApp(dataSource: source, actions: actions).run()
