@@ -135,6 +135,20 @@ struct DeliveredMeansAcknowledgedTests {
         #expect(!Inspector.waitUntilDelivered(timeout: TestTime.seconds(0.3)), "all apps: one is not confirmed")
     }
 
+    @Test("a recorder let go with events its daemon never confirmed is not waited for by the waits for every inspector")
+    func stoppedRecorderIsNotWaitedFor() throws {
+        let silent = ServerEventRecorder(greeting: Self.welcome)
+        let (server, port) = try startServer(silent)
+        defer { server.stop() }
+        var recorder: Recorder<Int, String>? = makeRecorder("let-go-app", port: port)
+        recorder?.record("add", state: 1)
+        #expect(silent.wait { received(seq: 1, by: $0) })
+        #expect(!Inspector.waitUntilDelivered(app: "let-go-app", timeout: TestTime.seconds(0.3)))
+        recorder = nil   // stops its pipeline, which says on stderr what it could not deliver
+        #expect(Inspector.waitUntilDelivered(app: "let-go-app", timeout: TestTime.seconds(5)),
+                "a stopped inspector (it can deliver nothing more) is still waited for")
+    }
+
     @Test("a daemon that stops acknowledging is taken for dead after the answer timeout: the app reconnects and sends again what was not confirmed", arguments: [true, false])
     func silentDaemonIsLeft(welcomes: Bool) throws {
         // A peer that accepts the connection and reads, then never answers again (or never even welcomes).

@@ -188,8 +188,17 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         memoChecker.stop()
         linkLock.lock()
         while thread != nil && !finished { _ = linkLock.wait(until: Date(timeIntervalSinceNow: 0.1)) }
+        // The thread keeps its closure, which holds this pipeline: let it go, or neither would ever be freed.
+        thread = nil
         linkLock.unlock()
         transport.disconnect()
+    }
+
+    /// True once ``stop()`` was called. Any thread.
+    var isStopping: Bool {
+        linkLock.lock()
+        defer { linkLock.unlock() }
+        return stopping
     }
 
     /// True when the pipeline is connected, has said hello, and every entry dispatched so far has been handed to

@@ -22,6 +22,9 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
         var exitFlushSeconds: Double { get }
         /// How many times its thread has gone round its loop (each end of a wait is one).
         var loopIterations: UInt64 { get }
+        /// True once it was told to stop: it delivers nothing more, so nobody waits for it (it said on stderr what
+        /// it could not deliver).
+        var isStopping: Bool { get }
         func stop()
     }
 
@@ -51,13 +54,13 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
     }
 
     var allDelivered: Bool {
-        current.allSatisfy(\.hasDeliveredEverything)
+        current.allSatisfy { $0.isStopping || $0.hasDeliveredEverything }
     }
 
     /// True when every running inspector recording under `name` has delivered everything (vacuously true when none
     /// does).
     func allDelivered(app name: String) -> Bool {
-        current.filter { $0.appName == name }.allSatisfy(\.hasDeliveredEverything)
+        current.filter { $0.appName == name }.allSatisfy { $0.isStopping || $0.hasDeliveredEverything }
     }
 
     var counts: InspectorDeliveryCounts {
@@ -103,7 +106,9 @@ extension Inspector {
 
     /// Waits until every inspector in this process has sent everything dispatched so far to a connected daemon
     /// (and, with a daemon that acknowledges, until it acknowledged having committed it to its file), or until
-    /// `timeout` seconds pass. Returns true when everything was delivered. For command-line apps that
+    /// `timeout` seconds pass. Returns true when everything was delivered. An inspector whose store or recorder was
+    /// let go is stopping and delivers nothing more (it says on standard error what it could not deliver): it is
+    /// not waited for. For command-line apps that
     /// are about to exit (and for tests); never needed in long-running apps.
     ///
     /// Threading: blocks the calling thread; call it off the main actor (for example from `Task.detached`): when

@@ -215,7 +215,22 @@ struct SessionDeletionTests {
         return { _ = chattr("-i") }
     }
 
-    @Test("a session file that cannot be removed: the status line says why, the session stays listed and readable")
+    /// Whether ``protect(_:)`` works on this machine's temporary directory (as root it needs `chattr` and a file
+    /// system that supports the immutable flag; tmpfs does not).
+    static let canProtectFiles: Bool = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-probe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("probe")
+        guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil,
+              FileManager.default.createFile(atPath: file.path, contents: Data()), let undo = protect(file) else {
+            return false
+        }
+        undo()
+        return true
+    }()
+
+    @Test("a session file that cannot be removed: the status line says why, the session stays listed and readable",
+          .enabled(if: canProtectFiles, "no read-only directory or chattr +i can protect a file here"))
     func fileThatCannotBeRemoved() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-tui-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
