@@ -30,8 +30,11 @@ enum MemoBenchmarks {
                 and diffed against the previous tree — with the memo (`StateEncodingMemo`, as the pipeline runs \
                 it), with a full `JSONValueEncoder` encoding (the pipeline before the memo), and `JSONEncoder` \
                 (encoding only, no diff) — the three interleaved in every sample. App thread: stores with the \
-                inspector attached to a live daemon, memo on (`memoMinimumStateBytes` 0) and off (`Int.max`), and a \
-                bare store, dispatching paced (each dispatch after the inspector delivered the previous one and the \
+                inspector attached to a live daemon, memo on (`memoMinimumStateBytes` 0) and off (`Int.max`), a \
+                bare store, and a bare store whose previous state is still referenced when it dispatches (so its \
+                reducer pays the copy-on-write of the changed path, as with the memo, which keeps the previous \
+                state: the issue allows that price and no more, so the memo's added cost is measured against this \
+                arm), dispatching paced (each dispatch after the inspector delivered the previous one and the \
                 thread idled 2 ms; the arm chosen at random each time) and back-to-back. Idle wake-ups: the \
                 inspector threads' loop iterations over 3 s with the app idle, per inspector.
                 """,
@@ -161,11 +164,16 @@ enum MemoBenchmarks {
         let memoStore = store(size, app: memoApp, memo: true, daemon: daemon)
         let fullStore = store(size, app: fullApp, memo: false, daemon: daemon)
         let bareStore = Store(initialState: size.state, reducer: BenchState.reducer)
+        // A bare store whose previous state is still referenced when it dispatches, as the memo keeps it: its
+        // reducer's change copies the collections on the changed path (copy-on-write), which is the price the
+        // issue allows the memo.
+        let heldStore = Store(initialState: size.state, reducer: BenchState.reducer)
         _ = try daemon.liveSession(app: memoApp)
         _ = try daemon.liveSession(app: fullApp)
         try InspectorDelivery.wait()
-        var touches = [TouchSequence(over: size.state), TouchSequence(over: size.state), TouchSequence(over: size.state)]
-        var values: [[Double]] = [[], [], []]
+        var touches = [TouchSequence(over: size.state), TouchSequence(over: size.state), TouchSequence(over: size.state),
+                       TouchSequence(over: size.state)]
+        var values: [[Double]] = [[], [], [], []]
         var coin = SplitMix64(seed: 0x3E30 + UInt64(number))
         let start = MonotonicClock.seconds()
         while true {
@@ -173,19 +181,23 @@ enum MemoBenchmarks {
             let elapsed = MonotonicClock.seconds() - start
             if done >= pacedPlan.minSamples && elapsed >= pacedPlan.minSeconds { break }
             if done >= 3 && elapsed >= pacedPlan.maxSeconds { break }
-            let arm = Int(coin.next() % 3)
+            let arm = Int(coin.next() % 4)
             usleep(2_000)
             let action = touches[arm].next()
+            let held = arm == 3 ? heldStore.state : nil
             let t0 = MonotonicClock.nanoseconds()
             switch arm {
             case 0: memoStore.dispatch(action)
             case 1: fullStore.dispatch(action)
-            default: bareStore.dispatch(action)
+            case 2: bareStore.dispatch(action)
+            default: heldStore.dispatch(action)
             }
             values[arm].append(Double(MonotonicClock.nanoseconds() &- t0))
+            withExtendedLifetime(held) {}
             try InspectorDelivery.wait()
         }
         let memoPaced = Samples(values[0]), fullPaced = Samples(values[1]), barePaced = Samples(values[2])
+        let heldPaced = Samples(values[3])
         let memoBurst = Sampler.collect(burstPlan) {
             let action = touches[0].next()
             let t0 = MonotonicClock.nanoseconds()
@@ -200,11 +212,20 @@ enum MemoBenchmarks {
             return Double(MonotonicClock.nanoseconds() &- t0)
         }
         try await InspectorDelivery.settle(timeout: 300)
-        let added = memoPaced.median - barePaced.median
-        let pacedTarget = number == 0 ? Target(.atMost, 1_000, "≤ 1 µs added") : Target(.atMost, 3_000, "≤ 3 µs added")
+        // The issue's allowance: the added cost may rise by the copy-on-write of the changed path, and no more — so
+        // the memo's arm is measured against the bare store that pays that copy too.
+        let added = memoPaced.median - heldPaced.median
+        let copyOnWrite = heldPaced.median - barePaced.median
+        let pacedTarget = number == 0
+            ? Target(.atMost, 1_000, "≤ 1 µs added (beyond the copy-on-write of the changed path)")
+            : Target(.atMost, 3_000, "≤ 3 µs added (beyond the copy-on-write of the changed path)")
         return [
             ReportRow("app thread per dispatch, paced, memo on, \(size.longLabel)", .nanoseconds(memoPaced.median),
-                      detail: "added over the bare store: \(Quantity.duration(added)); p99 \(Quantity.duration(memoPaced.p99))",
+                      detail: "added beyond the copy-on-write: \(Quantity.duration(added)) (the bare store with its "
+                          + "previous state held: \(Quantity.duration(heldPaced.median)), so the copy-on-write of the "
+                          + "changed path costs \(Quantity.duration(copyOnWrite)) paced); the memo's own price over the "
+                          + "inspector without it: \(Quantity.duration(memoPaced.median - fullPaced.median)); "
+                          + "p99 \(Quantity.duration(memoPaced.p99))",
                       target: pacedTarget,
                       baseline: "memo off: \(Quantity.duration(fullPaced.median)); bare store: \(Quantity.duration(barePaced.median))",
                       met: added <= pacedTarget.threshold),
