@@ -54,6 +54,7 @@ public struct JSONValueEncodingSite {
                                  memo: encoder.memo)
         child.index = index
         child.beginArray()
+        child.values.reserveCapacity(elements.count)
         var container = UnkeyedValueEncodingContainer(encoder: child)
         var i = 0
         var index = elements.startIndex
