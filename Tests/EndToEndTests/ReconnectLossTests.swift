@@ -109,7 +109,9 @@ struct ReconnectLossTests {
         let session = try #require(harness.waitForSession(app: app))
         let (recorded, lost, reconnects) = try Self.accounting(harness, session, count: count)
         #expect(resetting.resets >= 2, "the proxy reset the connection (\(resetting.resets) times)")
-        #expect(reconnects >= 2, "the app reconnected after the resets (\(reconnects) times)")
+        // A reset that closes a connection before the daemon read its `hello` leaves no reconnect mark (the daemon
+        // never saw that connection): two resets can show as one reconnect.
+        #expect(reconnects >= 1, "the app reconnected after the resets (\(reconnects) times)")
         let missing = (1...Int64(count)).filter { recorded[$0] == nil && !lost.contains($0) }
         #expect(missing.isEmpty, "\(missing.count) actions appear nowhere, first \(missing.prefix(10))")
         let twice = recorded.filter { $0.value > 1 }.keys.sorted()
