@@ -56,7 +56,12 @@ struct StateEncodingMemoPropertyTests {
         var counters: [Counter]
         var tree: Kind?
         var optionalItems: [Item?]
+        /// Arrays under keys that read as array indices (and some that do not: `01`, a huge one), beside arrays of
+        /// arrays: the memo keeps index-like places apart from the others.
+        var numbered: [String: [Int]]
     }
+
+    static let numberedKeys = ["0", "1", "2", "10", "01", "65", "70", "700", "007", "4000000000", "-1"]
 
     // MARK: Random edits
 
@@ -109,13 +114,16 @@ struct StateEncodingMemoPropertyTests {
             counter2: Counter(0),
             counters: (0..<Int.random(in: 0...9, using: &rng)).map { Counter($0) },
             tree: nil,
-            optionalItems: (0..<Int.random(in: 0...9, using: &rng)).map { Bool.random(using: &rng) ? item(&rng, id: $0) : nil })
+            optionalItems: (0..<Int.random(in: 0...9, using: &rng)).map { Bool.random(using: &rng) ? item(&rng, id: $0) : nil },
+            numbered: Dictionary(uniqueKeysWithValues: numberedKeys.filter { _ in Bool.random(using: &rng) }.map {
+                ($0, Array(0..<Int.random(in: 0...12, using: &rng)))
+            }))
     }
 
     /// Applies one random edit (some change nothing; some only change a class instance in place).
     static func edit(_ s: inout FuzzState, _ rng: inout SplitMix) {
         let g = Int.random(in: 0..<s.groups.count, using: &rng)
-        switch Int.random(in: 0..<26, using: &rng) {
+        switch Int.random(in: 0..<28, using: &rng) {
         case 0: s.counter += 1
         case 1: if !s.groups[g].items.isEmpty {
             s.groups[g].items[Int.random(in: 0..<s.groups[g].items.count, using: &rng)].title = word(&rng) }
@@ -147,6 +155,15 @@ struct StateEncodingMemoPropertyTests {
             let i = Int.random(in: 0..<s.optionalItems.count, using: &rng)
             s.optionalItems[i] = s.optionalItems[i] == nil ? item(&rng, id: i) : nil }
         case 24: s.groups.append(group(&rng, name: word(&rng)))
+        case 25:
+            let key = numberedKeys.randomElement(using: &rng)!
+            if var values = s.numbered[key], !values.isEmpty, Bool.random(using: &rng) {
+                values[Int.random(in: 0..<values.count, using: &rng)] += 1
+                s.numbered[key] = values
+            } else {
+                s.numbered[key, default: []].append(Int.random(in: 0...9, using: &rng))
+            }
+        case 26: s.numbered[numberedKeys.randomElement(using: &rng)!] = nil
         default: if s.groups.count > 1 { s.groups.remove(at: g) }
         }
     }

@@ -50,9 +50,9 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
     private final class Node {
         let generation: Int
         var entry: Entry?
-        var children: [String: Node]
+        var children: Places
 
-        init(generation: Int, entry: Entry? = nil, children: [String: Node] = [:]) {
+        init(generation: Int, entry: Entry? = nil, children: Places = Places()) {
             self.generation = generation
             self.entry = entry
             self.children = children
@@ -66,6 +66,70 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
                 node = child
             }
             return node
+        }
+    }
+
+    /// The places under a node, by JSON Pointer token. Tokens that read as small array indices (`0`, `17`: no sign, no
+    /// leading zero) are kept in an array, the others in a dictionary: a changed array's places are copied from the
+    /// earlier encoding and then changed, and copying an array of references costs far less than re-hashing a
+    /// dictionary of string keys (the same rule for every token, whatever the place is, so reading and writing agree).
+    private struct Places {
+        private var byIndex: [Node?] = []
+        private var byKey: [String: Node] = [:]
+
+        /// How far past the indexed places an index may go and still be kept in the array (a sparse numeric key of
+        /// a dictionary goes to the dictionary instead).
+        private static let indexSlack = 64
+
+        /// The place at `token`.
+        subscript(token: String) -> Node? {
+            get {
+                if let index = Self.index(token), index < byIndex.count, let node = byIndex[index] { return node }
+                return byKey.isEmpty ? nil : byKey[token]
+            }
+            set {
+                if let index = Self.index(token), index < byIndex.count + Self.indexSlack {
+                    self[index: index] = newValue
+                } else {
+                    byKey[token] = newValue
+                }
+            }
+        }
+
+        /// The place at the array index `index` (the token `String(index)`).
+        subscript(index index: Int) -> Node? {
+            get {
+                if index < byIndex.count, let node = byIndex[index] { return node }
+                return byKey.isEmpty ? nil : byKey[String(index)]
+            }
+            set {
+                if index < byIndex.count {
+                    byIndex[index] = newValue
+                } else if let newValue, index < byIndex.count + Self.indexSlack {
+                    byIndex.append(contentsOf: repeatElement(nil, count: index - byIndex.count))
+                    byIndex.append(newValue)
+                } else {
+                    byKey[String(index)] = newValue
+                    return
+                }
+                if !byKey.isEmpty { byKey[String(index)] = nil }
+            }
+        }
+
+        /// True when no place is remembered.
+        var isEmpty: Bool { byKey.isEmpty && byIndex.allSatisfy { $0 == nil } }
+
+        /// The index a token names: digits only, no leading zero (so `String(index)` gives the token back).
+        private static func index(_ token: String) -> Int? {
+            let utf8 = token.utf8
+            guard let first = utf8.first, first >= 0x30, first <= 0x39, utf8.count <= 9,
+                  first != 0x30 || utf8.count == 1 else { return nil }
+            var value = 0
+            for byte in utf8 {
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
         }
     }
 
@@ -190,16 +254,16 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
             let node = currentNode(at: path)
             node.children = earlierNode.children
             for index in collection.memoCount..<max(collection.memoCount, elements.count) {
-                node.children[String(index)] = nil
+                node.children[index: index] = nil
             }
             if let reused = try reusable.memoEncodeReusing(
                 previous: earlier.collection, previousElements: elements, at: site,
-                changed: { node.children[String($0)] = nil }) {
+                changed: { node.children[index: $0] = nil }) {
                 reusedElementwise += 1
                 node.entry = Entry(type: type, identity: identity, collection: value, encoded: reused)
                 return reused
             }
-            node.children = [:]
+            node.children = Places()
         }
         encodedFully += 1
         let encoded = try site.encodeFully(value)
