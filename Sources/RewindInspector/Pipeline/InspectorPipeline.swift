@@ -120,12 +120,10 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     private var memoEncode: ((State, StateEncodingMemo) throws -> JSONValue)?
     /// Memo encodings since the last comparison with a full encoding.
     private var memoEncodingsSinceCheck = 0
-    /// The last state encoded through the memo and its (unredacted) tree, until the idle check compares them with a
-    /// full encoding; nil once checked or handed to ``memoChecker``.
-    private var uncheckedMemoState: (state: State, tree: JSONValue)?
-    /// The last state encoded through the memo: the one ``baseline`` is the encoding of, sent again in full when a
-    /// check finds the memo wrong.
-    private var lastMemoState: State?
+    /// The last state encoded through the memo (the one ``baseline`` is the encoding of, sent again in full when a
+    /// check finds the memo wrong) and its unredacted tree; `checked` once a check has it (handed to
+    /// ``memoChecker``, or compared when the app went idle). Nil while states are not encoded through the memo.
+    private var lastMemoEncoding: (state: State, tree: JSONValue, checked: Bool)?
     /// Compares memoised trees with full encodings off the pipeline thread (see ``MemoChecker``).
     private let memoChecker: MemoChecker<State>
     /// How the memo fared so far (pipeline thread; copied to ``publishedMemoStatistics`` with the counts).
@@ -328,6 +326,11 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             + "taking the connection for dead, reconnecting (\(transport.queuedBytes) bytes were still queued)")
         transport.disconnect()
         answerWatch.reset()
+        scheduleReconnect()
+    }
+
+    /// Marks the link disconnected, to be tried again after the backoff's next delay. Any thread.
+    private func scheduleReconnect() {
         linkLock.lock()
         let delay = backoff.nextDelay()
         failedAttempts += 1
@@ -681,38 +684,23 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         guard let memo, let memoEncode else { return encodeState(state) }
         guard memoActive else {
             if memo.remembersAnything { memo.forget() }
-            uncheckedMemoState = nil
-            lastMemoState = nil
+            lastMemoEncoding = nil
             return encodeState(state)
         }
         let tree: JSONValue
         do {
             tree = try memoEncode(state, memo)
         } catch {
-            lastMemoState = nil
+            lastMemoEncoding = nil
             return encodeState(state)
         }
         memoEncodingsSinceCheck += 1
         memoStatistics.encodings += 1
-        lastMemoState = state
-        if memoEncodingsSinceCheck >= max(1, configuration.memoCheckInterval), memoChecker.offer(state: state, tree: tree) {
-            memoEncodingsSinceCheck = 0
-            uncheckedMemoState = nil
-        } else {
-            uncheckedMemoState = (state, tree)
-        }
+        let checked = memoEncodingsSinceCheck >= max(1, configuration.memoCheckInterval)
+            && memoChecker.offer(state: state, tree: tree)
+        if checked { memoEncodingsSinceCheck = 0 }
+        lastMemoEncoding = (state, tree, checked)
         return redactor.redact(tree)
-    }
-
-    /// Compares a memoised tree with a full encoding of its state; on a difference turns the memo off for good,
-    /// says why once, and returns the full encoding (unredacted).
-    private func fullEncodingIfMemoWrong(state: State, tree: JSONValue) -> JSONValue? {
-        memoEncodingsSinceCheck = 0
-        uncheckedMemoState = nil
-        memoStatistics.checks += 1
-        guard let full = try? coding.encodeState(state), full != tree else { return nil }
-        turnMemoOff()
-        return full
     }
 
     /// Turns the memo off for the rest of the session after a check found one of its trees wrong, and says why once.
@@ -721,7 +709,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         memo?.forget()
         memo = nil
         memoEncode = nil
-        uncheckedMemoState = nil
+        lastMemoEncoding = nil
         memoChecker.stop()
         log("the incremental encoding of \(stateType) differed from a full encoding (a type whose encoding reads more "
             + "than its value, or a class instance the first states did not show); sending the full state, and "
@@ -741,10 +729,9 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             updateOutboxCosts()
             return
         }
+        let state = lastMemoEncoding?.state
         turnMemoOff()
-        guard let state = lastMemoState else { return }
-        lastMemoState = nil
-        sendTrueState(encodeState(state))
+        if let state { sendTrueState(encodeState(state)) }
     }
 
     /// When the app has gone quiet, waits for the check under way, then compares the last memoised tree with a full
@@ -754,8 +741,12 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             memoChecker.waitUntilIdle()
             takeMemoVerdict()
         }
-        guard let unchecked = uncheckedMemoState else { return }
-        guard let full = fullEncodingIfMemoWrong(state: unchecked.state, tree: unchecked.tree) else { return }
+        guard let last = lastMemoEncoding, !last.checked else { return }
+        lastMemoEncoding?.checked = true
+        memoEncodingsSinceCheck = 0
+        memoStatistics.checks += 1
+        guard let full = try? coding.encodeState(last.state), full != last.tree else { return }
+        turnMemoOff()
         sendTrueState(redactor.redact(full))
     }
 
@@ -867,12 +858,7 @@ extension InspectorPipeline: InspectorTransportDelegate {
     }
 
     func transportDidDisconnect(reason: String) {
-        linkLock.lock()
-        let delay = backoff.nextDelay()
-        failedAttempts += 1
-        link = .disconnected(retryAt: monotonicSeconds() + delay)
-        linkLock.broadcast()
-        linkLock.unlock()
+        scheduleReconnect()
         outbox.wake()
     }
 }

@@ -54,13 +54,13 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
     }
 
     var allDelivered: Bool {
-        current.allSatisfy { $0.isStopping || $0.hasDeliveredEverything }
+        current.allSatisfy(\.isSettled)
     }
 
     /// True when every running inspector recording under `name` has delivered everything (vacuously true when none
     /// does).
     func allDelivered(app name: String) -> Bool {
-        current.filter { $0.appName == name }.allSatisfy { $0.isStopping || $0.hasDeliveredEverything }
+        current.filter { $0.appName == name }.allSatisfy(\.isSettled)
     }
 
     var counts: InspectorDeliveryCounts {
@@ -83,6 +83,11 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
         }
         for member in running { member.stop() }
     }
+}
+
+extension InspectorRegistry.Member {
+    /// Nothing more to wait for: everything delivered, or stopping (it delivers nothing more).
+    var isSettled: Bool { isStopping || hasDeliveredEverything }
 }
 
 /// The `atexit` handler (a C function pointer: it captures nothing).

@@ -111,8 +111,8 @@ private func memoEncodeElements<Element: Equatable & Encodable>(
     let size = MemoryLayout<Element>.size
     return try site.encodeArray(elements) { i in
         if i < old.count {
-            if size == 0 || memoSameBytes(UnsafeRawPointer(elements.baseAddress! + i),
-                                          UnsafeRawPointer(old.baseAddress! + i), count: size) {
+            if size == 0 || ValueBytes.equal(UnsafeRawPointer(elements.baseAddress! + i),
+                                             UnsafeRawPointer(old.baseAddress! + i), count: size) {
                 return oldEncodings[i]
             }
             if elements[i] == old[i] { return oldEncodings[i] }
@@ -121,23 +121,4 @@ private func memoEncodeElements<Element: Equatable & Encodable>(
         // Spelled out: a bare `nil` here would be `JSONValue.null` (it is ExpressibleByNilLiteral).
         return Optional<JSONValue>.none
     }
-}
-
-/// True when the `count` bytes at `a` and `b` are equal. Padding bytes may differ between equal values: a false
-/// answer only means "compare otherwise".
-@inline(__always)
-private func memoSameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
-    var offset = 0
-    while offset + 8 <= count {
-        if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
-        offset += 8
-    }
-    while offset < count {
-        if a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) {
-            return false
-        }
-        offset += 1
-    }
-    return true
 }

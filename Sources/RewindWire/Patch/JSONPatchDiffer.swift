@@ -199,20 +199,8 @@ struct JSONPatchDiffer {
     @inline(__always)
     private static func sameBytes(_ x: UnsafeBufferPointer<JSONValue>, _ i: Int, _ y: UnsafeBufferPointer<JSONValue>,
                                   _ j: Int) -> Bool {
-        let a = UnsafeRawPointer(x.baseAddress! + i), b = UnsafeRawPointer(y.baseAddress! + j)
-        var offset = 0
-        while offset + 8 <= MemoryLayout<JSONValue>.size {
-            if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
-            offset += 8
-        }
-        while offset < MemoryLayout<JSONValue>.size {
-            if a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) {
-                return false
-            }
-            offset += 1
-        }
-        return true
+        ValueBytes.equal(UnsafeRawPointer(x.baseAddress! + i), UnsafeRawPointer(y.baseAddress! + j),
+                         count: MemoryLayout<JSONValue>.size)
     }
 
     /// True when both arrays share one buffer (so are equal without looking at the elements).

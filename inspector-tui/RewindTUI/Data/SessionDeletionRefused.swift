@@ -8,4 +8,10 @@ public struct SessionDeletionRefused: Error, Sendable, Hashable, CustomStringCon
     public init(_ description: String) {
         self.description = description
     }
+
+    /// The refusal of a timeline that does not delete sessions (`rewind open`, a viewer), pointing to the command
+    /// line.
+    public static func notDeletedHere(_ session: String) -> SessionDeletionRefused {
+        SessionDeletionRefused("this timeline does not delete sessions: use 'rewind sessions --delete \(session)'")
+    }
 }

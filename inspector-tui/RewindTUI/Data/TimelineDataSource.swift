@@ -103,7 +103,7 @@ extension TimelineDataSource {
 
     /// Refuses: this source deletes no session.
     public func deleteSession(_ session: String) throws -> String {
-        throw SessionDeletionRefused("this timeline does not delete sessions: use 'rewind sessions --delete \(session)'")
+        throw SessionDeletionRefused.notDeletedHere(session)
     }
 
     /// The state after event `index - 1` (for sources whose rows are all on one branch).

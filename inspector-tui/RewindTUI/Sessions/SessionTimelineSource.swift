@@ -114,7 +114,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     /// lock is held (being recorded, or finishing); says so when the file is gone already or cannot be removed.
     public func deleteSession(_ session: String) throws -> String {
         guard deletesSessions else {
-            throw SessionDeletionRefused("this timeline does not delete sessions: use 'rewind sessions --delete \(session)'")
+            throw SessionDeletionRefused.notDeletedHere(session)
         }
         let id: SessionID
         do {
