@@ -25,19 +25,13 @@ final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `co
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.append(handle, error: false)
-        }
-        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.append(handle, error: true)
-        }
         try process.run()
+        read(output.fileHandleForReading, error: false)
+        read(errors.fileHandleForReading, error: true)
     }
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        output.fileHandleForReading.readabilityHandler = nil
-        errors.fileHandleForReading.readabilityHandler = nil
     }
 
     /// The process id.
@@ -100,22 +94,39 @@ final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `co
         return process.terminationStatus
     }
 
-    private func append(_ handle: FileHandle, error: Bool) {
-        let data = handle.availableData
-        guard !data.isEmpty else {
-            // The end of the pipe: a last line without a newline is a line too.
-            handle.readabilityHandler = nil
-            condition.lock()
-            let rest = error ? errBuffer : outBuffer
-            if !rest.isEmpty {
-                let line = String(decoding: rest, as: UTF8.self)
-                if error { errLines.append(line); errBuffer = Data() } else { outLines.append(line); outBuffer = Data() }
+    /// Reads `handle` to its end on a thread of its own, with blocking reads. Not `readabilityHandler`: its dispatch
+    /// source could still be registered when the pipe is closed (a child released before its pipes ended, which a
+    /// grandchild holding them open makes common), and libdispatch then crashed the test process. The thread keeps
+    /// the handle, so the pipe is closed only after its end was read.
+    private func read(_ handle: FileHandle, error: Bool) {
+        let thread = Thread { [weak self] in
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                self?.received(Data(chunk[0..<count]), error: error)
             }
-            pipesEnded += 1
-            condition.broadcast()
-            condition.unlock()
-            return
+            self?.ended(error: error)
         }
+        thread.name = "child-process-reader"
+        thread.start()
+    }
+
+    /// The end of a pipe: a last line without a newline is a line too.
+    private func ended(error: Bool) {
+        condition.lock()
+        let rest = error ? errBuffer : outBuffer
+        if !rest.isEmpty {
+            let line = String(decoding: rest, as: UTF8.self)
+            if error { errLines.append(line); errBuffer = Data() } else { outLines.append(line); outBuffer = Data() }
+        }
+        pipesEnded += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func received(_ data: Data, error: Bool) {
         condition.lock()
         if error { errBuffer.append(data) } else { outBuffer.append(data) }
         var buffer = error ? errBuffer : outBuffer
