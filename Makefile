@@ -36,8 +36,8 @@ release: setup
 ## test: install what is missing, build, run the whole test suite (and the quick benchmarks once, so they cannot rot)
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip SoakTests
-	$(SWIFT) test --skip-build --filter SoakTests
+	.ci/with-failure-summary $(SWIFT) test --skip SoakTests
+	.ci/with-failure-summary $(SWIFT) test --skip-build --filter SoakTests
 	$(MAKE) portable-check
 	$(MAKE) bench QUICK=1
 
@@ -51,7 +51,7 @@ portable-check: setup
 	REWIND_PORTABLE=1 $(SWIFT) build --build-tests --scratch-path .build-portable
 	@if command -v ldd >/dev/null 2>&1 && ldd $(PORTABLE_TESTS) | grep -q libwebsockets; then \
 	    echo "portable-check: the portable build links libwebsockets" >&2; exit 1; fi
-	REWIND_PORTABLE=1 $(SWIFT) test --skip-build --scratch-path .build-portable
+	REWIND_PORTABLE=1 .ci/with-failure-summary $(SWIFT) test --skip-build --scratch-path .build-portable
 
 ## demo: install what is missing, build, and start the live demo (quit the timeline with q)
 demo: setup
@@ -103,10 +103,10 @@ SANITIZE_RUN      = SWIFT_BACKTRACE=enable=no timeout --kill-after=30s $(SANITIZ
 sanitize: setup
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	REWIND_TEST_TIME_SCALE=10 TSAN_OPTIONS=halt_on_error=1:abort_on_error=1 \
-	    $(SANITIZE_RUN) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip SoakTests
+	    .ci/with-failure-summary $(SANITIZE_RUN) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip SoakTests
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	REWIND_TEST_TIME_SCALE=4 ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
-	    $(SANITIZE_RUN) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip SoakTests
+	    .ci/with-failure-summary $(SANITIZE_RUN) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip SoakTests
 
 clean:
 	rm -rf .build
