@@ -2,8 +2,8 @@ import Foundation
 import RewindDaemon
 import RewindWire
 
-/// A real daemon in the test process, on a free loopback port, recording into a temporary directory that is
-/// removed afterwards.
+/// A real daemon in the test process, on a loopback port it picks itself (or the one given), recording into a
+/// temporary directory that is removed afterwards.
 final class DaemonHarness: @unchecked Sendable {
     let daemon: Daemon
     let port: Int
@@ -17,7 +17,7 @@ final class DaemonHarness: @unchecked Sendable {
         self.dataDirectory = dataDirectory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("rewind-e2e-\(UUID().uuidString)")
         var configuration = DaemonConfiguration()
-        configuration.port = port ?? FreePort.next()
+        configuration.port = port ?? 0   // the server picks a free port; start() returns it
         configuration.dataDirectory = self.dataDirectory
         configuration.token = token
         configuration.log = { _ in }

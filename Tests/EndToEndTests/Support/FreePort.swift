@@ -3,15 +3,66 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// Free loopback TCP ports for tests that need a port number before starting a server (prefer port 0
 /// and `WebSocketServer.start()`'s return value when the server can pick its own).
 ///
-/// Threading: stateless, usable from any thread.
+/// The ports come from below the system's ephemeral range (`/proc/sys/net/ipv4/ip_local_port_range`), and none is
+/// handed out twice in one test process. A port the system picks for a socket bound to port 0 is an ephemeral one:
+/// with hundreds of loopback connections open in the parallel suite, the source port of some test's client
+/// connection could take it between the check and the server's `listen` ("Address already in use", seen in a run
+/// under load). Below that range only another server can take it.
+///
+/// Threading: any thread (the handed-out set is behind a lock).
 enum FreePort {
-    /// A port that was free on 127.0.0.1 a moment ago: the system picks one for a socket bound to port 0,
-    /// which is then closed. Another process could take it in between; tests retry or accept that.
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var handedOut: Set<Int> = []
+
+    /// A port that was free on 127.0.0.1 a moment ago, below the ephemeral range, not handed out before.
     static func next() -> Int {
+        let range = candidates()
+        lock.lock()
+        defer { lock.unlock() }
+        for _ in 0..<10_000 {
+            let port = Int.random(in: range)
+            guard !handedOut.contains(port), isFree(port) else { continue }
+            handedOut.insert(port)
+            return port
+        }
+        // The range is exhausted (it holds thousands of ports): let the system pick one.
+        return systemPicked()
+    }
+
+    /// A port on 127.0.0.1 where nothing listens (connections to it are refused).
+    static func unused() -> Int { next() }
+
+    /// The ports to pick from: from 20,000 up to the ephemeral range's start (Linux's default 32768).
+    static func candidates() -> ClosedRange<Int> {
+        var low = 32_768
+        if let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8),
+           let first = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first,
+           let value = Int(first) {
+            low = value
+        }
+        return low > 21_024 ? 20_000...(low - 1) : 10_000...(max(10_001, low - 1))
+    }
+
+    /// True when a socket can be bound to `port` on 127.0.0.1 now.
+    static func isFree(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { _ = close(fd) }
+        var address = loopback(port: port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        } == 0
+    }
+
+    /// A port the system picks for a socket bound to port 0, which is then closed.
+    static func systemPicked() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         precondition(fd >= 0, "socket() failed: \(errno)")
         defer { _ = close(fd) }
@@ -28,9 +79,6 @@ enum FreePort {
         }
         return Int(UInt16(bigEndian: address.sin_port))
     }
-
-    /// A port on 127.0.0.1 where nothing listens (connections to it are refused).
-    static func unused() -> Int { next() }
 
     /// An IPv4 loopback socket address.
     static func loopback(port: Int) -> sockaddr_in {
