@@ -191,8 +191,8 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     @inlinable
     func push(seq: UInt64, finishedNanos: UInt64, action: Action, source: SourceLocation?, state: State,
               reducerNanos: UInt64) {
-        enqueue(seq: seq, finishedNanos: finishedNanos, action: action, source: source, reason: nil, state: state,
-                reducerNanos: reducerNanos)
+        enqueue(seq: seq, finishedNanos: finishedNanos, action: action, isSnapshot: false, source: source, reason: nil,
+                state: state, reducerNanos: reducerNanos)
     }
 
     /// The reason of the snapshot the pipeline asks for to close a coalesced range.
@@ -203,13 +203,16 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     /// never lost and keeps its state even over the budgets (there is one at a time per command, and the pipeline
     /// asks for a closing one again only once it has it). Store thread only; O(1).
     func pushSnapshot(afterSeq seq: UInt64, finishedNanos: UInt64, state: State, reason: String) {
-        enqueue(seq: seq, finishedNanos: finishedNanos, action: nil, source: nil, reason: reason, state: state,
-                reducerNanos: 0)
+        enqueue(seq: seq, finishedNanos: finishedNanos, action: nil, isSnapshot: true, source: nil, reason: reason,
+                state: state, reducerNanos: 0)
     }
 
+    /// Queues an entry: an action (`isSnapshot` false) or a snapshot (`action` nil, `isSnapshot` true). The caller
+    /// says which, rather than the optional being tested: for an app's enum `Action` that test is a call through the
+    /// type's metadata, a cache miss on the app's thread when it dispatches at human pace.
     @inlinable
-    func enqueue(seq: UInt64, finishedNanos: UInt64, action: Action?, source: SourceLocation?, reason: String?,
-                 state: State, reducerNanos: UInt64) {
+    func enqueue(seq: UInt64, finishedNanos: UInt64, action: Action?, isSnapshot: Bool, source: SourceLocation?,
+                 reason: String?, state: State, reducerNanos: UInt64) {
         let wakePipeline = queue.withLock { queue -> Bool in
             // A parked pipeline is woken once, by the first push after it parked (after the entry is queued).
             let wasParked = queue.parked
@@ -217,7 +220,6 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
                 queue.parked = false
                 queue.parkedWakeUps += 1
             }
-            let isSnapshot = action == nil
             guard isSnapshot || queue.actionChargedBytes + queue.actionCost <= actionBudgetBytes else {
                 queue.lostRun += 1
                 queue.latestSeq = seq
