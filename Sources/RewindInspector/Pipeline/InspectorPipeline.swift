@@ -821,6 +821,9 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         return loopCount
     }
 
+    /// How many times a push woke this pipeline's parked thread. Any thread.
+    var parkedWakeUps: UInt64 { outbox.parkedWakeUps }
+
     private func log(_ message: String) {
         FileHandle.standardError.write(Data("rewind inspector: \(message)\n".utf8))
     }

@@ -22,6 +22,8 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
         var exitFlushSeconds: Double { get }
         /// How many times its thread has gone round its loop (each end of a wait is one).
         var loopIterations: UInt64 { get }
+        /// How many times a push woke its parked thread (once per idle period at most).
+        var parkedWakeUps: UInt64 { get }
         /// True once it was told to stop: it delivers nothing more, so nobody waits for it (it said on stderr what
         /// it could not deliver).
         var isStopping: Bool { get }
@@ -72,6 +74,11 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
         current.reduce(0) { $0 &+ $1.loopIterations }
     }
 
+    /// The wake-ups of parked inspector threads by the app's pushes, summed over every inspector alive.
+    var parkedWakeUps: UInt64 {
+        current.reduce(0) { $0 &+ $1.parkedWakeUps }
+    }
+
     /// Waits (bounded) for delivery, then stops every inspector. Called once, by the `atexit` handler.
     func flushAtExit() {
         let running = current
@@ -107,6 +114,14 @@ extension Inspector {
     @_spi(Benchmarks)
     public static func pipelineWakeUps() -> UInt64 {
         InspectorRegistry.shared.loopIterations
+    }
+
+    /// How many times a dispatch has woken a parked inspector thread so far, over every inspector of this process:
+    /// the first dispatch after a quarter of a second of quiet makes one system call to wake it (see
+    /// `PollSchedule.parkAfter`), and `rewind-bench` tells those dispatches apart. Threading: any thread.
+    @_spi(Benchmarks)
+    public static func parkedPipelineWakeUps() -> UInt64 {
+        InspectorRegistry.shared.parkedWakeUps
     }
 
     /// Waits until every inspector in this process has sent everything dispatched so far to a connected daemon
