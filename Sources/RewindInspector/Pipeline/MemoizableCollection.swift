@@ -108,11 +108,13 @@ private func memoEncodeElements<Element: Equatable & Encodable>(
     _ elements: UnsafeBufferPointer<Element>, reusing old: UnsafeBufferPointer<Element>, _ oldEncodings: [JSONValue],
     at site: JSONValueEncodingSite, changed: (Int) -> Void
 ) throws -> JSONValue {
-    let size = MemoryLayout<Element>.size
+    // Read once: in this unspecialized code each use of the element type's layout is a call for its metadata.
+    let size = MemoryLayout<Element>.size, stride = MemoryLayout<Element>.stride
+    let newBytes = UnsafeRawPointer(elements.baseAddress), oldBytes = UnsafeRawPointer(old.baseAddress)
+    let shared = min(elements.count, old.count)
     return try site.encodeArray(elements) { i in
-        if i < old.count {
-            if size == 0 || ValueBytes.equal(UnsafeRawPointer(elements.baseAddress! + i),
-                                             UnsafeRawPointer(old.baseAddress! + i), count: size) {
+        if i < shared, let newBytes, let oldBytes {
+            if size == 0 || ValueBytes.equal(newBytes + i &* stride, oldBytes + i &* stride, count: size) {
                 return oldEncodings[i]
             }
             if elements[i] == old[i] { return oldEncodings[i] }

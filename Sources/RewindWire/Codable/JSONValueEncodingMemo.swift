@@ -47,26 +47,27 @@ public struct JSONValueEncodingSite {
     /// through an unkeyed container), except that an element for which `reusing` returns a value gets that value
     /// without being encoded (nor read). `reusing` is called once per position, in order, before the element there is
     /// encoded.
-    public func encodeArray<C: Collection>(_ elements: C, reusing: (Int) -> JSONValue?) throws -> JSONValue
+    ///
+    /// The positions are counted with an `Int`, and an element's index is formed only when it is encoded: the memo
+    /// calls this unspecialized (its element type is the app's), where each of the collection's index operations is
+    /// a call through its witness table, and most elements of a big array are reused.
+    public func encodeArray<C: RandomAccessCollection>(_ elements: C, reusing: (Int) -> JSONValue?) throws -> JSONValue
         where C.Element: Encodable
     {
+        let count = elements.count
         let child = ValueEncoder(parent: encoder, key: index >= 0 ? nil : key, userInfo: encoder.sendableUserInfo,
                                  memo: encoder.memo)
         child.index = index
         child.beginArray()
-        child.values.reserveCapacity(elements.count)
+        child.values.reserveCapacity(count)
         var container = UnkeyedValueEncodingContainer(encoder: child)
-        var i = 0
-        var index = elements.startIndex
-        while index != elements.endIndex {
+        for i in 0..<count {
             // The element is read only when it is encoded: a reused one is not even copied.
             if let reused = reusing(i) {
                 child.values.append(reused)
             } else {
-                try container.encode(elements[index])
+                try container.encode(elements[elements.index(elements.startIndex, offsetBy: i)])
             }
-            i += 1
-            elements.formIndex(after: &index)
         }
         return child.result()
     }
