@@ -70,7 +70,7 @@ struct ReplayCommand: ParsableCommand {
             throw CommandError("the daemon's answer to recordedActions is not readable: \(reply.serialized().prefix(80))")
         }
         _ = try client.request(.replayActions(target: target, state: recorded.state, actions: []))
-        let progress = PacedReplayProgress(total: recorded.actions.count)
+        let progress = PacedReplayProgress(total: recorded.actions.count, session: session, target: target)
         progress.stopOnInterrupt()
         var previousTime = recorded.actions.first?.time
         for action in recorded.actions {
@@ -88,7 +88,7 @@ struct ReplayCommand: ParsableCommand {
         }
         let done = progress.replayed
         if done < recorded.actions.count {
-            print("stopped after \(done) of \(recorded.actions.count) actions of \(session) replayed into \(target)")
+            print(progress.stoppedLine(after: done))
             if progress.isStopped { throw ExitCode(130) }  // Ctrl-C, as a shell expects; end of input is not an error
         } else {
             print("replayed \(done) actions of \(session) into \(target)")
@@ -134,12 +134,24 @@ extension ReplayCommand {
 private final class PacedReplayProgress: @unchecked Sendable {  // mutable state guarded by `condition`
     private let condition = NSCondition()
     private let total: Int
+    private let session: String
+    private let target: String
     private var count = 0
     private var stopped = false
     private var waitingForInput = false
     private var source: (any DispatchSourceSignal)?
 
-    init(total: Int) { self.total = total }
+    init(total: Int, session: String, target: String) {
+        self.total = total
+        self.session = session
+        self.target = target
+    }
+
+    /// What a replay that stopped after `done` actions says: the same words whether Ctrl-C came while it waited for
+    /// Enter (the signal handler says it) or just before (the main thread does).
+    func stoppedLine(after done: Int) -> String {
+        "stopped after \(done) of \(total) actions of \(session) replayed into \(target)"
+    }
 
     var replayed: Int { locked { count } }
     var isStopped: Bool { locked { stopped } }
@@ -159,7 +171,7 @@ private final class PacedReplayProgress: @unchecked Sendable {  // mutable state
             if waiting {
                 // The main thread is blocked in `readLine` holding standard input's stdio lock, which `exit` and
                 // `fflush(nil)` would wait for: write directly (everything printed before was flushed) and leave.
-                FileHandle.standardOutput.write(Data("\nstopped after \(done) of \(total) actions\n".utf8))
+                FileHandle.standardOutput.write(Data("\n\(stoppedLine(after: done))\n".utf8))
                 _exit(130)
             }
         }
