@@ -221,8 +221,18 @@ struct RecordedStateTruthTests {
         // From 1: add 3 → 4, the range's +10 ×3 → 14 24 34; then 36 put in place → 40; the jump's 3 → 8; the
         // reconnect's 100 → 101, 102 103; the snapshot's 103 → 105.
         #expect(outcome.states.map { $0["count"]?.int64Value } == [4, 14, 24, 34, 40, 8, 101, 102, 103, 105])
-        daemon.waitUntilIdle()
-        session.flush()
+        // The app answered the skip's replay with a `replay` snapshot, which may still be on its way to the daemon
+        // (`waitUntilIdle` covers what it has received): wait until it is recorded, so that it is not taken later
+        // for a row the jumps below added (a ThreadSanitizer run found it there).
+        let recorded = Date(timeIntervalSinceNow: TestTime.seconds(10))
+        while true {
+            daemon.waitUntilIdle()
+            daemon.sessions.filter { $0.id == id }.forEach { $0.flush() }
+            let reader = try daemon.store.openSession(id)
+            let kinds = try reader.eventsOnAllBranches(1...reader.eventCount).map(\.kind)
+            if kinds.contains(.replay) || Date() >= recorded { break }
+            usleep(10_000)
+        }
 
         let reader = try daemon.store.openSession(id)
         let total = reader.eventCount
