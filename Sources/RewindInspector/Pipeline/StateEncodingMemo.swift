@@ -119,18 +119,9 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
         /// True when no place is remembered.
         var isEmpty: Bool { byKey.isEmpty && byIndex.allSatisfy { $0 == nil } }
 
-        /// The index a token names: digits only, no leading zero (so `String(index)` gives the token back).
-        private static func index(_ token: String) -> Int? {
-            let utf8 = token.utf8
-            guard let first = utf8.first, first >= 0x30, first <= 0x39, utf8.count <= 9,
-                  first != 0x30 || utf8.count == 1 else { return nil }
-            var value = 0
-            for byte in utf8 {
-                guard byte >= 0x30 && byte <= 0x39 else { return nil }
-                value = value * 10 + Int(byte - 0x30)
-            }
-            return value
-        }
+        /// The index a token names (JSON Pointer's rule: digits only, no leading zero, so `String(index)` gives the
+        /// token back).
+        private static func index(_ token: String) -> Int? { JSONPointer.arrayIndex(token) }
     }
 
     private enum Verdict {

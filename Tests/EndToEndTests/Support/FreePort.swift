@@ -50,34 +50,35 @@ enum FreePort {
 
     /// True when a socket can be bound to `port` on 127.0.0.1 now.
     static func isFree(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { _ = close(fd) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        } == 0
+        withSocket(boundTo: port) { _ in true } ?? false
     }
 
     /// A port the system picks for a socket bound to port 0, which is then closed.
     static func systemPicked() -> Int {
+        let port = withSocket(boundTo: 0) { fd -> Int in
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            return Int(UInt16(bigEndian: address.sin_port))
+        }
+        guard let port else { preconditionFailure("binding a socket to 127.0.0.1:0 failed: \(errno)") }
+        return port
+    }
+
+    /// Runs `body` with a TCP socket bound to `port` on 127.0.0.1 (closed afterwards); nil when it cannot be bound.
+    private static func withSocket<T>(boundTo port: Int, _ body: (Int32) -> T) -> T? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        precondition(fd >= 0, "socket() failed: \(errno)")
+        guard fd >= 0 else { return nil }
         defer { _ = close(fd) }
-        var address = loopback(port: 0)
+        var address = loopback(port: port)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        precondition(bound == 0, "bind() failed: \(errno)")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return bound == 0 ? body(fd) : nil
     }
 
     /// An IPv4 loopback socket address.

@@ -220,7 +220,6 @@ enum MemoBenchmarks {
         var held: Double
         var passThrough: Double
         var memoWaking: Double
-        var fullWaking: Double
         var full: Double
     }
 
@@ -311,7 +310,7 @@ enum MemoBenchmarks {
             : Target(.atMost, 3_000, "≤ 3 µs added (beyond the copy-on-write of the changed path)")
         let paced = PacedDispatch(size: size, memo: memoPaced.median, bare: barePaced.median, held: heldPaced.median,
                                   passThrough: passThroughPaced.median, memoWaking: memoWaking.median,
-                                  fullWaking: fullWaking.median, full: fullPaced.median)
+                                  full: fullPaced.median)
         return ([
             ReportRow("app thread per dispatch, paced (pipeline polling), memo on, \(size.longLabel)",
                       .nanoseconds(memoPaced.median),
