@@ -206,6 +206,15 @@ enum AppThreadBenchmarks {
         var keptUp: Bool
         /// The app thread's cost per dispatch during the step, nanoseconds.
         var dispatchNanos: Samples
+        /// Processor time the rest of the process (the inspector's pipeline and checker threads, the transport and
+        /// the in-process daemon) used per action, from the step's start until its backlog drained, nanoseconds.
+        var restCPUNanosPerAction: Double
+        /// How many processors the rest of the process kept busy over the step and its drain, on average.
+        var restProcessors: Double
+        /// How many processors the app's thread kept busy during the step (it spins before each due time).
+        var appProcessors: Double
+        /// The share (0…1) of the machine's processors that other processes used over the step.
+        var othersShare: Double
     }
 
     private struct RateResult {
@@ -258,17 +267,24 @@ enum AppThreadBenchmarks {
             context.progress("app thread: \(Int(rate)) actions/s with a \(size.label) state, memo \(memo ? "on" : "off")")
             session.flush()
             let indexBefore = session.lastIndex
+            let (processCPUBefore, loadBefore) = (MonotonicClock.processCPUNanoseconds(), MachineLoad.snapshot())
             let run = PacedDispatch.run(store!, &touches, rate: rate, seconds: stepSeconds)
             let (sent, elapsed) = (run.sent, run.elapsed)
             let drain = try await InspectorDelivery.settle(timeout: 300, app: app)
+            let restCPU = Double(MonotonicClock.processCPUNanoseconds() &- processCPUBefore)
+                - Double(run.appThreadCPUNanos)
+            let othersShare = MachineLoad.snapshot().othersShare(since: loadBefore)
             session.flush()
             let reader = try daemon.daemon.store.openSession(session.id)
             let coalesced = try reader.eventIndices(
                 matchingLabel: "^(dropped|coalesced)$", in: (indexBefore + 1)...Int64.max).count
             let achieved = Double(sent) / elapsed
             let keptUp = coalesced == 0 && drain <= 0.25 && achieved >= 0.95 * rate
-            steps.append(RateStep(requested: rate, achieved: achieved, coalesced: coalesced, drainSeconds: drain,
-                                  keptUp: keptUp, dispatchNanos: run.dispatchNanos))
+            steps.append(RateStep(
+                requested: rate, achieved: achieved, coalesced: coalesced, drainSeconds: drain, keptUp: keptUp,
+                dispatchNanos: run.dispatchNanos, restCPUNanosPerAction: restCPU / Double(max(1, sent)),
+                restProcessors: restCPU / 1e9 / (elapsed + drain),
+                appProcessors: Double(run.appThreadCPUNanos) / 1e9 / elapsed, othersShare: othersShare))
             if keptUp {
                 rung += 1
                 retried = false
@@ -384,7 +400,10 @@ enum AppThreadBenchmarks {
             result.steps.map { step in
                 "\(Quantity.grouped(step.requested))/s → \(Quantity.grouped(step.achieved))/s achieved, "
                     + "coalesced \(step.coalesced)×, drained in \(d(step.drainSeconds * 1e9)), "
-                    + "dispatch \(d(step.dispatchNanos.median)) (p99 \(d(step.dispatchNanos.p99)))"
+                    + "dispatch \(d(step.dispatchNanos.median)) (p99 \(d(step.dispatchNanos.p99))), "
+                    + "rest of the process \(d(step.restCPUNanosPerAction)) of processor time per action "
+                    + String(format: "(%.2f processors; app thread %.2f; other processes %.0f %%)",
+                             step.restProcessors, step.appProcessors, step.othersShare * 100)
                     + (step.keptUp ? "" : " **(did not keep up)**")
             }.joined(separator: "; ")
         }
@@ -402,6 +421,7 @@ enum AppThreadBenchmarks {
                 + "\(small.on.size.label), \(Quantity.grouped(largeOn))/s at \(large.on.size.label) in this run, "
                 + "against the issue's 20,000/s and 5,000/s): the pipeline's per-action work — the memo's encode + "
                 + "diff (see the memo area), the action's encoding and the framing — and the processors it shares. "
+                + processorBudget(small.on) + " "
                 + "The whole-state work is off the pipeline's thread or rare: the periodic comparison of a memoised "
                 + "tree with a full encoding runs on a checker thread within an eighth of one processor and "
                 + "measures the state's size as it goes (on the pipeline thread it took 20 % of the samples of a "
@@ -464,10 +484,33 @@ enum AppThreadBenchmarks {
                 1 MB state, the encoding memo on (`memoMinimumStateBytes` 0) and then off (`Int.max`) in the same \
                 run, until a rate is not sustained twice in a row; a rate is sustained when the outbox did not \
                 coalesce, the backlog drained within 0.25 s after the step, and ≥ 95 % of the rate was achieved; the \
-                app's thread sleeps until about 60 µs before each due time (a sleep ends that late) and spins the rest.
+                app's thread sleeps until about 60 µs before each due time (a sleep ends that late) and spins the rest. \
+                Each step also reads the process's processor time (`CLOCK_PROCESS_CPUTIME_ID`) from its start until \
+                its backlog drained, less the app thread's own (`CLOCK_THREAD_CPUTIME_ID`): what the rest of the \
+                process — the inspector's threads and the in-process daemon — spent per action.
                 """,
             rows: rows,
             notes: notes(all) + rateNotes)
+    }
+
+    /// What the processors did at the highest rate sustained and at the first one that was not: the rest of the
+    /// process (everything but the app's thread) needs its processor time per action times the rate, and the
+    /// app's thread, which spins before each due time, keeps about one processor of the machine's busy.
+    private static func processorBudget(_ result: RateResult) -> String {
+        func part(_ step: RateStep) -> String {
+            "at \(Quantity.grouped(step.requested))/s the rest of the process (the inspector's pipeline and checker, "
+                + "the transport, the in-process daemon) spent \(Quantity.duration(step.restCPUNanosPerAction)) of "
+                + "processor time per action, "
+                + String(format: "%.2f processors, beside the app's thread's %.2f (other processes: %.0f %% of the "
+                         + "machine)", step.restProcessors, step.appProcessors, step.othersShare * 100)
+        }
+        var parts: [String] = []
+        if let best = result.best { parts.append(part(best)) }
+        if let failure = result.failure { parts.append(part(failure)) }
+        guard !parts.isEmpty else { return "" }
+        return "Measured at \(result.size.label): " + parts.joined(separator: "; ")
+            + ". The machine has \(ProcessInfo.processInfo.activeProcessorCount) processors; a rate is sustained "
+            + "while that sum, and its stalls, fit."
     }
 
     /// What the rows say about where the added cost comes from (figures of this run).

@@ -16,6 +16,8 @@ enum PacedDispatch {
         var elapsed: Double
         /// How long each `dispatch` took on the app's thread, nanoseconds.
         var dispatchNanos: Samples
+        /// Processor time the app's thread used during the run (its spinning included), nanoseconds.
+        var appThreadCPUNanos: UInt64
     }
 
     /// How much later than asked a `usleep` ends on Linux (50 µs of timer slack and the wake-up), in seconds.
@@ -24,6 +26,7 @@ enum PacedDispatch {
     /// Dispatches `touches` into `store` at `rate` actions per second for `seconds`, timing each dispatch.
     static func run(_ store: Store<BenchState, BenchAction>, _ touches: inout TouchSequence, rate: Double,
                     seconds: Double) -> Run {
+        let cpuBefore = MonotonicClock.threadCPUNanoseconds()
         let start = MonotonicClock.seconds()
         let end = start + seconds
         var sent = 0
@@ -42,6 +45,7 @@ enum PacedDispatch {
             nanos.append(Double(MonotonicClock.nanoseconds() &- before))
             sent += 1
         }
-        return Run(sent: sent, elapsed: MonotonicClock.seconds() - start, dispatchNanos: Samples(nanos))
+        return Run(sent: sent, elapsed: MonotonicClock.seconds() - start, dispatchNanos: Samples(nanos),
+                   appThreadCPUNanos: MonotonicClock.threadCPUNanoseconds() &- cpuBefore)
     }
 }
