@@ -32,10 +32,20 @@ struct PollScheduleTests {
 
     @Test("the wait stays between the fastest and the slowest")
     func bounded() {
-        let (fast, fastLast) = schedule(dispatchingEvery: 100_000, times: 50)
+        let (fast, fastLast) = schedule(dispatchingEvery: 600_000, times: 50)
         #expect(fast.wait(now: fastLast) == 0.000_25)
         let (slow, slowLast) = schedule(dispatchingEvery: 100 * Self.millisecond, times: 5)
         #expect(slow.wait(now: slowLast) == 0.004)
+    }
+
+    @Test("an app dispatching more often than every 0.5 ms is polled every millisecond, in batches")
+    func batchesAFastApp() {
+        let (every100, last100) = schedule(dispatchingEvery: 100_000, times: 50)
+        #expect(every100.wait(now: last100) == 0.001)
+        let (every400, last400) = schedule(dispatchingEvery: 400_000, times: 50)
+        #expect(every400.wait(now: last400) == 0.001)
+        // Once it pauses for longer than that, the quarter-interval rule is back.
+        #expect(abs(every100.wait(now: last100 + 2 * Self.millisecond) - 0.000_5) < 1e-9)
     }
 
     @Test("an app that stops dispatching is soon polled slowly again")
@@ -55,5 +65,10 @@ struct PollScheduleTests {
             schedule.observeDispatch(at: now)
         }
         #expect(schedule.wait(now: now) < 0.000_3)
+        for _ in 0..<20 {
+            now += 100_000
+            schedule.observeDispatch(at: now)
+        }
+        #expect(schedule.wait(now: now) == 0.001)
     }
 }
