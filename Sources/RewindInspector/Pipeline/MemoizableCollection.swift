@@ -110,14 +110,18 @@ private func memoEncodeElements<Element: Equatable & Encodable>(
 ) throws -> JSONValue {
     // Read once: in this unspecialized code each use of the element type's layout is a call for its metadata.
     let size = MemoryLayout<Element>.size, stride = MemoryLayout<Element>.stride
-    let newBytes = UnsafeRawPointer(elements.baseAddress), oldBytes = UnsafeRawPointer(old.baseAddress)
+    let newBase = elements.baseAddress, oldBase = old.baseAddress
+    let newBytes = UnsafeRawPointer(newBase), oldBytes = UnsafeRawPointer(oldBase)
     let shared = min(elements.count, old.count)
     return try site.encodeArray(elements) { i in
-        if i < shared, let newBytes, let oldBytes {
+        if i < shared, let newBase, let oldBase, let newBytes, let oldBytes {
             if size == 0 || ValueBytes.equal(newBytes + i &* stride, oldBytes + i &* stride, count: size) {
                 return oldEncodings[i]
             }
-            if elements[i] == old[i] { return oldEncodings[i] }
+            // Compared where they lie: a pointer's subscript lends the element, where the buffer's copies it (and
+            // a copy made by the array's copy-on-write may differ from the original in its padding bytes only, so
+            // this comparison runs for many elements that did not change).
+            if newBase[i] == oldBase[i] { return oldEncodings[i] }
         }
         changed(i)
         // Spelled out: a bare `nil` here would be `JSONValue.null` (it is ExpressibleByNilLiteral).
