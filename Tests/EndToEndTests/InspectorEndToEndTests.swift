@@ -44,8 +44,10 @@ struct InspectorEndToEndTests {
                                        + TestTime.stressDeliveryArguments,
                                    environment: ["REWIND_URL": harness.url])
         #expect(app.waitForExit(timeout: 60) == 0)
-        let report = try JSONValue(parsing: try #require(app.stderrLines.last))
-        #expect(report[try JSONPointer("/delivered")] == .bool(true))
+        let reportLine = try #require(app.stderrLines.last)
+        let report = try JSONValue(parsing: reportLine)
+        #expect(report[try JSONPointer("/delivered")] == .bool(true),
+                "the app's report: \(reportLine); its standard error: \(app.stderrLines.dropLast().suffix(5))")
         let final = try JSONValue(parsing: try #require(app.stdoutLines.last))
 
         let session = try #require(harness.waitForSession(events: 10_000, app: "stress"))

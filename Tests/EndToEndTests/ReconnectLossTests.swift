@@ -164,6 +164,9 @@ struct ResentMessagesTests {
         try first.send(AppFrames.batch(1...10))
         let session = try #require(harness.waitForSession(events: 10, app: "straddle"))
         first.raw.drop()
+        // Until the daemon has seen the connection close, a hello with its identity is a second connection of a
+        // connected app, recorded apart (a loaded machine can take that long): the reconnect comes after.
+        #expect(ProcessResources.settle(timeout: 10) { !session.isLive })
 
         // The app comes back from its checkpoint after action 5 and sends again what followed it: actions 6 and 7
         // with their patches, then a coalesced range 8–14 (announced before its actions, which carry no patch), and
