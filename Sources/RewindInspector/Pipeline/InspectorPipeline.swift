@@ -206,7 +206,13 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     /// True as well for a pipeline whose first connection attempt failed and that never connected since: there is
     /// nobody to deliver to. False while a coalesced range waits for the snapshot that closes it (which the store's
     /// executor provides: see ``SnapshotRequest``).
+    ///
+    /// The outbox and the transport are asked first, and the delivery target after: the pipeline publishes the
+    /// target of what it drained before it releases the outbox's charge for it, so an outbox found empty means a
+    /// target that covers every entry it held (asked the other way round, the target of the previous batch could be
+    /// read, already acknowledged, while the latest batch was written out but not yet counted).
     var hasDeliveredEverything: Bool {
+        let handedOn = outbox.isEmpty && transport.queuedBytes == 0
         linkLock.lock()
         let ready: Bool
         if case .connected(helloSent: true) = link { ready = !awaitingSnapshot } else { ready = false }
@@ -218,8 +224,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         }
         let nobodyThere = !everConnected && failedAttempts > 0
         linkLock.unlock()
-        return nobodyThere
-            || (ready && acknowledged && outbox.isEmpty && transport.queuedBytes == 0 && !memoChecker.owesVerdict)
+        return nobodyThere || (ready && acknowledged && handedOn && !memoChecker.owesVerdict)
     }
 
     // MARK: - The loop
@@ -287,6 +292,9 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                 }
                 if !drained.entries.isEmpty || drained.lostAfter > 0 { lastEntrySeen = monotonicSeconds() }
                 process(drained)
+                // Published before the charge is released: once the outbox reads empty, the delivery target
+                // already covers what it held (see ``hasDeliveredEverything``).
+                publishDeliveryState()
                 outbox.release(drained.charge)
                 if !rangeOpen {
                     // The checkpoint moves with the daemon's acknowledgments; by time only with a daemon that does
@@ -301,7 +309,6 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                         resendLog.advance(seq: baselineSeq, state: baseline, now: monotonicSeconds(), acked: acked)
                     }
                 }
-                publishDeliveryState()
             }
         }
     }
@@ -363,6 +370,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             let drained = outbox.drain(waitingUpTo: 0, limit: configuration.maxBatchEvents)
             if drained.entries.isEmpty && drained.lostAfter == 0 { break }
             process(drained)
+            publishDeliveryState()
             outbox.release(drained.charge)
         }
         publishDeliveryState()
