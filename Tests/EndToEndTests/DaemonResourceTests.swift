@@ -36,8 +36,12 @@ struct DaemonResourceTests {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-memory-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
         let port = FreePort.next()
-        let daemon = try ChildProcess(Executables.path("rewind"), ["serve", "--headless", "--port", String(port),
-                                                                   "--data", data.path])
+        // Its admission and message clocks scaled like the tests' own: under ThreadSanitizer a 4 MiB hello once
+        // took the daemon longer than the default 10 s to take in, and it rightly closed the connection.
+        let daemon = try ChildProcess(Executables.path("rewind"), [
+            "serve", "--headless", "--port", String(port), "--data", data.path,
+            "--hello-timeout", String(TestTime.seconds(10)), "--message-timeout", String(TestTime.seconds(30)),
+        ])
         defer { daemon.signal(SIGKILL) }
         try #require(daemon.waitForLine(timeout: 20, stderr: true) { $0.contains("listening on") } != nil)
         var resident: [Int] = []
