@@ -401,9 +401,7 @@ enum AppThreadBenchmarks {
                 "\(Quantity.grouped(step.requested))/s → \(Quantity.grouped(step.achieved))/s achieved, "
                     + "coalesced \(step.coalesced)×, drained in \(d(step.drainSeconds * 1e9)), "
                     + "dispatch \(d(step.dispatchNanos.median)) (p99 \(d(step.dispatchNanos.p99))), "
-                    + "rest of the process \(d(step.restCPUNanosPerAction)) of processor time per action "
-                    + String(format: "(%.2f processors; app thread %.2f; other processes %.0f %%)",
-                             step.restProcessors, step.appProcessors, step.othersShare * 100)
+                    + processorUse(step)
                     + (step.keptUp ? "" : " **(did not keep up)**")
             }.joined(separator: "; ")
         }
@@ -493,22 +491,23 @@ enum AppThreadBenchmarks {
             notes: notes(all) + rateNotes)
     }
 
+    /// One step's processor use: the rest of the process's time per action and processors, the app thread's
+    /// processors, other processes' share.
+    private static func processorUse(_ step: RateStep) -> String {
+        "rest of the process \(Quantity.duration(step.restCPUNanosPerAction)) of processor time per action "
+            + String(format: "(%.2f processors; app thread %.2f; other processes %.0f %%)",
+                     step.restProcessors, step.appProcessors, step.othersShare * 100)
+    }
+
     /// What the processors did at the highest rate sustained and at the first one that was not: the rest of the
     /// process (everything but the app's thread) needs its processor time per action times the rate, and the
     /// app's thread, which spins before each due time, keeps about one processor of the machine's busy.
     private static func processorBudget(_ result: RateResult) -> String {
-        func part(_ step: RateStep) -> String {
-            "at \(Quantity.grouped(step.requested))/s the rest of the process (the inspector's pipeline and checker, "
-                + "the transport, the in-process daemon) spent \(Quantity.duration(step.restCPUNanosPerAction)) of "
-                + "processor time per action, "
-                + String(format: "%.2f processors, beside the app's thread's %.2f (other processes: %.0f %% of the "
-                         + "machine)", step.restProcessors, step.appProcessors, step.othersShare * 100)
-        }
-        var parts: [String] = []
-        if let best = result.best { parts.append(part(best)) }
-        if let failure = result.failure { parts.append(part(failure)) }
+        let parts = [result.best, result.failure].compactMap { $0 }
+            .map { "at \(Quantity.grouped($0.requested))/s " + processorUse($0) }
         guard !parts.isEmpty else { return "" }
-        return "Measured at \(result.size.label): " + parts.joined(separator: "; ")
+        return "Measured at \(result.size.label) (the rest of the process: the inspector's pipeline and checker, the "
+            + "transport, the in-process daemon): " + parts.joined(separator: "; ")
             + ". The machine has \(ProcessInfo.processInfo.activeProcessorCount) processors; a rate is sustained "
             + "while that sum, and its stalls, fit."
     }
