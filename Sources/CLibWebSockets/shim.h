@@ -57,4 +57,48 @@ static inline void rewind_lws_silence_logging(void) { lws_set_log_level(0, NULL)
 /// Microseconds per millisecond, for lws_sul_schedule.
 static inline lws_usec_t rewind_lws_us_per_ms(void) { return LWS_US_PER_MS; }
 
+/// Writes a WebSocket ping (a control frame) with `length` (at most 125) bytes of payload. `payload` must have
+/// LWS_PRE writable bytes before it. Returns what lws_write returns (negative on failure).
+static inline int rewind_lws_write_ping(struct lws *wsi, unsigned char *payload, size_t length) {
+    return lws_write(wsi, payload, length, LWS_WRITE_PING);
+}
+
+#if defined(__linux__)
+#include <netinet/tcp.h>
+#include <stddef.h>
+
+/// The start of Linux's `struct tcp_info` (linux/tcp.h, kernel 4.1 and later) up to `tcpi_bytes_received`, which
+/// glibc's own copy of the struct (netinet/tcp.h) lacks. The kernel only ever appends fields to the struct, and
+/// reports how many bytes it filled in.
+struct rewind_linux_tcp_info_prefix {
+    uint8_t bytes[8];         /* state, ca_state, retransmits, probes, backoff, options, wscale, app_limited */
+    uint32_t words[24];       /* rto ... total_retrans */
+    uint64_t pacing_rate;
+    uint64_t max_pacing_rate;
+    uint64_t bytes_acked;
+    uint64_t bytes_received;  /* payload bytes received on the connection, in order, since it opened */
+};
+#endif
+
+/// Stores in `*bytes` how many payload bytes the kernel has received on TCP socket `fd` since the connection opened
+/// (read by the application or not: bytes waiting in the kernel's receive buffer count). Returns 0, or -1 when the
+/// system cannot tell (not Linux, a kernel older than 4.1, not a TCP socket).
+static inline int rewind_tcp_bytes_received(int fd, uint64_t *bytes) {
+#if defined(__linux__)
+    struct rewind_linux_tcp_info_prefix info;
+    socklen_t length = sizeof info;
+    memset(&info, 0, sizeof info);
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &length) != 0)
+        return -1;
+    if (length < offsetof(struct rewind_linux_tcp_info_prefix, bytes_received) + sizeof info.bytes_received)
+        return -1;
+    *bytes = info.bytes_received;
+    return 0;
+#else
+    (void)fd;
+    (void)bytes;
+    return -1;
+#endif
+}
+
 #endif

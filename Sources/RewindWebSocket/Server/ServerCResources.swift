@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// The C memory a server's libwebsockets context points into for its whole life: the protocols array
-/// and its names, the interface string, the shared write buffer and the shutdown timer.
+/// and its names, the interface string, the shared write buffer and the service loop's timers.
 ///
 /// Threading: created by `start()`, then used by the service thread only; freed (deinit) after the
 /// context is destroyed.
@@ -19,8 +19,10 @@ final class ServerCResources {
     let writeBuffer: UnsafeMutablePointer<UInt8>
     /// A timer that wakes the service loop while it waits for connections to close at shutdown.
     let tick: UnsafeMutablePointer<lws_sorted_usec_list_t>
-    /// A timer that wakes the service loop to check connections against their timeouts.
+    /// A timer that wakes the service loop to check connections against their timeouts and keepalive.
     let sweep: UnsafeMutablePointer<lws_sorted_usec_list_t>
+    /// A timer that wakes the service loop while probes (``WebSocketServer/probe(_:timeout:completion:)``) wait.
+    let probeTimer: UnsafeMutablePointer<lws_sorted_usec_list_t>
     private let protocolCount: Int
     private let names: [UnsafeMutablePointer<CChar>]
 
@@ -50,6 +52,8 @@ final class ServerCResources {
         tick.initialize(to: lws_sorted_usec_list_t())
         sweep = .allocate(capacity: 1)
         sweep.initialize(to: lws_sorted_usec_list_t())
+        probeTimer = .allocate(capacity: 1)
+        probeTimer.initialize(to: lws_sorted_usec_list_t())
     }
 
     deinit {
@@ -62,5 +66,7 @@ final class ServerCResources {
         tick.deallocate()
         sweep.deinitialize(count: 1)
         sweep.deallocate()
+        probeTimer.deinitialize(count: 1)
+        probeTimer.deallocate()
     }
 }

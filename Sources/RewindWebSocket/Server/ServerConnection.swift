@@ -44,12 +44,43 @@ final class ServerConnection: @unchecked Sendable {
     var receivingPaused = false
     /// True once a timeout or a slow reader closed the connection (it is closed once).
     var condemned = false
+    /// The reason of the close frame this side sent (with ``sentCloseCode``), if it sent one.
+    var sentCloseReason: String?
+    /// The reason in the close frame the peer sent (with ``peerCloseCode``), if it sent one.
+    var peerCloseReason: String?
+    /// Set when the server dropped the connection without a closing handshake (the peer did not answer pings):
+    /// what `didClose` reports, whatever else was recorded.
+    var abandonment: (code: UInt16, reason: String)?
+
+    // Keepalive and probes (service thread).
+
+    /// When the server last heard from the peer (``MonotonicClock`` milliseconds): bytes of a message or a pong; the
+    /// handshake at first, and the moment reading resumed after ``WebSocketServer/setReceiving(_:for:)`` stopped it.
+    var lastHeardAt: Int
+    /// A keepalive ping is to be written at the next WRITEABLE callback.
+    var keepalivePingDue = false
+    /// When the unanswered keepalive ping was written (``MonotonicClock`` milliseconds); nil when none is out.
+    var keepalivePingWrittenAt: Int?
+    /// A probe's ping is to be written at the next WRITEABLE callback.
+    var probePingDue = false
+    /// A probe waiting for the peer (``WebSocketServer/probe(_:timeout:completion:)``).
+    struct Probe {
+        /// When it answers false (``MonotonicClock`` milliseconds).
+        var deadline: Int
+        /// The kernel's count of bytes received on the socket when the probe began; nil when the system cannot tell.
+        var bytesReceivedAtStart: UInt64?
+        /// Called once, with the answer.
+        var completion: @Sendable (Bool) -> Void
+    }
+    /// The probes waiting for the peer, oldest first.
+    var probes: [Probe] = []
 
     init(id: ConnectionID, wsi: OpaquePointer, maxMessageBytes: Int, maxQueuedBytes: Int, fragmentBytes: Int,
          openedAt: Int) {
         self.id = id
         self.wsi = wsi
         self.openedAt = openedAt
+        self.lastHeardAt = openedAt
         self.admission = LockedState(Admission(clockStartedAt: openedAt))
         self.outgoing = OutgoingMessageQueue(maxQueuedBytes: maxQueuedBytes, fragmentBytes: fragmentBytes)
         self.assembler = IncomingMessageAssembler(limit: maxMessageBytes)

@@ -24,12 +24,18 @@ import Darwin
 ///   closes the connection with 1008. A peer that does not read its close frame is cut off 5 s later.
 /// - At `maxConnections` the server stops accepting until a connection ends (no busy loop when descriptors
 ///   run out).
+/// - With keepalive on (`keepaliveInterval` > 0), a connection silent for the interval is pinged, and one that
+///   does not answer within `keepaliveTimeout` of the ping being written is dropped at once without a closing
+///   handshake; `didClose` reports 1006 (``WebSocketCloseCode/abnormalClosure``) and a reason saying so. Pings are
+///   control frames with an 8-byte payload, written between outgoing fragments. `probe` asks one connection
+///   whether its peer is still there, with a deadline. Connections are checked against the timeouts and
+///   keepalive every quarter of the shortest of those settings (between 50 ms and 1 s).
 ///
 /// Threading: one service thread (started by `start()`) runs libwebsockets and calls the delegate.
-/// `send`, `close`, `stop`, `listeningPort` and `connectionCount` may be called from any thread,
-/// including from delegate callbacks: sends go through a locked per-connection queue and wake the service
-/// thread with `lws_cancel_service`, coalesced. The delegate is held strongly until the server stops, and
-/// a started server keeps itself alive (its thread holds it) until `stop()`.
+/// `send`, `close`, `probe`, `setReceiving`, `admit`, `setMaxQueuedBytes`, `stop`, `listeningPort` and
+/// `connectionCount` may be called from any thread, including from delegate callbacks: sends go through a locked
+/// per-connection queue and wake the service thread with `lws_cancel_service`, coalesced. The delegate is held
+/// strongly until the server stops, and a started server keeps itself alive (its thread holds it) until `stop()`.
 public final class WebSocketServer: @unchecked Sendable {
     // @unchecked: `shared` is behind a lock (LockedState). The other mutable members belong to the service thread
     // while it runs; before it is spawned (inside `start`, under the lock) and after it ends they are
@@ -48,6 +54,8 @@ public final class WebSocketServer: @unchecked Sendable {
     /// How long a connection closed by the server (timeout, slow reader) has to take its close frame before it
     /// is cut off.
     static let condemnedGraceSeconds: Int32 = 5
+    /// How often the kernel's count of bytes received is read for connections with waiting probes.
+    static let probePollMilliseconds = 10
 
     private enum Phase {
         case idle, running, stopped
@@ -64,6 +72,18 @@ public final class WebSocketServer: @unchecked Sendable {
         /// Requested changes to connections' reading (``setReceiving(_:for:)``); the latest per connection wins.
         var receiveChanges: [ConnectionID: (connection: ServerConnection, receiving: Bool)] = [:]
         var connections: [ConnectionID: ServerConnection] = [:]
+        /// Probes asked for (``probe(_:timeout:completion:)``) and not yet taken by the service thread.
+        var probeRequests: [ProbeRequest] = []
+        /// Connections to drop (``drop(_:reason:)``) and why, not yet taken by the service thread.
+        var dropRequests: [(connection: ServerConnection, reason: String)] = []
+    }
+
+    /// A probe on its way to the service thread.
+    private struct ProbeRequest {
+        var connection: ServerConnection
+        /// When it answers false (``MonotonicClock`` milliseconds).
+        var deadline: Int
+        var completion: @Sendable (Bool) -> Void
     }
 
     private let shared = LockedState(Shared())
@@ -77,6 +97,11 @@ public final class WebSocketServer: @unchecked Sendable {
     private var isShuttingDown = false
     private var spareWriteRequests: [ServerConnection] = []
     private var nextSweepAt = 0
+    /// The connections with probes waiting (``ServerConnection/probes``); a connection is dropped from it once it has
+    /// none or has closed.
+    private var probing: [ServerConnection] = []
+    /// The number carried by the last ping written (its 8-byte payload, big-endian).
+    private var pingNumber: UInt64 = 0
 
     /// Creates a server that does nothing until `start()`.
     public init(configuration: WebSocketServerConfiguration, delegate: any WebSocketServerDelegate) {
@@ -245,6 +270,64 @@ public final class WebSocketServer: @unchecked Sendable {
         }
     }
 
+    /// Drops a connection whose peer is taken for gone (it did not answer a ``probe(_:timeout:completion:)``), at once
+    /// and without a closing handshake, as keepalive does: nothing more is written to it or delivered from it, sends are
+    /// refused, and `didClose` reports 1006 (``WebSocketCloseCode/abnormalClosure``) with `reason` shortly after.
+    /// Any thread; no effect on a connection that is unknown, closing or gone.
+    public func drop(_ id: ConnectionID, reason: String) {
+        shared.withLock { state in
+            guard let context = state.context, let connection = state.connections[id] else { return }
+            state.dropRequests.append((connection, reason))
+            if !state.wakeupPending {
+                state.wakeupPending = true
+                lws_cancel_service(context)
+            }
+        }
+    }
+
+    /// Asks a connection "are you there?": pings it now and calls `completion` exactly once with the answer:
+    /// `true` as soon as anything is heard from the peer after this call (any bytes arriving on the socket: the pong,
+    /// a message, even a frame that is still incomplete, or bytes left waiting in the kernel while reading is stopped
+    /// by ``setReceiving(_:for:)``); `false` once `timeout` seconds (from this call) pass without that, when the
+    /// connection closes first (including when the server stops), and at once when the connection is unknown,
+    /// closing or closed. Meant for a peer that reconnects while its old connection still looks open: a half-open
+    /// connection (the peer's side is gone) never answers. Does not close anything; see
+    /// ``WebSocketServerConfiguration/keepaliveInterval`` for dropping silent connections.
+    ///
+    /// The ping is written as a control frame at the next chance the socket takes one, between fragments of a large
+    /// message if need be; if the socket cannot take it before `timeout`, the answer is `false`. Bytes the peer sent
+    /// before the call that the server reads only afterwards do not count where the system can tell them apart
+    /// (Linux: the kernel's count of bytes received on the socket); elsewhere anything read after the call counts.
+    ///
+    /// Threading: any thread, including delegate callbacks and completions; never blocks on the service thread.
+    /// `completion` runs either on the calling thread before this method returns (the connection is unknown,
+    /// closing or closed, or the server is not running) or on the server's service thread, like a delegate method:
+    /// it must return quickly and must not wait for the service thread (it may call ``send(_:to:)``,
+    /// ``close(_:code:reason:)``, ``probe(_:timeout:completion:)`` and the other methods of the server).
+    /// - Parameters:
+    ///   - timeout: seconds to wait for the peer; a value that is not positive (or NaN) answers `false` at the first
+    ///     check, right after the ping is queued. Measured with a monotonic clock, to the millisecond.
+    public func probe(_ id: ConnectionID, timeout: Double, completion: @escaping @Sendable (Bool) -> Void) {
+        let deadline = MonotonicClock.milliseconds() + Self.milliseconds(timeout)
+        let connection = shared.withLock { $0.connections[id] }
+        let queued: Bool
+        if let connection, !connection.outgoing.isClosing {
+            queued = shared.withLock { state in
+                guard let context = state.context, state.connections[id] != nil else { return false }
+                state.probeRequests.append(
+                    ProbeRequest(connection: connection, deadline: deadline, completion: completion))
+                if !state.wakeupPending {
+                    state.wakeupPending = true
+                    lws_cancel_service(context)
+                }
+                return true
+            }
+        } else {
+            queued = false
+        }
+        if !queued { completion(false) }
+    }
+
     // MARK: - Any thread → service thread
 
     private func requestWrite(_ connection: ServerConnection) {
@@ -279,6 +362,13 @@ public final class WebSocketServer: @unchecked Sendable {
         guard configuration.admissionTimeout >= 0, configuration.messageTimeout >= 0,
               configuration.admissionTimeout.isFinite, configuration.messageTimeout.isFinite else {
             throw .invalidConfiguration("timeouts must be finite and not negative")
+        }
+        guard configuration.keepaliveInterval >= 0, configuration.keepaliveTimeout >= 0,
+              configuration.keepaliveInterval.isFinite, configuration.keepaliveTimeout.isFinite else {
+            throw .invalidConfiguration("keepalive interval and timeout must be finite and not negative")
+        }
+        guard configuration.keepaliveInterval == 0 || configuration.keepaliveTimeout > 0 else {
+            throw .invalidConfiguration("keepalive needs a positive timeout to answer pings in")
         }
         guard (configuration.maxConnections ?? 1) > 0 else {
             throw .invalidConfiguration("the connection limit must be positive")
@@ -322,17 +412,24 @@ public final class WebSocketServer: @unchecked Sendable {
         while !exitRequested {
             if lws_service(context, 0) < 0 { break }
             sweepIfDue(context)
+            checkProbes(context)
         }
         if let sweep = resources?.sweep { lws_sul_cancel(sweep) }
+        if let probeTimer = resources?.probeTimer { lws_sul_cancel(probeTimer) }
         closeAllConnections(context)
         shared.withLock { $0.context = nil }
-        lws_context_destroy(context)  // reports CLOSED for whatever did not finish closing
-        shared.withLock { state in
+        lws_context_destroy(context)  // reports CLOSED for whatever did not finish closing (their probes answer false)
+        let unanswered = shared.withLock { state in
             state.writeRequests = []
             state.receiveChanges = [:]
             state.connections = [:]
             state.port = 0
+            state.dropRequests = []
+            defer { state.probeRequests = [] }
+            return state.probeRequests  // no more can come: `probe` needs `context`
         }
+        for request in unanswered { request.completion(false) }
+        probing = []
         serviceContext = nil
         resources = nil
         spareWriteRequests = []
@@ -355,16 +452,21 @@ public final class WebSocketServer: @unchecked Sendable {
         lws_sul_cancel(tick)
     }
 
-    /// How often connections are checked against the timeouts: a quarter of the shortest, between 50 ms and 1 s;
-    /// nil when no timeout is set.
+    /// How often connections are checked against the timeouts and the keepalive settings: a quarter of the shortest,
+    /// between 50 ms and 1 s; nil when no timeout is set and keepalive is off.
     private var sweepMilliseconds: Int? {
-        let timeouts = [configuration.admissionTimeout, configuration.messageTimeout].filter { $0 > 0 }
+        var timeouts = [configuration.admissionTimeout, configuration.messageTimeout]
+        if configuration.keepaliveInterval > 0 {
+            timeouts += [configuration.keepaliveInterval, configuration.keepaliveTimeout]
+        }
+        timeouts = timeouts.filter { $0 > 0 }
         guard let shortest = timeouts.min() else { return nil }
         return max(50, min(1_000, Int(shortest * 1_000 / 4)))
     }
 
-    /// Closes the connections whose admission or message timeout passed, then makes sure the service loop wakes
-    /// for the next check (service thread).
+    /// Closes the connections whose admission or message timeout passed, pings the ones silent for the keepalive
+    /// interval and drops the ones that did not answer in time, then makes sure the service loop wakes for the next
+    /// check (service thread).
     private func sweepIfDue(_ context: OpaquePointer) {
         guard let interval = sweepMilliseconds, let sweep = resources?.sweep else { return }
         let now = MonotonicClock.milliseconds()
@@ -377,6 +479,8 @@ public final class WebSocketServer: @unchecked Sendable {
         lws_sul_schedule(context, 0, sweep, { _ in }, lws_usec_t(interval) * rewind_lws_us_per_ms())
         let admissionLimit = Int(configuration.admissionTimeout * 1_000)
         let messageLimit = Int(configuration.messageTimeout * 1_000)
+        let keepaliveInterval = Self.milliseconds(configuration.keepaliveInterval)
+        let keepaliveTimeout = Self.milliseconds(configuration.keepaliveTimeout)
         for connection in shared.withLock({ Array($0.connections.values) }) {
             guard let wsi = connection.wsi, !connection.condemned else { continue }
             if admissionLimit > 0, !isAdmitted(connection), admissionExpired(connection, now: now, limit: admissionLimit) {
@@ -384,8 +488,124 @@ public final class WebSocketServer: @unchecked Sendable {
             } else if messageLimit > 0, !connection.receivingPaused, let started = connection.messageStartedAt,
                       now - started > messageLimit {
                 condemn(wsi, connection, reason: "message not finished within \(Self.seconds(messageLimit))")
+            } else if keepaliveInterval > 0 {
+                keepAlive(wsi, connection, now: now, interval: keepaliveInterval, timeout: keepaliveTimeout)
             }
         }
+    }
+
+    /// Keepalive for one connection (service thread): pings it once it has been silent for `interval`, and drops it
+    /// when a ping written `timeout` ago is still unanswered. Silence while reading is stopped does not count
+    /// (``wokenUp()`` restarts the clock when reading resumes), and a connection whose close frame lws is already
+    /// sending is left to lws's own close timeout.
+    private func keepAlive(_ wsi: OpaquePointer, _ connection: ServerConnection, now: Int, interval: Int,
+                           timeout: Int) {
+        guard !connection.receivingPaused, connection.sentCloseCode == nil else { return }
+        if let written = connection.keepalivePingWrittenAt {
+            guard now - written >= timeout else { return }
+            abandon(wsi, connection, reason: "did not answer a ping within \(Self.seconds(timeout)) "
+                        + "(silent for \(Self.seconds(now - connection.lastHeardAt)))")
+        } else if !connection.keepalivePingDue, now - connection.lastHeardAt >= interval {
+            connection.keepalivePingDue = true
+            lws_callback_on_writable(wsi)
+        }
+    }
+
+    /// Drops a connection whose peer is taken for gone, without a closing handshake (a peer that does not answer
+    /// pings would not take a close frame either): nothing more is written or delivered, sends are refused, and lws
+    /// closes the socket on its next turn; `didClose` then reports 1006 and `reason` (service thread).
+    private func abandon(_ wsi: OpaquePointer, _ connection: ServerConnection, reason: String) {
+        connection.condemned = true
+        connection.abandonment = (WebSocketCloseCode.abnormalClosure, reason)
+        connection.assembler.reset()
+        connection.messageStartedAt = nil
+        connection.keepalivePingDue = false
+        connection.probePingDue = false
+        connection.outgoing.shutDown()  // drops the backlog; `send` and `close` see the connection closing
+        rewind_lws_kill_async(wsi)
+    }
+
+    /// The server heard from a connection's peer (service thread): bytes of a message or a pong. Restarts the
+    /// keepalive clock and answers the connection's probes.
+    private func heard(_ connection: ServerConnection, _ wsi: OpaquePointer) {
+        connection.lastHeardAt = MonotonicClock.milliseconds()
+        connection.keepalivePingWrittenAt = nil
+        connection.keepalivePingDue = false
+        guard !connection.probes.isEmpty else { return }
+        let received = Self.bytesReceived(wsi)
+        var answered: [ServerConnection.Probe] = []
+        connection.probes.removeAll { probe in
+            // Bytes that arrived before the probe began and are read only now are no answer.
+            if let start = probe.bytesReceivedAtStart, let received, received <= start { return false }
+            answered.append(probe)
+            return true
+        }
+        for probe in answered { probe.completion(true) }
+    }
+
+    /// Takes the probes asked for into their connections and gets their pings written (service thread). A probe of
+    /// a connection that is closing or gone answers false now.
+    private func startProbes(_ requests: [ProbeRequest]) {
+        for request in requests {
+            let connection = request.connection
+            guard let wsi = connection.wsi, !connection.condemned, connection.sentCloseCode == nil,
+                  !connection.outgoing.isClosing else {
+                request.completion(false)
+                continue
+            }
+            if connection.probes.isEmpty, !probing.contains(where: { $0 === connection }) { probing.append(connection) }
+            connection.probes.append(ServerConnection.Probe(deadline: request.deadline,
+                                                            bytesReceivedAtStart: Self.bytesReceived(wsi),
+                                                            completion: request.completion))
+            connection.probePingDue = true
+            lws_callback_on_writable(wsi)
+        }
+    }
+
+    /// Answers the probes whose peer sent bytes (the kernel's count grew, which also covers connections whose reading
+    /// is stopped) or whose time is up, then wakes the service loop for the next check: every
+    /// `probePollMilliseconds` while the count can be read, else at the earliest deadline (service thread).
+    private func checkProbes(_ context: OpaquePointer) {
+        guard !probing.isEmpty, let timer = resources?.probeTimer else { return }
+        let now = MonotonicClock.milliseconds()
+        var answered: [ServerConnection.Probe] = []
+        var expired: [ServerConnection.Probe] = []
+        var nextCheck = Int.max
+        probing.removeAll { connection in
+            guard let wsi = connection.wsi else { return true }  // closed: `closed` answered its probes
+            let received = Self.bytesReceived(wsi)
+            connection.probes.removeAll { probe in
+                if let start = probe.bytesReceivedAtStart, let received, received > start {
+                    answered.append(probe)
+                    return true
+                }
+                guard now >= probe.deadline else { return false }
+                expired.append(probe)
+                return true
+            }
+            for probe in connection.probes {
+                nextCheck = min(nextCheck, probe.deadline)
+                if probe.bytesReceivedAtStart != nil { nextCheck = min(nextCheck, now + Self.probePollMilliseconds) }
+            }
+            return connection.probes.isEmpty
+        }
+        for probe in answered { probe.completion(true) }
+        for probe in expired { probe.completion(false) }
+        if nextCheck != Int.max {
+            lws_sul_schedule(context, 0, timer, { _ in }, lws_usec_t(max(1, nextCheck - now)) * rewind_lws_us_per_ms())
+        }
+    }
+
+    /// The kernel's count of payload bytes received on a connection's socket; nil when the system cannot tell.
+    private static func bytesReceived(_ wsi: OpaquePointer) -> UInt64? {
+        var bytes: UInt64 = 0
+        return rewind_tcp_bytes_received(Int32(lws_get_socket_fd(wsi)), &bytes) == 0 ? bytes : nil
+    }
+
+    /// Seconds as whole milliseconds, for deadlines: NaN and negative values give 0, huge ones about 30 years.
+    private static func milliseconds(_ seconds: Double) -> Int {
+        guard seconds > 0 else { return 0 }
+        return Int(min(seconds, 1e9) * 1_000)
     }
 
     /// True when a connection that is not admitted has used up its time: counted from the handshake (or the
@@ -429,6 +649,9 @@ public final class WebSocketServer: @unchecked Sendable {
         switch reason {
         case LWS_CALLBACK_RECEIVE:
             return received(wsi, user, input, length)
+        case LWS_CALLBACK_RECEIVE_PONG:
+            if let connection = connection(user) { heard(connection, wsi) }
+            return 0
         case LWS_CALLBACK_SERVER_WRITEABLE:
             return writeable(wsi, user)
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
@@ -442,8 +665,9 @@ public final class WebSocketServer: @unchecked Sendable {
             return opened(wsi, user)
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             if let connection = connection(user), let input, length >= 2 {
-                let bytes = input.assumingMemoryBound(to: UInt8.self)
+                let bytes = UnsafeBufferPointer(start: input.assumingMemoryBound(to: UInt8.self), count: length)
                 connection.peerCloseCode = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+                connection.peerCloseReason = String(decoding: bytes.dropFirst(2), as: UTF8.self)
             }
             return 0
         case LWS_CALLBACK_CLOSED, LWS_CALLBACK_WSI_DESTROY:
@@ -526,6 +750,7 @@ public final class WebSocketServer: @unchecked Sendable {
     private func received(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?,
                           _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
         guard let connection = connection(user) else { return -1 }
+        heard(connection, wsi)
         if connection.outgoing.isClosing { return 0 }
         let admitted = isAdmitted(connection)
         let outcome = connection.assembler.appendReceived(input, length: length, from: wsi)
@@ -548,6 +773,10 @@ public final class WebSocketServer: @unchecked Sendable {
 
     private func writeable(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
         guard let connection = connection(user), let buffer = resources?.writeBuffer else { return -1 }
+        if connection.abandonment != nil { return 0 }  // lws closes it on its next turn; nothing more goes out
+        if connection.keepalivePingDue || connection.probePingDue {
+            return writePing(wsi, connection, buffer: buffer)
+        }
         switch connection.outgoing.writeNext(to: wsi, buffer: buffer) {
         case .wrote(let more):
             if more { lws_callback_on_writable(wsi) }
@@ -561,6 +790,25 @@ public final class WebSocketServer: @unchecked Sendable {
         }
     }
 
+    /// Writes a ping (the WRITEABLE callback's one write), for keepalive and probes alike, and asks for another
+    /// callback for the outgoing queue. A control frame may come between the fragments of a message (RFC 6455 §5.4;
+    /// lws frames each `lws_write` whole and keeps no state between data fragments that a control frame would
+    /// disturb, and writes its own pongs the same way), so a ping does not wait for a large message to finish.
+    /// The payload is the ping's number, 8 bytes (never empty: lws does not report an empty pong).
+    private func writePing(_ wsi: OpaquePointer, _ connection: ServerConnection,
+                           buffer: UnsafeMutablePointer<UInt8>) -> Int32 {
+        let forKeepalive = connection.keepalivePingDue
+        connection.keepalivePingDue = false
+        connection.probePingDue = false
+        pingNumber &+= 1
+        let payload = buffer + rewind_lws_pre()
+        for index in 0..<8 { payload[index] = UInt8(truncatingIfNeeded: pingNumber >> (56 - 8 * UInt64(index))) }
+        if rewind_lws_write_ping(wsi, payload, 8) < 0 { return -1 }
+        if forKeepalive { connection.keepalivePingWrittenAt = MonotonicClock.milliseconds() }
+        lws_callback_on_writable(wsi)  // the queue's turn: it may hold messages or a close (if not, it goes idle)
+        return 0
+    }
+
     /// Sets the close frame lws sends as it closes the connection; the caller returns -1 to lws.
     private func closeNow(_ wsi: OpaquePointer, _ connection: ServerConnection, code: UInt16, reason: String) -> Int32 {
         var bytes = Array(reason.utf8.prefix(123))
@@ -569,6 +817,7 @@ public final class WebSocketServer: @unchecked Sendable {
             lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
         }
         connection.sentCloseCode = code
+        connection.sentCloseReason = String(decoding: bytes, as: UTF8.self)
         return -1
     }
 
@@ -580,27 +829,59 @@ public final class WebSocketServer: @unchecked Sendable {
         connection.outgoing.shutDown()
         connection.assembler.reset()
         shared.withLock { $0.connections[connection.id] = nil }
-        var code = connection.peerCloseCode ?? connection.sentCloseCode
-        if code == nil, lws_get_close_length(wsi) >= 2, let payload = lws_get_close_payload(wsi) {
-            code = UInt16(payload[0]) << 8 | UInt16(payload[1])
+        var code: UInt16?
+        var reason = ""
+        if let abandonment = connection.abandonment {
+            code = abandonment.code
+            reason = abandonment.reason
+        } else if let peerCode = connection.peerCloseCode {
+            code = peerCode
+            reason = connection.peerCloseReason ?? ""
+        } else if let sentCode = connection.sentCloseCode {
+            code = sentCode
+            reason = connection.sentCloseReason ?? ""
+        } else if lws_get_close_length(wsi) >= 2, let payload = lws_get_close_payload(wsi) {
+            // A close lws started itself (invalid UTF-8, a protocol error).
+            let bytes = UnsafeBufferPointer(start: UnsafePointer(payload), count: Int(lws_get_close_length(wsi)))
+            code = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+            reason = String(decoding: bytes.dropFirst(2), as: UTF8.self)
         }
-        delegate?.server(self, didClose: connection.id, code: code)
+        let probes = connection.probes
+        connection.probes = []
+        connection.keepalivePingDue = false
+        connection.probePingDue = false
+        for probe in probes { probe.completion(false) }
+        delegate?.server(self, didClose: connection.id, code: code, reason: reason)
     }
 
     private func wokenUp() {
         var receiveChanges: [ConnectionID: (connection: ServerConnection, receiving: Bool)] = [:]
+        var probeRequests: [ProbeRequest] = []
+        var dropRequests: [(connection: ServerConnection, reason: String)] = []
         let stopRequested = shared.withLock { state -> Bool in
             state.wakeupPending = false
             swap(&state.writeRequests, &spareWriteRequests)
             if !state.receiveChanges.isEmpty { swap(&state.receiveChanges, &receiveChanges) }
+            if !state.probeRequests.isEmpty { swap(&state.probeRequests, &probeRequests) }
+            if !state.dropRequests.isEmpty { swap(&state.dropRequests, &dropRequests) }
             return state.stopRequested
+        }
+        for (connection, reason) in dropRequests {
+            guard let wsi = connection.wsi, !connection.condemned else { continue }
+            abandon(wsi, connection, reason: reason)
         }
         for (connection, receiving) in receiveChanges.values {
             guard let wsi = connection.wsi else { continue }
+            let wasPaused = connection.receivingPaused
             connection.receivingPaused = !receiving
             // A message cannot progress while reading is stopped: its time limit starts again on resuming.
             if receiving, connection.messageStartedAt != nil {
                 connection.messageStartedAt = MonotonicClock.milliseconds()
+            }
+            // Nor can the peer be heard: its silence is counted again from now (an unanswered ping included).
+            if receiving, wasPaused {
+                connection.lastHeardAt = MonotonicClock.milliseconds()
+                connection.keepalivePingWrittenAt = nil
             }
             // Applied now (we are not in a callback of that connection), through the user reason bit only.
             let change = (receiving ? LWS_RXFLOW_REASON_APPLIES_ENABLE : LWS_RXFLOW_REASON_APPLIES_DISABLE)
@@ -611,6 +892,7 @@ public final class WebSocketServer: @unchecked Sendable {
             if let wsi = connection.wsi { lws_callback_on_writable(wsi) }
         }
         spareWriteRequests.removeAll(keepingCapacity: true)
+        startProbes(probeRequests)
         if stopRequested { exitRequested = true }
     }
 

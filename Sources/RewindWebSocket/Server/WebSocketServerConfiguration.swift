@@ -36,6 +36,25 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
     /// ``WebSocketServer/setReceiving(_:for:)`` does not count); a peer that does not finish it in time is closed
     /// with 1008. 0 means no limit.
     public var messageTimeout: Double = 0
+    /// Seconds a connection may stay silent before the server pings it (keepalive); 0, the default, turns keepalive
+    /// off. Silence is time since the server last heard from the peer: any bytes of a message, partial frames
+    /// included, or a pong (pings the peer sends itself are answered by libwebsockets and do not count). A peer that
+    /// does not answer within ``keepaliveTimeout`` of the ping being written to its socket is taken for gone (a
+    /// half-open connection: the peer's machine slept, roamed or lost its route) and dropped at once, without a
+    /// closing handshake (it would not take a close frame): `didClose` reports
+    /// ``WebSocketCloseCode/abnormalClosure`` (1006) with a reason saying it did not answer a ping in time. Time while
+    /// reading from the connection is stopped (``WebSocketServer/setReceiving(_:for:)``) does not count: the peer's
+    /// bytes wait unread then, and its silence is counted again from when reading resumes. A ping waiting for the
+    /// socket to take it (behind a fragment the socket cannot take yet) counts only from when it is written, so a
+    /// peer that stopped reading while the server had much to send it is not caught by keepalive. Must be finite and
+    /// not negative. Connections are checked every quarter of the shortest of this, ``keepaliveTimeout``,
+    /// ``admissionTimeout`` and ``messageTimeout`` (between 50 ms and 1 s), so a dead peer is dropped
+    /// `keepaliveInterval + keepaliveTimeout` after it was last heard, plus up to two such periods.
+    public var keepaliveInterval: Double = 0
+    /// Seconds a peer has to answer a keepalive ping (anything heard from it counts, not just the pong), counted from
+    /// when the ping was written to the socket; 10 by default. Used only when ``keepaliveInterval`` is positive, and
+    /// then it must be positive; in any case finite and not negative (``WebSocketServer/start()`` checks).
+    public var keepaliveTimeout: Double = 10
     /// The most connections served at once; at the limit the server stops accepting (new connections wait in
     /// the kernel's backlog) instead of failing `accept` in a loop when descriptors run out. nil means: as many
     /// as the process's descriptor limit less a quarter of it (at least 64 descriptors stay free for files and
@@ -44,7 +63,7 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
 
     /// A configuration; the defaults are the daemon's: loopback port 7723, subprotocol `rewind.v1`,
     /// no browser origins, 64 MiB messages and 64 MiB of backlog per connection (a connection whose unsent
-    /// messages would exceed it is closed with 1013, see ``WebSocketServer/send(_:to:)``), no timeouts.
+    /// messages would exceed it is closed with 1013, see ``WebSocketServer/send(_:to:)``), no timeouts, no keepalive.
     public init(
         host: String = "127.0.0.1",
         port: Int = 7723,

@@ -1,4 +1,5 @@
-/// The WebSocket close codes (RFC 6455 §7.4.1) the Rewind server sends, for `WebSocketServer.close`.
+/// The WebSocket close codes (RFC 6455 §7.4.1) the Rewind server sends, for `WebSocketServer.close`, and the one it
+/// reports for a connection it dropped without a closing handshake.
 ///
 /// Threading: constants, usable from any thread.
 public enum WebSocketCloseCode {
@@ -8,6 +9,10 @@ public enum WebSocketCloseCode {
     public static let goingAway: UInt16 = 1001
     /// 1002: the peer broke the protocol.
     public static let protocolError: UInt16 = 1002
+    /// 1006: the connection ended without a closing handshake. Never sent in a close frame (RFC 6455 reserves it
+    /// for reporting); a `WebSocketServer` reports it in `didClose` for a connection it dropped because the peer did
+    /// not answer pings (``WebSocketServerConfiguration/keepaliveInterval``).
+    public static let abnormalClosure: UInt16 = 1006
     /// 1007: a message's payload was not what its type promised (e.g. invalid UTF-8 in a text frame).
     public static let invalidPayload: UInt16 = 1007
     /// 1008: refused by policy (origin, authentication, the delegate refusing a connection).

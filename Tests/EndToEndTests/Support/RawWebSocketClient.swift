@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,8 +9,9 @@ import Darwin
 /// the bytes a test chooses: custom handshake headers, invalid UTF-8, lying frame lengths, frames cut off
 /// mid-way. Reads block for at most `timeout` seconds.
 ///
-/// Threading: not thread-safe; one test uses one client from one thread.
-final class RawWebSocketClient {
+/// Threading: not thread-safe; one test uses one client from one thread. After ``answerPingsInBackground()`` a thread
+/// of the client's own reads the socket too (frames reach the test through ``readFrame()``), and writes are locked.
+final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, or the background reader and locked writes
     /// Something the client could not do.
     enum Failure: Error, Equatable {
         case connectFailed(Int32)
@@ -47,9 +49,16 @@ final class RawWebSocketClient {
     private var fd: Int32
     private var received: [UInt8] = []
     private var readIndex = 0
+    /// How long a read waits, seconds.
+    private let readTimeout: Double
+    /// Serializes writes once a background reader answers pings.
+    private let writeLock = NSLock()
+    /// The thread that reads every frame and answers pings, once started.
+    private var backgroundReader: BackgroundFrameReader?
 
     /// Connects to `127.0.0.1:port`; `timeout` bounds every read.
     init(port: Int, timeout: Double = 5) throws {
+        readTimeout = timeout
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure.connectFailed(errno) }
         var limit = timeval()
@@ -137,6 +146,8 @@ final class RawWebSocketClient {
 
     /// Sends bytes as they are.
     func sendRaw(_ bytes: [UInt8]) throws {
+        writeLock.lock()
+        defer { writeLock.unlock() }
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -145,8 +156,41 @@ final class RawWebSocketClient {
         }
     }
 
-    /// Reads the next frame.
+    /// Reads the next frame (from the background reader's queue once ``answerPingsInBackground()`` started it).
     func readFrame() throws -> Frame {
+        if let backgroundReader { return try backgroundReader.next(timeout: readTimeout) }
+        return try readFrameFromSocket()
+    }
+
+    /// From now on answers the server's pings at once, as a live client's WebSocket library does whether or not the app
+    /// reads: a thread of the client's own reads every frame, answers pings with pongs, and keeps the other frames for
+    /// ``readFrame()`` (which waits for one up to the read timeout). For app peers that must look alive to a daemon that
+    /// pings them. Stops when the connection ends or at ``drop()``. Call once, after the handshake.
+    func answerPingsInBackground() {
+        guard backgroundReader == nil else { return }
+        let reader = BackgroundFrameReader()
+        backgroundReader = reader
+        let thread = Thread { [self] in
+            while true {
+                do {
+                    let frame = try readFrameFromSocket()
+                    if frame.opcode == Opcode.ping {
+                        try? sendFrame(opcode: Opcode.pong, payload: frame.payload)
+                    } else {
+                        reader.deliver(frame)
+                    }
+                } catch Failure.timedOut {
+                    if reader.isStopping { return reader.end(Failure.closedByPeer) }
+                } catch {
+                    return reader.end(error)
+                }
+            }
+        }
+        thread.name = "test.raw-client.reader"
+        thread.start()
+    }
+
+    private func readFrameFromSocket() throws -> Frame {
         let head = try read(2)
         let fin = head[0] & 0x80 != 0
         let opcode = head[0] & 0x0F
@@ -173,7 +217,9 @@ final class RawWebSocketClient {
             switch frame.opcode {
             case Opcode.close:
                 throw Failure.closedByPeer
-            case Opcode.ping, Opcode.pong:
+            case Opcode.ping:
+                try? sendFrame(opcode: Opcode.pong, payload: frame.payload)  // as a live client would
+            case Opcode.pong:
                 continue
             default:
                 message += frame.payload
@@ -201,6 +247,7 @@ final class RawWebSocketClient {
 
     /// Whether the server has closed the TCP connection (reads until end of stream or timeout).
     func peerClosedConnection() -> Bool {
+        if let backgroundReader { return backgroundReader.waitForEnd(timeout: readTimeout) }
         while true {
             do {
                 _ = try read(1)
@@ -212,9 +259,15 @@ final class RawWebSocketClient {
         }
     }
 
-    /// Closes the socket without a closing handshake.
+    /// Closes the socket without a closing handshake (stopping the background reader first, if any).
     func drop() {
-        if fd >= 0 { _ = close(fd) }
+        guard fd >= 0 else { return }
+        if let backgroundReader {
+            backgroundReader.stop()
+            _ = shutdown(fd, Int32(SHUT_RDWR))
+            _ = backgroundReader.waitForEnd(timeout: readTimeout + 1)
+        }
+        _ = close(fd)
         fd = -1
     }
 
@@ -288,5 +341,100 @@ final class RawWebSocketClient {
         } else {
             throw Failure.closedByPeer
         }
+    }
+}
+
+extension RawWebSocketClient {
+    /// Reads frames for up to `seconds`, returning them in order; with `answeringPings`, answers each ping at once with
+    /// a pong carrying the ping's payload (as a live peer would). Stops early after a close frame (which it does not
+    /// answer), after a frame for which `stop` is true, or when the connection ends; `ended` tells the latter (end of
+    /// stream or a read error). A frame cut off mid-way waits for its rest as long as the client's read timeout.
+    func readFrames(for seconds: Double, answeringPings: Bool = false,
+                    until stop: (Frame) -> Bool = { _ in false }) -> (frames: [Frame], ended: Bool) {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
+        var frames: [Frame] = []
+        while true {
+            if received.count == readIndex {  // nothing buffered: wait for bytes until the deadline
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { return (frames, false) }
+                let milliseconds = left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000
+                var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&descriptor, 1, Int32(clamping: max(1, milliseconds)))
+                if ready == 0 { continue }  // the loop sees the deadline passed
+                if ready < 0 {
+                    if errno == EINTR { continue }
+                    return (frames, true)
+                }
+            }
+            do {
+                let frame = try readFrame()
+                frames.append(frame)
+                if answeringPings, frame.opcode == Opcode.ping {
+                    try sendFrame(opcode: Opcode.pong, payload: frame.payload)
+                }
+                if frame.opcode == Opcode.close || stop(frame) { return (frames, false) }
+            } catch Failure.timedOut {
+                return (frames, false)
+            } catch {
+                return (frames, true)
+            }
+        }
+    }
+}
+
+/// The frames a ``RawWebSocketClient``'s background reader took from the socket, handed to the test's thread.
+///
+/// Threading: any thread; guarded by its condition.
+final class BackgroundFrameReader: @unchecked Sendable {  // guarded by `condition`
+    private let condition = NSCondition()
+    private var frames: [RawWebSocketClient.Frame] = []
+    private var ending: Error?
+    private var stopping = false
+
+    /// True once ``stop()`` was called.
+    var isStopping: Bool { condition.withLock { stopping } }
+
+    /// The reader thread took a frame.
+    func deliver(_ frame: RawWebSocketClient.Frame) {
+        condition.withLock {
+            frames.append(frame)
+            condition.broadcast()
+        }
+    }
+
+    /// The reader thread ended with `error` (the connection closed, or it was stopped).
+    func end(_ error: Error) {
+        condition.withLock {
+            ending = error
+            condition.broadcast()
+        }
+    }
+
+    /// Asks the reader thread to stop at its next read time-out.
+    func stop() {
+        condition.withLock { stopping = true }
+    }
+
+    /// The next frame, waiting up to `timeout` seconds; throws the connection's end once every frame was taken.
+    func next(timeout: Double) throws -> RawWebSocketClient.Frame {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while frames.isEmpty {
+            if let ending { throw ending }
+            if !condition.wait(until: deadline) { throw RawWebSocketClient.Failure.timedOut }
+        }
+        return frames.removeFirst()
+    }
+
+    /// Waits up to `timeout` seconds for the reader thread to end; true when it did.
+    func waitForEnd(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while ending == nil {
+            if !condition.wait(until: deadline) { break }
+        }
+        return ending != nil
     }
 }
