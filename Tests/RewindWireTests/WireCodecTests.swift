@@ -108,7 +108,10 @@ struct WireCodecTests {
         let extra = #"{"type":"dropped","from":1,"to":2,"futureField":{"x":[1]}}"#
         #expect(try WireCodec.decodeAppMessage(Array(extra.utf8)) == .dropped(Dropped(from: 1, to: 2)))
         #expect(decodeError(#"{"type":"teleport"}"#)?.code == .unknownType)
-        #expect(decodeError(#"{"type":"hello","protocol":2,"app":{"name":"x","instance":"y"},"state":{}}"#)?.code == .unsupportedProtocol)
+        #expect(decodeError(#"{"type":"hello","protocol":3,"app":{"name":"x","instance":"y"},"state":{}}"#)?.code == .unsupportedProtocol)
+        #expect(try WireCodec.decodeAppMessage(Array(#"{"type":"hello","protocol":1,"app":{"name":"x","instance":"y"},"state":{}}"#.utf8))
+            == .hello(Hello(protocolVersion: 1, app: AppIdentity(name: "x", instance: "y"), state: [:])),
+            "protocol 1 apps are still spoken with")
         #expect(try WireCodec.decodeDaemonMessage(Array(#"{"type":"resync"}"#.utf8)) == .resync(Resync(reason: "")))
     }
 

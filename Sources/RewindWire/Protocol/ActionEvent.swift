@@ -51,7 +51,7 @@ public struct ActionEvent: Sendable, Hashable {
 
     init(reading fields: WireFields) throws(WireError) {
         self.init(
-            seq: try fields.uint64("seq"),
+            seq: try fields.actionNumber("seq"),
             time: try fields.time("time"),
             action: try ActionPayload(reading: try fields.fields("action")),
             patch: try fields.patch("patch"),

@@ -26,7 +26,7 @@ public struct Dropped: Sendable, Hashable {
     }
 
     init(reading fields: WireFields) throws(WireError) {
-        let from = try fields.uint64("from"), to = try fields.uint64("to")
+        let from = try fields.actionNumber("from"), to = try fields.actionNumber("to")
         guard from <= to else { throw WireFields.badField(fields.fieldPath("to"), "must not be less than 'from'") }
         let lost = try fields.optionalUInt64("actionsLost") ?? 0
         guard lost <= to - from + 1 else {

@@ -18,6 +18,6 @@ public struct Goodbye: Sendable, Hashable {
     }
 
     init(reading fields: WireFields) throws(WireError) {
-        self.init(seq: try fields.uint64("seq"))
+        self.init(seq: try fields.actionNumber("seq"))
     }
 }

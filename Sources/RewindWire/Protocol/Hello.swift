@@ -14,18 +14,25 @@ public struct Hello: Sendable, Hashable {
     public var token: String?
     /// What the app can do when asked: any of `jump`, `dispatch`, `replay` (unknown strings are ignored).
     public var capabilities: [String]
-    /// How many actions the app had dispatched when `state` was taken (optional). Across a reconnect it lets the
-    /// daemon say how many actions were never received.
+    /// How many actions the app had dispatched when `state` was taken (optional): the number of the last action
+    /// `state` includes. Across a reconnect it lets the daemon say how many actions were never received. In protocol 2
+    /// the events that follow carry action numbers after it; in protocol 1 they are numbered from 1 on each connection
+    /// and the daemon adds this number to theirs.
     public var seq: UInt64?
     /// How many of the messages that follow this `hello` are sent again after a reconnect (wire member
     /// `resending`; absent = 0): the app's messages since `seq`, which may or may not have reached the daemon
     /// before the previous connection reset. The daemon ignores, among them, what it had already recorded.
     public var resending: UInt64?
+    /// Protocol 2: the source locations the app run has numbered so far, in number order (the text of number 0
+    /// first): the connection's table starts with them, so events sent again after a reconnect may carry the numbers
+    /// they were first sent with (docs/PROTOCOL.md, "Source locations"). Empty or absent: a table that starts empty,
+    /// as in protocol 1, which ignores this member.
+    public var sources: [String]
 
     /// A hello message.
     public init(protocolVersion: Int = WireProtocol.version, app: AppIdentity, state: JSONValue,
                 stateType: String? = nil, token: String? = nil, capabilities: [String] = [], seq: UInt64? = nil,
-                resending: UInt64? = nil) {
+                resending: UInt64? = nil, sources: [String] = []) {
         self.protocolVersion = protocolVersion
         self.app = app
         self.state = state
@@ -34,6 +41,7 @@ public struct Hello: Sendable, Hashable {
         self.capabilities = capabilities
         self.seq = seq
         self.resending = resending
+        self.sources = sources
     }
 
     func write(into o: inout JSONObject) {
@@ -45,6 +53,7 @@ public struct Hello: Sendable, Hashable {
         o["capabilities"] = .array(capabilities.map { .string($0) })
         if let seq { o["seq"] = .int(Int64(clamping: seq)) }
         if let resending, resending > 0 { o["resending"] = .int(Int64(clamping: resending)) }
+        if !sources.isEmpty { o["sources"] = .array(sources.map { .string($0) }) }
     }
 
     init(reading fields: WireFields) throws(WireError) {
@@ -57,7 +66,29 @@ public struct Hello: Sendable, Hashable {
             stateType: try fields.optionalString("stateType"),
             token: try fields.optionalString("token"),
             capabilities: try fields.strings("capabilities") ?? [],
-            seq: try fields.optionalUInt64("seq"),
-            resending: try fields.optionalUInt64("resending").flatMap { $0 > 0 ? $0 : nil })
+            seq: try fields.optionalActionNumber("seq"),
+            resending: try fields.optionalUInt64("resending").flatMap { $0 > 0 ? $0 : nil },
+            sources: try Self.sources(fields))
+    }
+
+    /// `sources`, checked against what a source table can hold (``SourceTable/capacity`` texts of at most
+    /// ``SourceTable/maxTextBytes`` bytes, each once).
+    private static func sources(_ fields: WireFields) throws(WireError) -> [String] {
+        guard let texts = try fields.strings("sources") else { return [] }
+        guard texts.count <= SourceTable.capacity else {
+            throw WireFields.badField(fields.fieldPath("sources"),
+                                      "at most \(SourceTable.capacity) locations, found \(texts.count)")
+        }
+        var seen = Set<String>()
+        for (index, text) in texts.enumerated() {
+            guard text.utf8.count <= SourceTable.maxTextBytes else {
+                throw WireFields.badField(fields.fieldPath("sources") + "[\(index)]",
+                                          "longer than \(SourceTable.maxTextBytes) bytes")
+            }
+            guard seen.insert(text).inserted else {
+                throw WireFields.badField(fields.fieldPath("sources") + "[\(index)]", "listed twice")
+            }
+        }
+        return texts
     }
 }

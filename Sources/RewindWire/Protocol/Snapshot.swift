@@ -23,7 +23,7 @@ public struct Snapshot: Sendable, Hashable {
     }
 
     init(reading fields: WireFields) throws(WireError) {
-        self.init(seq: try fields.uint64("seq"), state: try fields.requiredAllowingNull("state"),
+        self.init(seq: try fields.actionNumber("seq"), state: try fields.requiredAllowingNull("state"),
                   reason: try fields.optionalString("reason"))
     }
 }

@@ -1,9 +1,11 @@
-/// The source locations one connection has numbered, kept alike by the sender and the receiver of its events.
+/// The source locations a connection has numbered, kept alike by the sender and the receiver of its events.
 ///
-/// The rule both ends follow (docs/PROTOCOL.md, "Source locations"): on each connection, every distinct location
-/// text of at most ``maxTextBytes`` UTF-8 bytes gets the next number (0, 1, 2, …) the first time an event carries
-/// it as text, until ``capacity`` locations are numbered; a later event may carry that number instead of the text.
-/// Both ends start an empty table for every connection (a reconnect starts over).
+/// The rule both ends follow (docs/PROTOCOL.md, "Source locations"): every distinct location text of at most
+/// ``maxTextBytes`` UTF-8 bytes gets the next number (0, 1, 2, …) the first time an event carries it as text, until
+/// ``capacity`` locations are numbered; a later event may carry that number instead of the text. In protocol 1 both
+/// ends start an empty table for every connection (a reconnect starts over). In protocol 2 the sender keeps one table
+/// for the whole app run and sends its ``texts`` in every `hello` (`hello.sources`); the receiver starts the
+/// connection's table with them (``init(texts:)``), so that events sent again after a reconnect keep their numbers.
 ///
 /// The sender calls ``encode(_:)`` for each event's location; the receiver calls ``resolve(_:field:)`` for each
 /// event, in the order the events were sent.
@@ -16,13 +18,22 @@ public struct SourceTable: Sendable {
     public static let maxTextBytes = 512
 
     private var numbers: [String: Int] = [:]
-    private var texts: [String] = []
 
     /// An empty table, for a new connection.
     public init() {}
 
+    /// A table whose first numbers are `texts` (protocol 2's `hello.sources`): `texts[n]` is number `n`. Texts
+    /// beyond ``capacity``, longer than ``maxTextBytes`` or repeated are left out (a `hello` with them is refused
+    /// before this).
+    public init(texts: [String]) {
+        for text in texts where numbers[text] == nil { register(text) }
+    }
+
     /// How many locations are numbered.
     public var count: Int { texts.count }
+
+    /// The numbered texts, in number order (what protocol 2's `hello.sources` carries).
+    public private(set) var texts: [String] = []
 
     /// Sender: what to send for `location` — its number if it has one, else its text (numbering it, so that the
     /// next event from the same place can send the number).

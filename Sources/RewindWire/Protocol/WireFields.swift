@@ -104,6 +104,27 @@ struct WireFields {
         return try asUInt64(v, name)
     }
 
+    /// An app's action number (`seq`, `from`, `to`): a non-negative integer up to ``WireRanges/actionNumber``;
+    /// `bad_field` otherwise.
+    func actionNumber(_ name: String) throws(WireError) -> UInt64 {
+        try asActionNumber(try required(name), name)
+    }
+
+    /// ``actionNumber(_:)`` for an optional member.
+    func optionalActionNumber(_ name: String) throws(WireError) -> UInt64? {
+        guard let v = optional(name) else { return nil }
+        return try asActionNumber(v, name)
+    }
+
+    private func asActionNumber(_ v: JSONValue, _ name: String) throws(WireError) -> UInt64 {
+        let number = try asUInt64(v, name)
+        guard WireRanges.actionNumber.contains(number) else {
+            throw WireFields.badField(fieldPath(name), "an action number must be at most "
+                                          + "\(WireRanges.actionNumber.upperBound) (2^53 - 1), found \(number)")
+        }
+        return number
+    }
+
     private func asUInt64(_ v: JSONValue, _ name: String) throws(WireError) -> UInt64 {
         guard let i = v.int64Value, i >= 0 else {
             throw WireFields.badField(fieldPath(name), "expected a non-negative integer, found \(describe(v))")

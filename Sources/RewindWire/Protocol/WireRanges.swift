@@ -15,6 +15,12 @@ public enum WireRanges {
     /// stored as SQLite integers).
     public static let sequence: ClosedRange<UInt64> = 0...UInt64(Int64.max)
 
+    /// An app's action numbers (`seq` of `action`, `snapshot`, `goodbye`, `hello`; `from` and `to` of `dropped`):
+    /// up to 2^53 − 1, which every JSON reader holds exactly (a double's integers) and an app dispatching a million
+    /// actions a second reaches after 285 years. Larger numbers are refused with `bad_field`, so that no count derived
+    /// from a peer's numbers (how many actions were lost) is absurd.
+    public static let actionNumber: ClosedRange<UInt64> = 0...((1 << 53) - 1)
+
     /// True when `time` is finite and inside ``time``.
     public static func isValidTime(_ time: Double) -> Bool { WireRanges.time.contains(time) }
 
