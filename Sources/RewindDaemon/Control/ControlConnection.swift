@@ -13,8 +13,10 @@ import RewindWire
 /// Threading: ``receive(_:)`` and ``closed()`` may be called on the server's service thread: they only hand the
 /// work to the connection's own serial queue, where every request is decoded and handled (listing sessions reads
 /// their live state, which may wait on a session's lock; a busy or frozen disk never holds up the service thread,
-/// and so other connections and new handshakes). Command completions and tail events may arrive on other threads
-/// and only send.
+/// and so other connections and new handshakes). Commands for apps are only handed on there: the daemon runs them
+/// on their session's queues and never waits for an app on this queue, so a command waiting for its app (a skip's
+/// recomputation) holds up none of the connection's later requests. Command completions and tail events may arrive
+/// on other threads and only send.
 final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail` confined to `queue`
     let id: ConnectionID
     private weak var daemon: Daemon?
@@ -94,12 +96,19 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
         let id = request.id
         switch request.command {
         case .sessions:
-            let infos = daemon.sessions.map { session in
-                ControlSessionInfo(
-                    session: session.id.rawValue, app: session.identity, live: session.isLive,
+            let commandTimeout = JSONValue.double(daemon.configuration.commandTimeout)
+            let infos = daemon.sessions.map { session -> JSONValue in
+                let live = session.isLive
+                let info = ControlSessionInfo(
+                    session: session.id.rawValue, app: session.identity, live: live,
                     startedAt: session.startedAt.timeIntervalSince1970,
                     lastSeq: UInt64(clamping: max(0, session.lastIndex)), stateType: session.stateType,
-                    capabilities: session.isLive ? session.capabilities : nil).json
+                    capabilities: live ? session.capabilities : nil).json
+                // A live session's `commandTimeout`: the seconds its app has to answer a command (`command_failed`
+                // then), so that a client waits for the daemon's answer rather than give up first (0: no limit).
+                guard live, case .object(var members) = info else { return info }
+                members["commandTimeout"] = commandTimeout
+                return .object(members)
             }
             reply(ControlReply(id: id, result: ["sessions": .array(infos)]))
         case .tail(let session):

@@ -3,17 +3,35 @@ import RewindWebSocket
 import RewindWire
 
 /// Commands sent to live apps: the time-travel half of the daemon.
+///
+/// Threading: the command methods return at once, from any thread. The work of each — reading the session file,
+/// flushing the recording, sending — runs on the session's own serial queue (``SessionCommandQueues``: commands of
+/// different sessions never wait for each other, those of one session reach its app in order), never on the
+/// WebSocket service thread; a skip toggle runs in its session's skip lane instead (``SkipToggleLanes``), so that it
+/// holds up no other command. No thread waits for an app's answer: it arrives through ``LiveSession`` on the app
+/// connection's queue and runs the completion there. Every command sent to an app is answered within the command
+/// timeout (``DaemonConfiguration/commandTimeout``): by the app, or by `command_failed`.
 extension Daemon {
     /// What a command to an app came back with.
     public typealias CommandCompletion = @Sendable (Result<CommandResult, DaemonError>) -> Void
+
+    /// A command sent to a live app and not answered yet: what a caller needs to fail it early (a skip whose
+    /// deadline passed fails the replay it waited for).
+    /// Threading: a plain value; `Sendable`.
+    struct SentCommand: Sendable {
+        /// The session whose app received the command.
+        let live: LiveSession
+        /// The command's id (its `result` carries it).
+        let id: String
+    }
 
     /// Pushes the state after event `index` of session `id` into the session's app: the state of the event's own
     /// branch (a recomputed row of a skip's branch pushes the recomputed state), rebuilt from the nearest keyframe
     /// and the patches after it. An event whose state the recording does not hold (inside a `dropped` range) is
     /// refused with the reason and the nearest known states. `completion` runs on any thread when the app answers,
-    /// or at once on failure.
+    /// or at once on failure. Any thread; returns at once (the work runs on the session's command queue).
     public func jump(session id: SessionID, to index: Int64, completion: @escaping CommandCompletion) {
-        controlQueue.async { [self] in
+        onCommandQueue(of: id) { [self] in
             do throws(DaemonError) {
                 let (live, connection) = try liveApp(id, needing: WireCapability.jump, for: "jump")
                 live.flush()
@@ -35,19 +53,23 @@ extension Daemon {
     }
 
     /// Sends the live app `jump` with `state`; the row recording the state it puts in place gets `label` (it starts
-    /// with "jump", so that a label filter on "jump" finds it) and `detail`.
+    /// with "jump", so that a label filter on "jump" finds it) and `detail`. With `armingTimeout` false the caller
+    /// bounds the wait itself (a skip's deadline). Returns the command sent (nil when it could not be sent; the
+    /// completion has then run). Any thread; does no file work.
+    @discardableResult
     func sendJump(to live: LiveSession, _ connection: ConnectionID, state: JSONValue, label: String, detail: String,
-                  _ completion: @escaping CommandCompletion) {
+                  armingTimeout: Bool = true, _ completion: @escaping CommandCompletion) -> SentCommand? {
         let token = live.expectReplacement(reason: "jump", label: label, detail: detail)
-        send(to: live, connection, { result in
+        return send(to: live, connection, armingTimeout: armingTimeout, { result in
             if case .failure = result { live.forgetReplacement(token) }
             completion(result)
         }) { .jump(Jump(id: $0, state: state)) }
     }
 
     /// Sends `action` (the JSON encoding of one of the app's actions) to session `id`'s app, which dispatches it.
+    /// Any thread; returns at once (the command goes out from the session's command queue, after those before).
     public func dispatch(session id: SessionID, action: JSONValue, completion: @escaping CommandCompletion) {
-        controlQueue.async { [self] in
+        onCommandQueue(of: id) { [self] in
             do throws(DaemonError) {
                 let (live, connection) = try liveApp(id, needing: WireCapability.dispatch, for: "dispatch")
                 send(to: live, connection, completion) { .dispatch(DispatchCommand(id: $0, action: action)) }
@@ -62,9 +84,11 @@ extension Daemon {
     /// with effects muted. The result carries the app's state after each action (`states`), or with
     /// `keepingStates` false only their number (`replayed`), so that the daemon holds none of them (`rewind replay`
     /// only reports the number).
+    /// Any thread; returns at once: the work runs on the target's command queue (the replay goes to its app after
+    /// the commands given it before).
     public func replay(session source: SessionID, from: Int64? = nil, to: Int64? = nil, into target: SessionID,
                        keepingStates: Bool = true, completion: @escaping CommandCompletion) {
-        controlQueue.async { [self] in
+        onCommandQueue(of: target) { [self] in
             do throws(DaemonError) {
                 if let sourceLive = registry.session(source) { sourceLive.flush() }
                 let reader = try openReader(source)
@@ -98,49 +122,79 @@ extension Daemon {
     /// message limit whatever the state's size; an app that answers with one message of states is read as well.
     /// `note` is the label and detail of the row recording the state the replay puts in place (default: the
     /// number of actions).
+    /// The whole answer (every portion) must arrive within the command timeout, or the replay fails with
+    /// `command_failed` ("the app did not answer within …"; later portions are ignored).
+    /// Any thread; does no file work (it sends at once, on the caller's thread).
     public func replay(state: JSONValue, actions: [JSONValue], reset: Bool = true, keepingStates: Bool = true,
                        into target: SessionID, note: (label: String, detail: String)? = nil,
                        completion: @escaping CommandCompletion) {
-        do {
-            let (live, connection) = try liveApp(target, needing: WireCapability.replay, for: "replay")
-            let count = "\(actions.count) action\(actions.count == 1 ? "" : "s")"
-            let token = live.expectReplacement(
-                reason: "replay", label: note?.label ?? "replay of \(count)",
-                detail: note?.detail ?? "replayed \(count)" + (reset ? " from a state put in place first" : ""))
-            let completion: CommandCompletion = { result in
-                if case .failure = result { live.forgetReplacement(token) }
-                completion(result)
-            }
-            let assembler = ReplayAnswerAssembler(expected: actions.count, keepingStates: keepingStates)
-            let commandID = live.registerCommand { portion in
-                guard let outcome = assembler.take(portion) else { return }
-                completion(outcome)
-            }
-            let command = DaemonMessage.replay(Replay(id: commandID, state: state, actions: actions, reset: reset,
-                                                      portions: true))
-            if !send(command, to: connection) {
-                live.cancelCommand(commandID)
-                completion(.failure(DaemonError("session \(target)'s app is not connected", code: .sessionNotLive)))
-            }
-        } catch {
-            completion(.failure(error))
-        }
+        startReplay(state: state, actions: actions, reset: reset, keepingStates: keepingStates, into: target,
+                    note: note, completion: completion)
     }
 
-    /// Runs a command and waits up to `timeout` seconds for its completion (for the CLI and tests).
-    public func waitFor(timeout: Double = 10,
+    /// ``replay(state:actions:reset:keepingStates:into:note:completion:)``, returning the command sent (nil when it
+    /// could not be sent; the completion has then run). With `armingTimeout` false the caller bounds the wait itself
+    /// (a skip's deadline). Any thread; does no file work.
+    @discardableResult
+    func startReplay(state: JSONValue, actions: [JSONValue], reset: Bool = true, keepingStates: Bool = true,
+                     into target: SessionID, note: (label: String, detail: String)? = nil, armingTimeout: Bool = true,
+                     completion: @escaping CommandCompletion) -> SentCommand? {
+        let app: (LiveSession, ConnectionID)
+        do throws(DaemonError) {
+            app = try liveApp(target, needing: WireCapability.replay, for: "replay")
+        } catch {
+            completion(.failure(error))
+            return nil
+        }
+        let (live, connection) = app
+        let count = "\(actions.count) action\(actions.count == 1 ? "" : "s")"
+        let token = live.expectReplacement(
+            reason: "replay", label: note?.label ?? "replay of \(count)",
+            detail: note?.detail ?? "replayed \(count)" + (reset ? " from a state put in place first" : ""))
+        let completion: CommandCompletion = { result in
+            if case .failure = result { live.forgetReplacement(token) }
+            completion(result)
+        }
+        let assembler = ReplayAnswerAssembler(expected: actions.count, keepingStates: keepingStates)
+        let commandID = live.registerCommand { portion in
+            guard let outcome = assembler.take(portion) else { return }
+            completion(outcome)
+        }
+        let command = DaemonMessage.replay(Replay(id: commandID, state: state, actions: actions, reset: reset,
+                                                  portions: true))
+        guard send(command, to: connection) else {
+            live.cancelCommand(commandID)
+            completion(.failure(DaemonError("session \(target)'s app is not connected", code: .sessionNotLive)))
+            return nil
+        }
+        if armingTimeout { armCommandTimeout(commandID, of: live) }
+        return SentCommand(live: live, id: commandID)
+    }
+
+    /// How long a caller waits for a command's completion by default: the daemon answers every command within
+    /// ``DaemonConfiguration/commandTimeout`` (a `command_failed` when the app does not answer), plus 15 s for its own
+    /// work (reading the session file); a day when commands have no time limit.
+    public var commandAnswerBound: Double {
+        let timeout = configuration.commandTimeout
+        return timeout > 0 && timeout.isFinite ? timeout + 15 : 86_400
+    }
+
+    /// Runs a command and waits up to `timeout` seconds (default ``commandAnswerBound``) for its completion (for the
+    /// CLI, the timeline and tests).
+    public func waitFor(timeout: Double? = nil,
                         _ command: (@escaping CommandCompletion) -> Void) -> Result<CommandResult, DaemonError> {
         waitForOutcome(timeout: timeout, command)
     }
 
     /// ``waitFor(timeout:_:)`` for commands with a richer outcome (``skip(session:index:completion:)``).
     public func waitForOutcome<Outcome: Sendable>(
-        timeout: Double = 10, _ command: (@escaping @Sendable (Result<Outcome, DaemonError>) -> Void) -> Void
+        timeout: Double? = nil, _ command: (@escaping @Sendable (Result<Outcome, DaemonError>) -> Void) -> Void
     ) -> Result<Outcome, DaemonError> {
+        let bound = timeout ?? commandAnswerBound
         let box = ResultBox<Outcome>()
         command { result in box.set(result) }
-        return box.wait(timeout: timeout)
-            ?? .failure(DaemonError("the app did not answer within \(Int(timeout)) s", code: .commandFailed))
+        return box.wait(timeout: bound)
+            ?? .failure(DaemonError("the daemon did not answer within \(Int(bound)) s", code: .commandFailed))
     }
 
     /// The live session `id` and its app's connection; with `capability`, refused (`commandFailed`) when the app's
@@ -199,9 +253,12 @@ extension Daemon {
 
     /// Sends the command `message` builds (given its id) to `live`'s app on `connection`; `completion` gets the
     /// app's result, a failure when it cannot be sent or the app disconnects, or `command_failed` when the app
-    /// does not answer within ``DaemonConfiguration/commandTimeout``.
-    func send(to live: LiveSession, _ connection: ConnectionID, _ completion: @escaping CommandCompletion,
-                      _ message: (String) -> DaemonMessage) {
+    /// does not answer within ``DaemonConfiguration/commandTimeout`` (unless `armingTimeout` is false: the caller
+    /// bounds the wait itself). Returns the command sent (nil when it could not be sent; the completion has then
+    /// run). Any thread; does no file work.
+    @discardableResult
+    func send(to live: LiveSession, _ connection: ConnectionID, armingTimeout: Bool = true,
+              _ completion: @escaping CommandCompletion, _ message: (String) -> DaemonMessage) -> SentCommand? {
         let commandID = live.registerCommand { result in
             completion(result.ok ? .success(result)
                                  : .failure(DaemonError(result.error ?? "the app refused the command", code: .commandFailed)))
@@ -209,16 +266,35 @@ extension Daemon {
         if !send(message(commandID), to: connection) {
             live.cancelCommand(commandID)
             completion(.failure(DaemonError("session \(live.id)'s app is not connected", code: .sessionNotLive)))
-            return
+            return nil
         }
+        if armingTimeout { armCommandTimeout(commandID, of: live) }
+        return SentCommand(live: live, id: commandID)
+    }
+
+    /// Fails command `commandID` of `live` with `command_failed` ("the app did not answer within 60 s") when its
+    /// (whole) answer has not arrived once ``DaemonConfiguration/commandTimeout`` has passed; nothing when the
+    /// timeout is 0 (no limit). Any thread; the timer runs on Dispatch's global queue.
+    func armCommandTimeout(_ commandID: String, of live: LiveSession) {
         let timeout = configuration.commandTimeout
         guard timeout > 0, timeout.isFinite else { return }
-        let shown = timeout == timeout.rounded() ? "\(Int(timeout)) s" : "\(timeout) s"
+        let shown = Self.duration(timeout)
         let log = configuration.log
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak live] in
             guard let live, live.failCommand(commandID, error: "the app did not answer within \(shown)") else { return }
             log("session \(live.id): command \(commandID) got no answer within \(shown)")
         }
+    }
+
+    /// `seconds` as the daemon's messages write a limit: "60 s", "1.5 s". Pure; any thread.
+    static func duration(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? "\(Int(seconds)) s" : "\(seconds) s"
+    }
+
+    /// Runs `work` on session `id`'s command queue (``SessionCommandQueues``), after the work given for that session
+    /// before. Any thread; returns at once.
+    func onCommandQueue(of id: SessionID, _ work: @escaping @Sendable () -> Void) {
+        SessionCommandQueues.shared.async(forSessionFile: store.fileURL(for: id).path, work)
     }
 }
 

@@ -5,12 +5,16 @@ import RewindWire
 /// and a `<id>.lock` side file while recorded). Creates recordings, lists sessions, opens readers, repairs
 /// sessions whose recorder died, deletes sessions.
 /// Threading: immutable; every method may be called from any thread, and several processes may use the same
-/// directory at once (the daemon recording, the CLI listing or exporting).
+/// directory at once (the daemon recording, the CLI listing or exporting). Within one process, the calls that take
+/// a session's lock coordinate with the background repair of interrupted sessions through ``recovery``.
 public final class SessionStore: Sendable {
     /// The data directory.
     public let directory: URL
     /// How new recordings buffer, batch and keyframe.
     public let options: RecordingOptions
+    /// This process's coordination of the work on the sessions' locks in this directory: the background repair of
+    /// interrupted sessions and the calls that take a session's lock (shared by every store on the directory).
+    let recovery: InterruptedSessionRecovery
 
     /// Opens the data directory, creating it (and its parents) with mode 0700 when missing — unless `creating` is
     /// false (the commands that only read sessions), which throws `unreadable` "no such directory" instead.
@@ -19,6 +23,7 @@ public final class SessionStore: Sendable {
                 creating: Bool = true) throws(SessionStoreError) {
         self.directory = directory.standardizedFileURL
         self.options = options
+        self.recovery = InterruptedSessionRecovery.forDirectory(directory.standardizedFileURL.path)
         let path = self.directory.path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
@@ -127,7 +132,19 @@ public final class SessionStore: Sendable {
     /// session. Takes the session's lock (throws `sessionInUse` while a live recorder holds it), marks it live
     /// again, and numbers new events after the last committed one. The first event of each branch after resuming
     /// gets a keyframe, so its patch need not connect to what was recorded before.
+    ///
+    /// Threading: any thread that may wait for a disk. A session this process is repairing in the background
+    /// (``recoverInterruptedInBackground(completion:)``) is waited for — that one session's repair, not the others'
+    /// — and one still waiting for its repair is taken out of the queue (resuming marks it live again anyway), so
+    /// the repair's lock is never mistaken for another process's.
     public func resumeSession(_ id: SessionID) throws(SessionStoreError) -> SessionRecording {
+        try recovery.withSessionClaimed(id) { () throws(SessionStoreError) -> SessionRecording in
+            try resumeClaimedSession(id)
+        }
+    }
+
+    /// ``resumeSession(_:)`` once the session is claimed in ``recovery``. The caller's thread (it may wait for a disk).
+    private func resumeClaimedSession(_ id: SessionID) throws(SessionStoreError) -> SessionRecording {
         let fileURL = fileURL(for: id)
         guard FileManager.default.fileExists(atPath: fileURL.path) else { throw .notFound(id) }
         let lockPath = lockURL(for: id).path
@@ -226,57 +243,111 @@ public final class SessionStore: Sendable {
 
     // MARK: Maintenance
 
-    /// At daemon start: marks every session left `live` by a recorder that is gone as interrupted, with the
-    /// time of its last committed event as its end. Sessions recorded right now (their lock is held, by this
-    /// or another process) are left alone. Returns the ids repaired.
+    /// Marks every session left `live` by a recorder that is gone as interrupted, with the time of its last
+    /// committed event as its end, one after another. Sessions recorded right now (their lock is held, by this or
+    /// another process) are left alone. Returns the ids repaired. Throws when the directory cannot be listed or a
+    /// repair cannot be written.
+    ///
+    /// Threading: any thread that may wait for a disk (it opens, writes and syncs every interrupted file). A daemon
+    /// uses ``recoverInterruptedInBackground(completion:)`` instead, so that it listens at once.
     public func recoverInterrupted() throws(SessionStoreError) -> [SessionID] {
         var repaired: [SessionID] = []
         for id in try sessionIDs() {
-            let lockPath = lockURL(for: id).path
-            let path = fileURL(for: id).path
-            let endState: String?
-            do throws(SessionStoreError) {
-                let file = try SessionFileReader(path: path)
-                defer { file.close() }
-                endState = try file.meta()[SessionSchema.MetaKey.endState.rawValue]
-            } catch {
-                continue
+            let done = try recovery.withSessionClaimed(id) { () throws(SessionStoreError) -> Bool in
+                try repairIfInterrupted(id)
             }
-            guard endState == SessionEndState.live.rawValue else { continue }
-            let lock: SessionLock
-            if let held = SessionLock.acquireExisting(at: lockPath) {
-                lock = held
-            } else if SessionLock.isHeld(at: lockPath) {
-                continue
-            } else if let created = try SessionLock.acquireNew(at: lockPath) {
-                lock = created
-            } else {
-                continue
-            }
-            defer { lock.release(removingFile: true) }
-            // Re-read under the lock: the recorder may have finished cleanly since the first look.
-            let stillLive: Bool
-            do throws(SessionStoreError) {
-                let file = try SessionFileReader(path: path)
-                defer { file.close() }
-                stillLive = try file.meta()[SessionSchema.MetaKey.endState.rawValue] == SessionEndState.live.rawValue
-            } catch {
-                continue
-            }
-            guard stillLive else { continue }
-            let writer = try SessionFileWriter.openExisting(path: path)
-            defer { writer.close() }
-            let end = try writer.lastEventTime().map { Date(timeIntervalSince1970: $0) }
-                ?? (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
-            try writer.markEnded(.interrupted, at: end)
-            repaired.append(id)
+            if done { repaired.append(id) }
         }
         return repaired
     }
 
+    /// Starts ``recoverInterrupted()`` on a background thread and returns at once; `completion` gets the ids
+    /// repaired (or why the directory could not be listed) on that thread when it ends. A session the repair
+    /// cannot write is left as it is (it still reads as interrupted, and the next start tries again).
+    ///
+    /// Meanwhile every call of this process that takes a session's lock (``resumeSession(_:)``,
+    /// ``deleteSession(_:)``) coordinates with the repair, one session at a time: it waits only while that session is
+    /// being repaired, and takes it out of the queue while it waits there (then the repair does not count it).
+    /// Listings show the queued sessions as interrupted already (their lock is free), and one being repaired as live
+    /// for that moment (the repair holds its lock).
+    ///
+    /// Threading: returns at once from any thread; the repair runs on a thread of its own.
+    public func recoverInterruptedInBackground(
+        completion: @escaping @Sendable (Result<[SessionID], SessionStoreError>) -> Void) {
+        let thread = Thread { [self] in
+            let ids: [SessionID]
+            do throws(SessionStoreError) {
+                ids = try sessionIDs()
+            } catch {
+                completion(.failure(error))
+                return
+            }
+            recovery.enqueue(ids)
+            var repaired: [SessionID] = []
+            while let id = recovery.claimNextQueued() {
+                defer { recovery.release(id) }
+                recovery.currentRepairHook?(id)
+                if (try? repairIfInterrupted(id)) == true { repaired.append(id) }
+            }
+            completion(.success(repaired))
+        }
+        thread.name = "rewind.store.recovery"
+        thread.start()
+    }
+
+    /// Marks session `id` interrupted when its file says `live` and no process holds its lock; true when it did.
+    /// The caller has claimed the session in ``recovery``. The repair's thread, or a caller that may wait for a disk.
+    private func repairIfInterrupted(_ id: SessionID) throws(SessionStoreError) -> Bool {
+        let lockPath = lockURL(for: id).path
+        let path = fileURL(for: id).path
+        let endState: String?
+        do throws(SessionStoreError) {
+            let file = try SessionFileReader(path: path)
+            defer { file.close() }
+            endState = try file.meta()[SessionSchema.MetaKey.endState.rawValue]
+        } catch {
+            return false
+        }
+        guard endState == SessionEndState.live.rawValue else { return false }
+        let lock: SessionLock
+        if let held = SessionLock.acquireExisting(at: lockPath) {
+            lock = held
+        } else if SessionLock.isHeld(at: lockPath) {
+            return false
+        } else if let created = try SessionLock.acquireNew(at: lockPath) {
+            lock = created
+        } else {
+            return false
+        }
+        defer { lock.release(removingFile: true) }
+        // Re-read under the lock: the recorder may have finished cleanly since the first look.
+        let stillLive: Bool
+        do throws(SessionStoreError) {
+            let file = try SessionFileReader(path: path)
+            defer { file.close() }
+            stillLive = try file.meta()[SessionSchema.MetaKey.endState.rawValue] == SessionEndState.live.rawValue
+        } catch {
+            return false
+        }
+        guard stillLive else { return false }
+        let writer = try SessionFileWriter.openExisting(path: path)
+        defer { writer.close() }
+        let end = try writer.lastEventTime().map { Date(timeIntervalSince1970: $0) }
+            ?? (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
+        try writer.markEnded(.interrupted, at: end)
+        return true
+    }
+
     /// Deletes a session's files. Throws `sessionInUse` while it is being recorded, `notFound` if it does not exist,
     /// `unwritable` (with the system's reason) when its file cannot be removed, leaving every file in place then.
+    /// Threading: any thread that may wait for a disk; a session this process is repairing in the background is
+    /// waited for (not taken for one being recorded), and one waiting for its repair is taken out of the queue.
     public func deleteSession(_ id: SessionID) throws(SessionStoreError) {
+        try recovery.withSessionClaimed(id) { () throws(SessionStoreError) in try deleteClaimedSession(id) }
+    }
+
+    /// ``deleteSession(_:)`` once the session is claimed in ``recovery``. The caller's thread.
+    private func deleteClaimedSession(_ id: SessionID) throws(SessionStoreError) {
         let url = fileURL(for: id)
         guard FileManager.default.fileExists(atPath: url.path) else { throw .notFound(id) }
         let lockPath = lockURL(for: id).path

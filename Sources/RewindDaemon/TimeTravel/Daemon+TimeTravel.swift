@@ -1,4 +1,5 @@
 import Foundation
+import RewindWebSocket
 import RewindWire
 
 /// Skip / un-skip with branches, flipping between branches, and the raw material of a paced replay.
@@ -16,28 +17,45 @@ import RewindWire
 /// it put in place`). Targets whose recorded state is unknown (inside a `dropped` range) are refused.
 /// The app ends in the recomputed state (its `replay` snapshot is recorded on the main line, as for any replay).
 /// Un-skipping the last skipped event puts the app back into the main line's last state (a `jump`).
+///
+/// Threading: the methods return at once, from any thread. A toggle runs in its session's skip lane
+/// (``SkipToggleLanes``: toggles of one session one at a time, of different sessions side by side): its file reading
+/// on Dispatch's global queue, then its replays, each sent when the previous one is answered, without a thread
+/// waiting for the app (``SkipRecomputation``). Its whole run has one deadline, the command timeout counted from the
+/// request (``SkipRun``). Branch flips and recorded actions run on the session's command queue
+/// (``SessionCommandQueues``), never behind a toggle.
 extension Daemon {
     /// What a skip toggle came back with.
     public typealias SkipCompletion = @Sendable (Result<SkipOutcome, DaemonError>) -> Void
 
     /// Toggles whether action event `index` (of the main line) of live session `id` is skipped, and has the app
     /// recompute the states after it (see the extension's notes). `completion` runs on any thread once the
-    /// recomputed branch is recorded (or at once on failure). Toggles of all sessions run one at a time.
+    /// recomputed branch is recorded, at once on a refusal, or with `command_failed` naming what the toggle waited
+    /// for when the command timeout (counted from this call) passes first. Toggles of one session run one at a
+    /// time; nothing else waits for them.
     public func skip(session id: SessionID, index: Int64, completion: @escaping SkipCompletion) {
-        controlQueue.async { [self] in
+        let run = SkipRun(session: id, index: index, completion: completion)
+        run.armDeadline(after: configuration.commandTimeout, shown: Self.duration(configuration.commandTimeout))
+        SkipToggleLanes.shared.enqueue(forSessionFile: store.fileURL(for: id).path) { [self] finished in
+            guard !run.hasAnswered else { return finished() }
+            run.waiting(for: "reading the session file took that long")
+            let plan: SkipPlan
             do throws(DaemonError) {
-                completion(.success(try toggleSkip(id, index)))
+                plan = try planSkip(id, index)
             } catch {
-                completion(.failure(error))
+                run.answer(.failure(error))
+                return finished()
             }
+            carryOut(plan, of: run, finished: finished)
         }
     }
 
     /// Puts the live app of session `id` into the last state of branch `branch`: for a skip's branch, the state
     /// after its last recomputed action; for 0 (the main line), the state after the main line's last action.
-    /// The app reports it as a `jump`, recorded on the main line.
+    /// The app reports it as a `jump`, recorded on the main line. Any thread; returns at once (the work runs on the
+    /// session's command queue, never behind a skip toggle).
     public func showBranch(session id: SessionID, branch: Int64, completion: @escaping CommandCompletion) {
-        controlQueue.async { [self] in
+        onCommandQueue(of: id) { [self] in
             do throws(DaemonError) {
                 let (live, connection) = try liveApp(id, needing: WireCapability.jump, for: "show a branch")
                 live.flush()
@@ -60,10 +78,10 @@ extension Daemon {
 
     /// The recorded state before event `from` (default 1) of session `id` (saved or live) and the main line's
     /// actions `from...to` (default: to the last event), for a client that replays them at its own pace.
-    /// `completion` runs on the daemon's control queue.
+    /// `completion` runs on the session's command queue (``SessionCommandQueues``).
     public func recordedActions(session id: SessionID, from: Int64? = nil, to: Int64? = nil,
                                 completion: @escaping @Sendable (Result<RecordedActions, DaemonError>) -> Void) {
-        controlQueue.async { [self] in
+        onCommandQueue(of: id) { [self] in
             do throws(DaemonError) {
                 if let live = registry.session(id) { live.flush() }
                 let reader = try openReader(id)
@@ -86,9 +104,12 @@ extension Daemon {
         }
     }
 
-    // MARK: - Skip, on the control queue
+    // MARK: - Skip: reading the file, then the app's side
 
-    private func toggleSkip(_ id: SessionID, _ index: Int64) throws(DaemonError) -> SkipOutcome {
+    /// Reads what toggling event `index` of session `id` takes (on the toggle's turn, off the service thread):
+    /// refusals (not live, not offering `replay` and `jump`, not an action of the main line, an unknown state) are
+    /// thrown; otherwise the plan — the jump back to the main line, or the recomputation's segments and replays.
+    private func planSkip(_ id: SessionID, _ index: Int64) throws(DaemonError) -> SkipPlan {
         // A skip recomputes through the app's reducer (`replay`); un-skipping the last one puts a state back (`jump`).
         let (live, _) = try liveApp(id, needing: WireCapability.replay, for: "skip")
         try Self.requireCapability(WireCapability.jump, of: live, for: "skip")
@@ -111,54 +132,121 @@ extension Daemon {
         let what = "event \(index) (\(event.label ?? "action"))"
 
         guard let earliest = skipped.min() else {
-            let state = try lastState(of: 0, in: reader)
-            _ = try waitForOutcome(timeout: 30) { (done: @escaping CommandCompletion) in
-                guard let (_, connection) = try? liveApp(id) else {
-                    done(.failure(DaemonError("session \(id)'s app is not connected", code: .sessionNotLive)))
-                    return
-                }
-                sendJump(to: live, connection, state: state, label: "jump to the main line",
-                         detail: "\(what) is no longer skipped: back to the state after the main line's last action",
-                         done)
-            }.get()
-            live.recordNote(kind: .skip, label: "unskip",
-                            detail: "\(what) is no longer skipped; the app is back on the main line")
-            live.flush()
-            return SkipOutcome(skipped: [], branch: 0, states: [], finalState: state)
+            return SkipPlan(what: what, skipping: false, skipped: [], mainLineState: try lastState(of: 0, in: reader))
         }
-
         if let unknown = try storeCall({ () throws(SessionStoreError) in try reader.unknownState(after: index) }) {
             throw DaemonError("cannot skip event \(index) of session \(id): \(unknown.explanation(for: index))",
                               code: .badField)
         }
-        let base = try knownState(after: earliest - 1, of: id, in: reader,
-                                  for: "recompute the states after event \(earliest - 1) from")
-        let segments = try recomputationSegments(from: earliest, skipping: skipped, in: reader)
-        let branch = (try storeCall { () throws(SessionStoreError) in try reader.branches() }.max() ?? 0) + 1
+        var plan = SkipPlan(what: what, skipping: skipping, skipped: skipped.sorted(), mainLineState: nil)
+        plan.earliest = earliest
+        plan.base = try knownState(after: earliest - 1, of: id, in: reader,
+                                   for: "recompute the states after event \(earliest - 1) from")
+        plan.segments = try recomputationSegments(from: earliest, skipping: skipped, in: reader)
+        plan.branch = (try storeCall { () throws(SessionStoreError) in try reader.branches() }.max() ?? 0) + 1
+        plan.replays = replays(for: plan.segments, from: plan.base)
+        return plan
+    }
 
-        var computed: [[JSONValue]] = []
-        var start = base
-        for segment in segments {
-            if let reset = segment.reset { start = reset.state }
-            let states = try recompute(segment.actions.compactMap(\.action), from: start, in: id)
-            computed.append(states)
-            start = states.last ?? start
+    /// The `replay` commands that carry `segments` to the app: each segment from its reset's state (the first from
+    /// `base`, unless a reset comes before its first action), in parts small enough for the app's answer, carrying a
+    /// state per action, to stay well under the message limit (the first part resets, the others continue). One
+    /// plain reset to `base` when there is no action at all. Pure; any thread.
+    private func replays(for segments: [RecomputationSegment], from base: JSONValue) -> [SkipPlan.Replay] {
+        guard !segments.isEmpty else {
+            return [SkipPlan.Replay(state: base, reset: true, actions: [], segment: 0, first: 1, ofSegment: 0)]
         }
-        if segments.isEmpty { _ = try recompute([], from: base, in: id) }
+        var replays: [SkipPlan.Replay] = []
+        for (number, segment) in segments.enumerated() {
+            let start = segment.reset?.state ?? base
+            let actions = segment.actions.compactMap(\.action)
+            let stateBytes = max(64, start.serialized().utf8.count)
+            let size = max(1, min(1_000, configuration.maxMessageBytes / 4 / stateBytes))
+            var offset = 0
+            repeat {
+                let part = Array(actions[offset..<min(actions.count, offset + size)])
+                replays.append(SkipPlan.Replay(state: offset == 0 ? start : .null, reset: offset == 0, actions: part,
+                                               segment: number, first: offset + 1, ofSegment: actions.count))
+                offset += part.count
+            } while offset < actions.count
+        }
+        return replays
+    }
 
-        let list = skipped.sorted().map(String.init).joined(separator: ", ")
-        live.recordNote(kind: .skip, label: skipping ? "skip" : "unskip",
-                        detail: "\(what) \(skipping ? "skipped" : "no longer skipped"); the states after event "
-                            + "\(earliest - 1) recomputed on branch \(branch)")
+    /// The app's side of a toggle (on its turn, any thread): the jump back to the main line, or the recomputation;
+    /// then the rows, the answer, and the end of the turn (`finished`). Stops at the next step once the toggle's
+    /// deadline has answered it.
+    private func carryOut(_ plan: SkipPlan, of run: SkipRun, finished: @escaping @Sendable () -> Void) {
+        guard !run.hasAnswered else { return finished() }
+        let app: (LiveSession, ConnectionID)
+        do throws(DaemonError) {
+            app = try liveApp(run.session)
+        } catch {
+            run.answer(.failure(error))
+            return finished()
+        }
+        let (live, connection) = app
+        if let state = plan.mainLineState {
+            run.waiting(for: "the app did not answer the jump back to the main line's last state")
+            let sent = sendJump(to: live, connection, state: state, label: "jump to the main line",
+                                detail: "\(plan.what) is no longer skipped: back to the state after the main line's "
+                                    + "last action", armingTimeout: false) { result in
+                run.untrack()
+                DispatchQueue.global(qos: .userInitiated).async {
+                    defer { finished() }
+                    switch result {
+                    case .failure(let error):
+                        run.answer(.failure(error))
+                    case .success:
+                        guard run.beginRecording() else { return }
+                        live.recordNote(kind: .skip, label: "unskip",
+                                        detail: "\(plan.what) is no longer skipped; the app is back on the main line")
+                        live.flush()
+                        run.answer(.success(SkipOutcome(skipped: [], branch: 0, states: [], finalState: state)))
+                    }
+                }
+            }
+            run.track(sent)
+            return
+        }
+        let id = run.session
+        let recomputation = SkipRecomputation(plan: plan, run: run, send: { [self] replay, done in
+            let through = replay.first + replay.actions.count - 1
+            return startReplay(state: replay.state, actions: replay.actions, reset: replay.reset, into: id,
+                               note: ("replay for a skip", "recomputed actions \(replay.first)–\(through) of "
+                                      + "\(replay.ofSegment) after a skip, effects muted"),
+                               armingTimeout: false, completion: done)
+        }, finished: { [self] result in
+            defer { finished() }
+            switch result {
+            case .failure(let error):
+                run.answer(.failure(error))
+            case .success(let computed):
+                guard run.beginRecording() else { return }
+                run.answer(.success(record(plan, computed: computed, in: live)))
+            }
+        })
+        recomputation.start()
+    }
+
+    /// Records a recomputation the app has answered: the toggle on the main line, then the branch (see the
+    /// extension's notes); flushes, and returns the outcome. Any thread that may wait for a disk.
+    private func record(_ plan: SkipPlan, computed: [[JSONValue]], in live: LiveSession) -> SkipOutcome {
+        let list = plan.skipped.map(String.init).joined(separator: ", ")
+        let earliest = plan.earliest, branch = plan.branch, base = plan.base
+        let toggled = plan.skipping ? "skipped" : "no longer skipped"
+        live.recordNote(kind: .skip, label: plan.skipping ? "skip" : "unskip",
+                        detail: "\(plan.what) \(toggled); the states after event \(earliest - 1) recomputed on branch "
+                            + "\(branch)")
         let now = Date().timeIntervalSince1970
         var records: [(event: NewEvent, stateAfter: JSONValue)] = [(
             NewEvent(time: now, kind: .note, label: "recomputed",
                      detail: "branch \(branch): the main line from the state after event \(earliest - 1), "
-                         + "without event\(skipped.count == 1 ? "" : "s") \(list)", branch: branch),
+                         + "without event\(plan.skipped.count == 1 ? "" : "s") \(list)", branch: branch),
             base)]
         var previous = base
         var states: [JSONValue] = []
-        for (segment, answered) in zip(segments, computed) {
+        for (segment, answered) in zip(plan.segments, computed) {
             if let reset = segment.reset {
                 records.append((NewEvent(time: now, kind: reset.event.kind, label: reset.event.label,
                                          patch: JSONPatch.diff(from: previous, to: reset.state),
@@ -176,7 +264,7 @@ extension Daemon {
         }
         live.recordBranch(records)
         live.flush()
-        return SkipOutcome(skipped: skipped.sorted(), branch: branch, states: states, finalState: previous)
+        return SkipOutcome(skipped: plan.skipped, branch: branch, states: states, finalState: previous)
     }
 
     /// The main line from event `first` on, cut as `rewind verify` cuts it: runs of actions (minus `skipped`), each
@@ -214,35 +302,6 @@ extension Daemon {
             lower = upper + 1
         }
         return segments
-    }
-
-    /// Has the app of session `id` run `actions` from `base` (effects muted) and returns the state after each.
-    /// Sent in segments small enough for the app's answer, carrying a state per action, to stay well under the
-    /// message limit: the first resets to `base`, the others continue from where the previous one ended.
-    private func recompute(_ actions: [JSONValue], from base: JSONValue, in id: SessionID) throws(DaemonError)
-        -> [JSONValue] {
-        let stateBytes = max(64, base.serialized().utf8.count)
-        let segment = max(1, min(1_000, configuration.maxMessageBytes / 4 / stateBytes))
-        var states: [JSONValue] = []
-        states.reserveCapacity(actions.count)
-        var start = 0
-        repeat {
-            let part = Array(actions[start..<min(actions.count, start + segment)])
-            let result = try waitForOutcome(timeout: 30) { (done: @escaping CommandCompletion) in
-                let through = min(actions.count, start + segment)
-                replay(state: start == 0 ? base : .null, actions: part, reset: start == 0, into: id,
-                       note: ("replay for a skip", "recomputed actions \(start + 1)–\(through) of \(actions.count) "
-                              + "after a skip, effects muted"),
-                       completion: done)
-            }.get()
-            guard let answered = result.states, answered.count == part.count else {
-                throw DaemonError("the app answered \(result.states?.count ?? 0) states for \(part.count) actions",
-                                  code: .commandFailed)
-            }
-            states += answered
-            start += part.count
-        } while start < actions.count
-        return states
     }
 
     /// The session's skipped events: its main line's `skip` events replayed in order.

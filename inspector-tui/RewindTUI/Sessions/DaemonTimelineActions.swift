@@ -5,7 +5,8 @@ import RewindWire
 /// What the timeline's keys do, carried out by the daemon: jump (Enter), skip / un-skip (the recomputed states
 /// are recorded as a branch), replay from here (r), dispatch (d), export (e). Each returns the sentence shown in the status line, or throws one.
 ///
-/// Threading: called on the timeline's thread; each command waits for the app's answer (bounded).
+/// Threading: called on the timeline's thread; each command waits for the daemon's answer, which comes within its
+/// command timeout (``Daemon/commandAnswerBound``).
 public final class DaemonTimelineActions: TimelineActions {
     private let daemon: Daemon?
     private let store: SessionStore
@@ -31,7 +32,7 @@ public final class DaemonTimelineActions: TimelineActions {
 
     public func skip(session: String, index: Int) throws -> String {
         let (daemon, id) = try live(session)
-        let outcome = try daemon.waitForOutcome(timeout: 60) {
+        let outcome = try daemon.waitForOutcome {
             daemon.skip(session: id, index: Int64(index), completion: $0)
         }.get()
         return outcome.summary
@@ -39,7 +40,7 @@ public final class DaemonTimelineActions: TimelineActions {
 
     public func replay(session: String, from index: Int) throws -> String {
         let (daemon, id) = try live(session)
-        let result = try daemon.waitFor(timeout: 60) {
+        let result = try daemon.waitFor {
             daemon.replay(session: id, from: Int64(index), into: id, completion: $0)
         }.get()
         return "replayed \(result.states?.count ?? 0) actions from event \(index)"

@@ -58,14 +58,13 @@ struct ReplayCommand: ParsableCommand {
                                        token: connection.effectiveToken)
         let (session, target) = try resolveSessions(with: client)
         guard step || (speed ?? 0) > 0 else {
-            let result = try client.request(.replay(session: session, target: target, fromSeq: from, toSeq: to),
-                                            timeout: 120)
+            let result = try client.request(.replay(session: session, target: target, fromSeq: from, toSeq: to))
             var count = ""
             if case .object(let object) = result, case .int(let states)? = object["states"] { count = "\(states) " }
             print("replayed \(count)actions of \(session) into \(target)")
             return
         }
-        let reply = try client.request(.recordedActions(session: session, fromSeq: from, toSeq: to), timeout: 60)
+        let reply = try client.request(.recordedActions(session: session, fromSeq: from, toSeq: to))
         guard let recorded = RecordedActions(json: reply) else {
             throw CommandError("the daemon's answer to recordedActions is not readable: \(reply.serialized().prefix(80))")
         }

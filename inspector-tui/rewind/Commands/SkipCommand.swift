@@ -41,13 +41,13 @@ struct SkipCommand: ParsableCommand {
         let session = try SessionIDResolver.resolveLive(self.session, with: client,
                                                         for: branch == nil ? "skip" : "show a branch").rawValue
         if let branch {
-            _ = try client.request(.branch(session: session, branch: branch), timeout: 60)
+            _ = try client.request(.branch(session: session, branch: branch))
             print("\(session): the app now has the last state of branch \(branch)"
                 + (branch == 0 ? " (the original timeline)" : ""))
             return
         }
         guard let seq else { return }
-        let result = try client.request(.skip(session: session, seq: seq), timeout: 60)
+        let result = try client.request(.skip(session: session, seq: seq))
         let skipped = result["skipped"]?.arrayValue?.compactMap(\.int64Value) ?? []
         if skipped.isEmpty {
             print("\(session): nothing skipped any more; the app is back on the original timeline")

@@ -22,6 +22,8 @@ final class AppUnderTest {
         configuration.port = 0
         configuration.dataDirectory = directory
         configuration.log = { _ in }
+        // A replay of a long segment may take the app a while: the daemon answers it within this bound.
+        configuration.commandTimeout = 120
         do {
             daemon = try Daemon(configuration: configuration)
             try daemon.start()
@@ -66,7 +68,7 @@ final class AppUnderTest {
 
     /// Resets the app to `state`, runs `actions` with effects muted, and returns the state after each action.
     func replay(state: JSONValue, actions: [JSONValue]) throws -> [JSONValue] {
-        let result = daemon.waitFor(timeout: 120) {
+        let result = daemon.waitFor {
             daemon.replay(state: state, actions: actions, into: session.id, completion: $0)
         }
         do {

@@ -46,7 +46,7 @@ final class ControlTimelineActions: TimelineActions {
     }
 
     func skip(session: String, index: Int) throws -> String {
-        let result = try client.request(.skip(session: session, seq: UInt64(index)), timeout: 60)
+        let result = try client.request(.skip(session: session, seq: UInt64(index)))
         let skipped = result["skipped"]?.arrayValue?.compactMap(\.int64Value) ?? []
         guard !skipped.isEmpty else { return "nothing skipped any more: the app is back on the original timeline" }
         let states = result["states"]?.int64Value ?? 0
@@ -56,8 +56,7 @@ final class ControlTimelineActions: TimelineActions {
     }
 
     func replay(session: String, from index: Int) throws -> String {
-        let result = try client.request(.replay(session: session, target: nil, fromSeq: UInt64(index), toSeq: nil),
-                                        timeout: 120)
+        let result = try client.request(.replay(session: session, target: nil, fromSeq: UInt64(index), toSeq: nil))
         let states = result["states"]?.int64Value.map { "\($0) " } ?? ""
         return "replayed \(states)actions from event \(index)"
     }
