@@ -13,7 +13,8 @@ struct SessionTakeoverTests {
         let harness = try DaemonHarness()
         defer { harness.tearDown() }
         let hello = AppFrames.hello(name: "twin", instance: "same-run")
-        let real = try DaemonPeer(port: harness.port)
+        // The real app answers pings while idle, as every WebSocket library does: the daemon's probe finds it alive.
+        let real = try DaemonPeer(port: harness.port, answersPings: true)
         let realSession = try #require(try real.hello(hello))
         try real.send(AppFrames.action(seq: 1))
 

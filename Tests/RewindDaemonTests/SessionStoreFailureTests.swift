@@ -94,7 +94,7 @@ struct SessionStoreFailureTests {
     func diskFull() throws {
         let directory = TemporaryDirectory()
         let options = RecordingOptions(
-            keyframeInterval: 100, maxBufferedBytes: 256 * 1024, overflowWait: 0, retryInterval: 60,
+            keyframeInterval: 100, maxBufferedBytes: 256 * 1024, retryInterval: 60,
             maxFileBytes: 256 * 1024)
         let store = try SessionStore.forTests(directory, options: options)
         var app = SyntheticApp()
@@ -117,7 +117,8 @@ struct SessionStoreFailureTests {
         #expect(recording.lastError?.description.contains("disk is full") == true)
         #expect(recording.committedIndex >= 100)
         #expect(recording.committedIndex < 500)
-        #expect(recording.droppedEventCount > 0, "the bounded buffer coalesced what it could not hold")
+        #expect(recording.droppedEventCount == 0, "nothing is discarded while the recording runs")
+        #expect(recording.lastIndex == 500, "every event is numbered and kept, waiting for the disk")
 
         let reader = try store.openSession(recording.id)
         #expect(reader.eventCount == recording.committedIndex)
@@ -125,48 +126,64 @@ struct SessionStoreFailureTests {
         #expect(reader.metadata.endState == .live)
         recording.finish(endState: .clean)
         try reader.refresh()
-        // The end could not be written either: the session reads as interrupted, its events intact.
+        // The end could not be written either: the session reads as interrupted, its events intact. Only now, at
+        // the end, are the events that never reached the file given up (they were never acknowledged to an app).
         #expect(reader.metadata.endState == .interrupted)
         #expect(try reader.state(at: 100) == states[100])
+        #expect(recording.droppedEventCount == 500 - reader.eventCount)
     }
 
-    @Test("when the buffer is full, events are coalesced into one dropped event carrying the state after them")
-    func overflowCoalesces() throws {
+    @Test("past its buffer's bound a recording discards nothing: every event waits for the stalled writer and is committed in order")
+    func overflowKeepsEverything() throws {
         let directory = TemporaryDirectory()
-        let options = RecordingOptions(maxBufferedBytes: 2048, overflowWait: 0)
+        let options = RecordingOptions(maxBufferedBytes: 2048)
         let store = try SessionStore.forTests(directory, options: options)
         var app = SyntheticApp()
         let recording = try store.createSession(appName: "burst", protocolVersion: 1, initialState: app.state)
+        let commits = CommitLog()
+        recording.setCommitHandler { commits.add($0) }
         // Another connection holds the file's write lock: the writer is stuck, as behind a stalled disk.
         let blocker = try SQLiteDatabase(path: store.fileURL(for: recording.id).path, mode: .readWrite)
         try blocker.execute("BEGIN IMMEDIATE")
         var random = SeededGenerator(seed: 5)
         var returned: [Int64] = []
+        var states: [JSONValue] = [app.state]
         for _ in 0..<40 {
             let before = app.state
             let step = app.step(using: &random)
             returned.append(recording.append(
                 NewEvent(label: step.label, action: step.action, patch: JSONPatch.diff(from: before, to: step.stateAfter)),
                 stateAfter: step.stateAfter))
+            states.append(step.stateAfter)
         }
         #expect(recording.committedIndex == 0)
+        #expect(recording.bufferedBytes > options.maxBufferedBytes, "the events wait in memory past the bound")
+        #expect(returned == Array(1...40), "every append is numbered in order, none coalesced")
         try blocker.execute("COMMIT")
         blocker.close()
         recording.flush()
         recording.finish(endState: .clean)
         #expect(recording.lastError == nil)
-        #expect(recording.droppedEventCount > 0)
-        #expect(returned.contains(0))
-        #expect(returned.filter { $0 != 0 } == returned.filter { $0 != 0 }.sorted())
+        #expect(recording.droppedEventCount == 0)
+        #expect(commits.last == 40, "the commit handler heard of the last commit")
 
         let reader = try store.openSession(recording.id)
+        #expect(reader.eventCount == 40)
         let events = try reader.events(1...reader.eventCount)
-        #expect(events.map(\.index) == Array(1...reader.eventCount), "indices stay contiguous")
-        let dropped = events.filter { $0.kind == .dropped }
-        #expect(!dropped.isEmpty)
-        #expect(dropped.first?.detail?.contains("not recorded") == true)
-        let coalesced = dropped.compactMap { $0.detail?.split(separator: " ").first.flatMap { Int64($0) } }.reduce(0, +)
-        #expect(coalesced == recording.droppedEventCount)
-        #expect(try reader.state(at: reader.eventCount) == app.state, "the final state is exact")
+        #expect(events.map(\.index) == Array(1...40))
+        #expect(!events.contains { $0.kind == .dropped })
+        for index in [1, 17, 40] {
+            #expect(try reader.state(at: Int64(index)) == states[index], "the state after event \(index) is exact")
+        }
     }
+}
+
+/// The indices a recording's commit handler was told, in order.
+private final class CommitLog: @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var indices: [Int64] = []
+
+    func add(_ index: Int64) { lock.withLock { indices.append(index) } }
+
+    var last: Int64? { lock.withLock { indices.last } }
 }

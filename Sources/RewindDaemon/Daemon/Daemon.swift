@@ -32,6 +32,8 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
     /// The app connections open at the server (for the registry: a session whose connection is open is never
     /// taken over).
     private let openApps: OpenConnections
+    /// The server, for the registry's probes (set by ``start()``).
+    private let serverReference: ServerReference
     private let lock = NSLock()
     private var server: WebSocketServer?
     private var appConnections: [ConnectionID: AppConnection] = [:]
@@ -54,24 +56,36 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
         }
         let openApps = OpenConnections()
         self.openApps = openApps
-        registry = SessionRegistry(store: store, hub: events, isOpen: { openApps.contains($0) },
-                                   log: configuration.log)
+        let server = ServerReference()
+        self.serverReference = server
+        let connections = SessionRegistry.Connections(
+            isOpen: { openApps.contains($0) },
+            probe: { id, timeout, answer in
+                guard let live = server.current else { return answer(false) }
+                live.probe(id, timeout: timeout, completion: answer)
+            },
+            drop: { id, reason in server.current?.drop(id, reason: reason) },
+            waitUntilClosed: { id, timeout in openApps.waitUntilClosed(id, timeout: timeout) })
+        registry = SessionRegistry(store: store, hub: events, connections: connections,
+                                   maxStateBytes: configuration.maxMessageBytes,
+                                   probeTimeout: configuration.takeoverProbeTimeout, log: configuration.log)
         let log = configuration.log
         events.addObserver { event in
             if case .sessionEnded(let id) = event { log("session \(id) ended") }
         }
     }
 
-    /// Marks sessions a crashed daemon left open as interrupted, then starts listening. Returns the port.
+    /// Starts listening, then marks the sessions a crashed daemon left open as interrupted in the background
+    /// (``SessionStore/recoverInterruptedInBackground(completion:)``: an app reconnecting to one of them meanwhile
+    /// still resumes it), and logs how many it marked once that ends. Returns the port.
+    ///
+    /// Threading: any thread; does no file work (a daemon restarted over many interrupted sessions on a busy disk
+    /// listens at once).
     @discardableResult
     public func start() throws(DaemonError) -> Int {
         // A file-size limit (`ulimit -f`) must fail the write (EFBIG, reported as an unwritable session file)
         // rather than kill the daemon with SIGXFSZ: it keeps serving and keeps what it had committed.
         signal(SIGXFSZ, SIG_IGN)
-        if let interrupted = try? store.recoverInterrupted(), !interrupted.isEmpty {
-            configuration.log("marked \(interrupted.count) session(s) interrupted (a previous daemon stopped "
-                + "without closing them)")
-        }
         var serverConfiguration = WebSocketServerConfiguration(
             host: configuration.host, port: configuration.port,
             subprotocols: [WireProtocol.appSubprotocol, WireProtocol.controlSubprotocol],
@@ -86,15 +100,25 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
             + (helloSeconds == helloSeconds.rounded() && helloSeconds < 1e9 ? "\(Int(helloSeconds)) s" : "\(helloSeconds) s")
         serverConfiguration.messageTimeout = max(0, configuration.messageTimeout)
         serverConfiguration.maxConnections = configuration.maxConnections
+        serverConfiguration.keepaliveInterval = max(0, configuration.keepaliveInterval)
+        serverConfiguration.keepaliveTimeout = max(0, configuration.keepaliveTimeout)
         let server = WebSocketServer(configuration: serverConfiguration, delegate: self)
         lock.lock()
         self.server = server
         lock.unlock()
+        serverReference.current = server
+        let port: Int
         do {
-            return try server.start()
+            port = try server.start()
         } catch {
             throw DaemonError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
         }
+        let log = configuration.log
+        store.recoverInterruptedInBackground { result in
+            guard case .success(let interrupted) = result, !interrupted.isEmpty else { return }
+            log("marked \(interrupted.count) session(s) interrupted (a previous daemon stopped without closing them)")
+        }
+        return port
     }
 
     /// The port the daemon listens on (after ``start()``).
@@ -104,7 +128,8 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
         return server?.listeningPort ?? 0
     }
 
-    /// Closes every connection, then flushes and closes every session cleanly. Idempotent.
+    /// Closes every connection, then flushes and closes every session cleanly (each ends `clean` once its events are
+    /// committed: the apps did nothing wrong, and reconnect to the next daemon). Idempotent.
     ///
     /// The sessions are finished side by side (up to eight at once): closing a session file checkpoints its write-ahead log, which for
     /// a busy recording is mostly waiting for the disk, and one after the other a daemon that recorded ten busy
@@ -114,7 +139,9 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
         let server = self.server
         self.server = nil
         lock.unlock()
+        for session in registry.all { session.markDaemonStopping() }
         server?.stop()
+        serverReference.current = nil
         _ = ingest.wait(timeout: .now() + 10)
         controlQueue.sync {}
         let finishing = OperationQueue()

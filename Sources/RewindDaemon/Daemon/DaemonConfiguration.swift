@@ -17,10 +17,22 @@ public struct DaemonConfiguration: Sendable {
     public var maxMessageBytes = 64 << 20
     /// The deepest JSON nesting accepted in a message.
     public var maxNestingDepth = 512
-    /// How many bytes of an app's messages may wait to be recorded (the outstanding events of its session) before
-    /// the daemon stops reading the app's socket; reading resumes when a quarter of that is left. A fast app is
-    /// thereby slowed through TCP (its inspector's outbox coalesces) instead of growing the daemon's memory.
+    /// How many bytes of an app's messages may wait to be recorded — received and not yet handled, or handled and
+    /// not yet committed to the session file — before the daemon stops reading the app's socket; reading resumes when
+    /// a quarter of that is left. A fast app, or one whose record waits for a stalled or full disk, is thereby slowed
+    /// through TCP (its inspector's outbox coalesces states and keeps its actions) instead of the daemon growing its
+    /// memory or discarding what it received.
     public var maxBacklogBytesPerApp = 8 << 20
+    /// Seconds an app connection may stay silent before the daemon pings it, so that a connection whose far side is
+    /// gone (a half-open TCP connection: a sleeping laptop, a network change, a tunnel that lost its other side) is
+    /// found and its session ended within seconds, and its app's reconnect continues the session. 0: never.
+    public var keepaliveInterval: Double = 5
+    /// Seconds a pinged app has to answer before its connection is taken for gone and closed.
+    public var keepaliveTimeout: Double = 10
+    /// Seconds the still-open connection of an app run has to answer a ping when a new connection of the same run
+    /// says `hello`: without an answer the old connection is taken for gone and the session continues on the new one;
+    /// with one, the new connection is a different peer presenting the same identity and is recorded apart.
+    public var takeoverProbeTimeout: Double = 2
     /// Seconds an app has to send a `hello` that passes the token check (and a control client its first
     /// authorized request) after its WebSocket handshake; then it is closed with 1008. 0 means no limit.
     public var helloTimeout: Double = 10

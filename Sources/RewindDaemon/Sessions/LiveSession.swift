@@ -2,22 +2,25 @@ import Foundation
 import RewindWebSocket
 import RewindWire
 
-/// One app's session while the daemon runs: its recording, the app's current state as rebuilt from patches, and
-/// the commands sent to the app that still wait for their `result`.
+/// One app run's session while the daemon runs: the driver of its ``AppIngest`` (the rules of what is recorded and
+/// acknowledged), its recording, and the commands sent to its app that still wait for their `result`.
 ///
-/// The state is rebuilt by applying every event's patch. When a patch does not apply (or the app announced a
-/// `dropped` range), the state is *unknown* until the next `snapshot`: events are still recorded, without a
-/// patch, an error event says what happened, and a resync is requested from the app. A snapshot, a jump, a replay
-/// and a reconnect's `hello` are recorded with the patch from the previous state to theirs, so that "the state at
-/// event N = nearest keyframe + patches" holds for every event of the file.
+/// Everything the app sends goes through ``receive(_:bytes:from:)`` to the ingest machine, whose outputs this class
+/// carries out in order under its lock: rows appended to the recording (the recording gives each the index the
+/// machine numbered it with: checked at run time), messages and closes sent to the app's connection. The recording
+/// tells it of every commit (on its writer thread), which is when the machine acknowledges the app's messages and
+/// lets the connection read more: an app whose record does not reach the disk is read no faster than it is committed,
+/// and nothing it sent is discarded.
 ///
-/// While the app is connected the session holds the app's state; once it disconnects and the file is finished,
-/// the state is released (a finished run costs the daemon only its identity and counters), and a reconnect's
-/// `hello` brings the whole state back (recorded as a keyframe).
+/// While the app is connected the machine holds the app's state; once it disconnects the session file is finished
+/// and the state let go (a finished run costs the daemon only its identity and counters). A reconnect of the same run
+/// (``resume(_:connection:closeWait:reopen:resumePoint:)``) reopens the file and continues from what the file
+/// committed, read back as an ``IngestResumePoint``.
 ///
 /// Threading: any thread; every member takes the session's lock (held only for in-memory work: the recording
-/// buffers events and writes them on its own thread), except ``resume(_:connection:reopen:)``, which may wait for
-/// the previous connection's close to be handled.
+/// buffers rows and writes them on its own thread), except ``resume(_:connection:closeWait:reopen:resumePoint:)``,
+/// which may wait for the previous connection's close to be handled and reads the file, and ``detach(_:)``, which
+/// finishes the file outside the lock.
 public final class LiveSession: @unchecked Sendable {  // all mutable state guarded by `lock`
     /// The session's id (its file name under the data directory).
     public let id: SessionID
@@ -32,13 +35,9 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     private let hub: DaemonEventHub
     /// Guards every mutable member; also signalled when a detach has finished the file (``resume``).
     private let lock = NSCondition()
-    private var state: JSONValue
-    private var stateKnown = true
-    /// `state.compactSize`, kept up to date by the patches; nil until measured (after a full state arrives).
-    private var stateSize: Int?
-    /// True once the state was released after the app disconnected (until a reconnect brings a new one).
-    private var stateReleased = false
-    private var connection: ConnectionID?
+    private var ingest: AppIngest
+    /// The connection the app is on: where the machine's messages go.
+    private var appConnection: AppConnection?
     /// What the app's latest `hello` offered (`hello.capabilities`, PROTOCOL.md §4).
     private var offered: [String] = []
     /// A connection that claimed the session to continue it and waits for the previous one's close (``claim``).
@@ -47,64 +46,62 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     private var finishing = false
     /// True while a claimant reopens the file (``resume``).
     private var resuming = false
-    private var appActions: UInt64
-    /// Every app action number up to this one is recorded or counted as lost (see ``recordLostActions(through:time:)``).
-    private var actionsThrough: UInt64
-    /// How many of the app's actions never reached the daemon (counted in this daemon's lifetime of the session).
-    private var lostActions: UInt64 = 0
-    /// Actions the app announced as lost (`dropped.actionsLost`) that no gap has accounted for yet.
-    private var announcedLost: UInt64 = 0
-    /// While an app sends again, after a reconnect, what followed its `hello.seq` (`hello.resending` messages),
-    /// the actions, ranges and snapshots up to this number were accounted for before the reset and are ignored.
-    private var resentThrough: UInt64 = 0
-    /// While the app sends again what followed its checkpoint (``resentThrough`` > 0): the app's state rebuilt from
-    /// the checkpoint by the messages sent again, which the record does not take a second time. Nil when unknown
-    /// (a coalesced range) or when no resend is under way. See ``settleResend()``.
-    private var rebuilt: JSONValue?
-    /// The app's number of its last action, from its `goodbye` on the current connection.
-    private var goodbyeSeq: UInt64?
+    private var ended = false
+    /// True once the daemon is stopping: a connection closed from now on ends the session `clean`.
+    private var daemonStopping = false
     private var pending: [String: @Sendable (CommandResult) -> Void] = [:]
     private var nextCommand: UInt64 = 1
-    /// What the state-replacing commands sent (jump, replay) put in place, in the order sent: the app's snapshot
-    /// answering each takes the first of its reason, so that the row says which event or range it came from.
-    private var expectedReplacements: [(token: UInt64, reason: String, label: String, detail: String)] = []
-    private var ended = false
+    /// Ticks the machine about every 50 ms while it owes the app an acknowledgment.
+    private var ackTimer: DispatchSourceTimer?
+    /// Where the recording's commits are handed to the machine, in order, off the writer thread.
+    private let commitQueue = DispatchQueue(label: "rewind.daemon.session.commits")
     private let log: @Sendable (String) -> Void
     private var reportedStorageError: String?
+    /// True once a row was given another index than the machine's (reported once).
+    private var reportedIndexMismatch = false
 
-    init(id: SessionID, identity: AppIdentity, stateType: String?, initialState: JSONValue,
-         initialStateKnown: Bool = true, appActions: UInt64,
-         recording: SessionRecording, hub: DaemonEventHub, startedAt: Date,
-         log: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// A new session for an app run first seen with `hello`, recording into `recording` (whose keyframe 0 is the
+    /// `hello`'s state). ``connect(_:hello:resumed:)`` binds the connection next.
+    init(id: SessionID, hello: Hello, recording: SessionRecording, hub: DaemonEventHub, startedAt: Date,
+         maxStateBytes: Int, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.id = id
+        self.identity = hello.app
+        self.stateType = hello.stateType
+        self.startedAt = startedAt
+        self.recording = recording
+        self.hub = hub
         self.log = log
+        ingest = AppIngest(newSessionID: id.rawValue, hello: hello, maxStateBytes: maxStateBytes)
+        watchCommits(of: recording)
+    }
+
+    /// A session continued from its file (a daemon restart): `recording` is the reopened file and `point` what it
+    /// committed.
+    init(id: SessionID, identity: AppIdentity, stateType: String?, resumingFrom point: IngestResumePoint,
+         recording: SessionRecording, hub: DaemonEventHub, startedAt: Date, maxStateBytes: Int,
+         log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.id = id
         self.identity = identity
         self.stateType = stateType
-        self.state = initialState
-        self.stateKnown = initialStateKnown
-        self.appActions = appActions
-        self.actionsThrough = appActions
+        self.startedAt = startedAt
         self.recording = recording
         self.hub = hub
-        self.startedAt = startedAt
+        self.log = log
+        ingest = AppIngest(resumingSessionID: id.rawValue, from: point, maxStateBytes: maxStateBytes)
+        watchCommits(of: recording)
     }
 
     // MARK: - What the session knows
 
-    /// The app's current state as rebuilt by the daemon, or nil while it is unknown (after a failed patch or a
-    /// `dropped` range, until the next snapshot) and once the app disconnected (the state is released then).
+    /// The app's current state as rebuilt by the daemon, or nil while it is unknown (after a failed patch, lost
+    /// actions or a `dropped` range, until the next whole state) and once the app disconnected (it is let go then).
     public var currentState: JSONValue? {
-        lock.lock()
-        defer { lock.unlock() }
-        // Spelled out: a bare `nil` here would be JSONValue's nil literal (`.null`), not "unknown".
-        return stateKnown ? state : JSONValue?.none
+        withLock { ingest.knownState }
     }
 
     /// The connection the app is on, or nil while it is disconnected.
     public var connectionID: ConnectionID? {
-        lock.lock()
-        defer { lock.unlock() }
-        return connection
+        withLock { appConnection?.id }
     }
 
     /// True while the app is connected.
@@ -126,286 +123,120 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// A problem writing the session file (disk full, unwritable), if any.
     public var storageError: SessionStoreError? { withLock { recording.lastError } }
 
+    /// How many of the app's actions never reached the daemon, each counted in a `dropped` row labelled `lost`.
+    public var actionsLost: UInt64 { withLock { ingest.lostActions } }
+
+    /// Every action of the run up to this number is recorded or counted lost (appended; committed soon after).
+    var accountedThrough: UInt64 { withLock { ingest.accountedThrough } }
+
     private func withLock<T>(_ body: () -> T) -> T {
         lock.lock()
         defer { lock.unlock() }
         return body()
     }
 
-    /// How many of the app's actions never reached the daemon, each counted in a `dropped` row labelled `lost`
-    /// (since the daemon took the session over; a session resumed after a daemon restart counts again from 0).
-    public var actionsLost: UInt64 { withLock { lostActions } }
+    // MARK: - The app's connection
 
-    /// How many actions the app had dispatched as of the last event received.
-    var appActionCount: UInt64 {
+    /// Binds the app's connection after its `hello` passed the checks at the edge: answers `welcome` and records the
+    /// start of the run or its reconnect (see ``AppIngest/connect(_:hello:resumed:at:)``).
+    func connect(_ connection: AppConnection, hello: Hello, resumed: Bool) {
         lock.lock()
-        defer { lock.unlock() }
-        return appActions
-    }
-
-    // MARK: - Recording what the app sends
-
-    /// Records one action. `connectionBase` is the app's action count at this connection's `hello`. Returns the
-    /// error to report to the app when the patch did not apply, or would make the state larger than
-    /// `maxStateBytes` (of compact JSON: what one snapshot message could carry).
-    func recordAction(_ event: ActionEvent, connectionBase: UInt64,
-                      maxStateBytes: Int = JSONLimits.default.maxBytes) -> WireError? {
-        lock.lock()
-        if connectionBase &+ event.seq <= resentThrough {
-            // Sent again after a reconnect; recorded (or counted lost) before it. Its patch still moves the state
-            // rebuilt from the app's checkpoint (see ``recordReconnect(_:connection:resumed:)``).
-            if var state = rebuilt, !event.patch.operations.isEmpty {
-                var size = state.compactSize(limit: maxStateBytes)
-                rebuilt = (try? event.patch.apply(to: &state, size: &size, maxSize: maxStateBytes)).map { state }
-            }
-            lock.unlock()
-            return nil
-        }
-        settleResend()
-        var failure: WireError?
-        var patch: JSONPatch? = event.patch.operations.isEmpty ? nil : event.patch
-        if let candidate = patch {
-            if stateKnown {
-                do {
-                    var size = stateSize ?? state.compactSize(limit: maxStateBytes)
-                    try candidate.apply(to: &state, size: &size, maxSize: maxStateBytes)
-                    stateSize = size
-                } catch {
-                    failure = WireError(code: .patchFailed,
-                                        message: "the patch of event \(event.seq) does not apply: \(error)")
-                    stateKnown = false
-                    patch = nil
-                }
-            } else {
-                patch = nil
-            }
-        }
-        appActions = connectionBase &+ event.seq
-        if appActions > actionsThrough &+ 1 {
-            recordLostActions(through: appActions - 1, time: event.time)
-            // The patch applies to a state that includes the lost actions' effects.
-            if stateKnown && patch != nil { stateKnown = false }
-        }
-        actionsThrough = max(actionsThrough, appActions)
-        let new = NewEvent(appSeq: Int64(clamping: appActions), time: event.time, kind: .action,
-                           label: event.action.type, action: event.action.payload, patch: patch,
-                           reducerMicros: event.reducerMicros, detail: event.source?.location)
-        append(new)
-        if let failure {
-            append(NewEvent(time: event.time, kind: .error, label: failure.code.rawValue, detail: failure.message))
-        }
-        lock.unlock()
-        return failure
-    }
-
-    /// Records that the app's outbox coalesced: the actions `from...to` (the app's numbers on this connection) carry
-    /// no state, and `actionsLost` of them were not kept at all. The row's `action` holds `{"from", "to"}` (the
-    /// app's numbers for the session); the lost actions are counted by their own `lost` row when their gap shows.
-    func recordDropped(_ dropped: Dropped, connectionBase: UInt64) {
-        lock.lock()
-        // A range sent again after a reconnect is recorded only from where the record ended before it.
-        let from = connectionBase &+ dropped.from
-        let first = max(from, resentThrough &+ 1), last = connectionBase &+ dropped.to
-        guard first <= last else {
-            rebuilt = nil  // a coalesced range sent again: the app's state is unknown until its snapshot
-            lock.unlock()
-            return
-        }
-        if from > resentThrough {
-            settleResend()
-        } else {
-            // A range sent again that goes on past where the record ended: its actions follow this message, and
-            // those up to ``resentThrough`` are recorded already, so the resend goes on until the first action
-            // beyond it (``recordAction``). The state rebuilt from the checkpoint stops here: those actions carry
-            // no patch.
-            rebuilt = nil
-        }
-        stateKnown = false
-        if first == from { announcedLost &+= dropped.actionsLost }
-        var detail = "the app's outbox was full: states of actions \(first)–\(last) were not sent; a snapshot follows"
-        if dropped.actionsLost > 0 {
-            detail += "; \(dropped.actionsLost) of these actions could not be kept at all and are lost"
-        }
-        append(NewEvent(time: Date().timeIntervalSince1970, kind: .dropped, label: "dropped",
-                        action: .object(JSONObject([("from", .int(Int64(clamping: first))),
-                                                    ("to", .int(Int64(clamping: last)))])),
-                        detail: detail))
-        lock.unlock()
-    }
-
-    /// Counts the app's actions after ``actionsThrough`` up to `last` as lost — they never reached the daemon —
-    /// and records one `dropped` row labelled `lost` whose `action` is `{"from", "to", "actionsLost"}` (the app's
-    /// numbers). Must be called with the lock held.
-    private func recordLostActions(through last: UInt64, time: Double) {
-        guard last > actionsThrough else { return }
-        let first = actionsThrough &+ 1
-        let count = last - actionsThrough
-        actionsThrough = last
-        lostActions &+= count
-        let fromOutbox = min(count, announcedLost)
-        announcedLost -= fromOutbox
-        let why: String
-        if fromOutbox == count {
-            why = "the app's outbox was full and could not keep them"
-        } else if fromOutbox == 0 {
-            why = "they were sent but never received (the connection was reset or closed before they arrived)"
-        } else {
-            why = "\(fromOutbox) could not be kept by the app's full outbox; the others were sent but never "
-                + "received (the connection was reset or closed before they arrived)"
-        }
-        let numbers = count == 1 ? "action \(first)" : "actions \(first)–\(last)"
-        append(NewEvent(time: time, kind: .dropped, label: "lost",
-                        action: .object(JSONObject([("from", .int(Int64(clamping: first))),
-                                                    ("to", .int(Int64(clamping: last))),
-                                                    ("actionsLost", .int(Int64(clamping: count)))])),
-                        detail: "\(count) \(count == 1 ? "action was" : "actions were") lost (\(numbers)): \(why)"))
-    }
-
-    /// For a new session whose app had already dispatched `hello.seq` actions when its `hello` arrived (they went to
-    /// a daemon that died before recording them, or to another data directory): they are counted as lost, so the
-    /// record accounts for every action from 1 on. The session's initial state is the one after them.
-    func recordActionsBeforeFirstHello() {
-        lock.lock()
-        defer { lock.unlock() }
-        let through = actionsThrough
-        guard through > 0 else { return }
-        actionsThrough = 0
-        recordLostActions(through: through, time: Date().timeIntervalSince1970)
-    }
-
-    /// Records the app's `goodbye`: its last action on this connection is `goodbye.seq`. Actions up to it that
-    /// never arrived are counted as lost. A connection that then closes ends the session `clean`.
-    func recordGoodbye(_ goodbye: Goodbye, connectionBase: UInt64) {
-        lock.lock()
-        settleResend()
-        let last = connectionBase &+ goodbye.seq
-        recordLostActions(through: last, time: Date().timeIntervalSince1970)
-        goodbyeSeq = last
-        lock.unlock()
-    }
-
-    /// Records a full state from the app: a `snapshot` (after coalescing or a resync), or the state a jump or a
-    /// replay put in place.
-    func recordSnapshot(_ snapshot: Snapshot, connectionBase: UInt64) {
-        let kind: EventKind
-        switch snapshot.reason {
-        case "jump": kind = .jump
-        case "replay": kind = .replay
-        default: kind = .snapshot
-        }
-        lock.lock()
-        if connectionBase &+ snapshot.seq <= resentThrough {
-            // Sent again after a reconnect; recorded before it, but the state rebuilt from the app's checkpoint
-            // follows it.
-            rebuilt = snapshot.state
-            lock.unlock()
-            return
-        }
-        settleResend()
-        appActions = connectionBase &+ snapshot.seq
-        // The state includes every action up to its seq: those that never arrived are lost.
-        recordLostActions(through: appActions, time: Date().timeIntervalSince1970)
-        var label = snapshot.reason ?? kind.rawValue
-        var detail: String?
-        if kind != .snapshot, let found = expectedReplacements.firstIndex(where: { $0.reason == snapshot.reason }) {
-            label = expectedReplacements[found].label
-            detail = expectedReplacements[found].detail
-            expectedReplacements.remove(at: found)
-        }
-        replaceState(with: snapshot.state, kind: kind, label: label, detail: detail, appSeq: Int64(clamping: appActions))
-        lock.unlock()
-    }
-
-    /// Records the app's return on a new connection, with the state its `hello` carried. `resumed` is the session
-    /// file reopened for appending when the previous recording had been finished.
-    ///
-    /// A `hello` whose `seq` is below what was already recorded comes from an app that sends again what followed
-    /// it (frames in flight when its connection reset were lost, and it cannot tell which): the daemon keeps its
-    /// own state — the recorded one, or unknown — and ignores the actions and ranges up to what it had recorded
-    /// (``resentThrough``). A `hello` whose `seq` is beyond it counts the actions in between as lost.
-    func recordReconnect(_ hello: Hello, connection newConnection: ConnectionID, resumed: SessionRecording?) {
-        lock.lock()
-        if let resumed { recording = resumed }
-        connection = newConnection
-        if claimant == newConnection { claimant = nil }
+        appConnection = connection
+        offered = hello.capabilities
         ended = false
-        goodbyeSeq = nil
-        resentThrough = 0
-        var detail = "the app reconnected"
-        if let seq = hello.seq, seq < actionsThrough {
-            // The app starts again from an earlier checkpoint and sends again what followed it. What the record
-            // already accounts for (through `actionsThrough`) is not recorded twice, but it brings the state, rebuilt
-            // from the checkpoint, up to date: the daemon's own state may have been released when the app left, or
-            // lost with a daemon restart.
-            resentThrough = actionsThrough
-            rebuilt = hello.state
-            appActions = seq
-            detail += "; it sends again what followed its action \(seq), and what the daemon had not received "
-                + "is recorded after this row"
-            // The state does not change here: the record goes on from its own state, so the row carries an empty
-            // patch (not a full state). Where the record had lost track of the app's state (inside a `dropped`
-            // range) the row is a note, which does not end that range for readers; the state the messages sent
-            // again rebuild is put in place once they are through (``settleResend()``).
-            append(NewEvent(appSeq: Int64(clamping: seq), time: Date().timeIntervalSince1970,
-                            kind: stateKnown ? .reconnect : .note, label: "reconnect",
-                            patch: stateKnown ? JSONPatch() : nil, detail: detail))
-        } else {
-            if let seq = hello.seq {
-                if seq > actionsThrough {
-                    detail += "; \(seq - actionsThrough) action(s) before it were not received (see the lost row)"
-                    recordLostActions(through: seq, time: Date().timeIntervalSince1970)
-                }
-                appActions = seq
-            }
-            replaceState(with: hello.state, kind: .reconnect, label: "reconnect", detail: detail,
-                         appSeq: hello.seq.map { Int64(clamping: $0) })
-        }
-        stateReleased = false
+        perform(ingest.connect(connection.id, hello: hello, resumed: resumed, at: .now))
         lock.unlock()
         hub.publish(.sessionStarted(id, identity))
     }
 
-    /// The messages the app sent again after its reconnect have all been handled.
-    func endResend() {
-        lock.lock()
-        settleResend()
-        lock.unlock()
-    }
-
-    /// Ends a resend (the first message beyond what the record already had, or the last one sent again): where the
-    /// record had lost track of the app's state (a coalesced range open when the connection reset) and the messages
-    /// sent again rebuilt it, a `reconnect` row puts the rebuilt state in place, so the record is whole again. Must
-    /// be called with the lock held.
-    private func settleResend() {
-        guard resentThrough > 0 else { return }
-        resentThrough = 0
-        if !stateKnown, let rebuilt {
-            replaceState(with: rebuilt, kind: .reconnect, label: "reconnect",
-                         detail: "the state the app's messages sent again after its reconnect rebuilt",
-                         appSeq: Int64(clamping: actionsThrough))
+    /// Handles one message of `bytes` bytes the app sent on `connection` after its `hello` (a `result` goes to the
+    /// command waiting for it).
+    func receive(_ message: AppMessage, bytes: Int, from connection: ConnectionID) {
+        if case .result(let result) = message {
+            complete(result)
+            return
         }
-        rebuilt = nil
-    }
-
-    /// Forgets the rebuilt state until the next full state arrives (after an out-of-order event).
-    func markStateUnknown() {
         lock.lock()
-        stateKnown = false
+        perform(ingest.receive(message, bytes: bytes, on: connection, at: .now))
         lock.unlock()
     }
 
-    /// Records a protocol problem with this session's app (out-of-order sequence, undecodable frame, …).
-    func recordError(_ error: WireError) {
+    /// Records a message of the app's that could not be decoded, and answers it with `error` (closing the
+    /// connection when the code says so).
+    func refuse(_ error: WireError, from connection: ConnectionID) {
         lock.lock()
-        append(NewEvent(time: Date().timeIntervalSince1970, kind: .error, label: error.code.rawValue,
-                        detail: error.message))
+        perform(ingest.refuse(error, on: connection, at: .now))
         lock.unlock()
     }
+
+    /// Carries out the machine's outputs in order, then updates what the connection may read and the ack timer.
+    /// Must be called with the lock held.
+    private func perform(_ outputs: [IngestOutput]) {
+        for output in outputs {
+            switch output {
+            case .append(let row):
+                let index = recording.append(row.event, stateAfter: row.stateAfter, forceKeyframe: row.forceKeyframe)
+                if index != row.index && index != 0 && !reportedIndexMismatch {
+                    // The machine numbers rows to know what a commit covers; a recording that disagrees would make
+                    // it acknowledge the wrong rows.
+                    reportedIndexMismatch = true
+                    log("session \(id): row \(row.index) was recorded as \(index); acknowledgments may be off")
+                    assertionFailure("the recording numbered a row differently from the ingest machine")
+                }
+                publish(row.event, index: row.index)
+            case .send(let message, let target):
+                if let connection = appConnection, connection.id == target { connection.send(message) }
+            case .close(let target, let code, let reason):
+                if let connection = appConnection, connection.id == target { connection.close(code: code, reason: reason) }
+            }
+        }
+        reportStorageChange()
+        appConnection?.setUncommittedBytes(ingest.uncommittedBytes)
+        if ingest.owesAcknowledgment {
+            startAckTimer()
+        } else if let timer = ackTimer {
+            timer.cancel()
+            ackTimer = nil
+        }
+    }
+
+    /// Must be called with the lock held.
+    private func startAckTimer() {
+        guard ackTimer == nil else { return }
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .userInitiated))
+        timer.schedule(deadline: .now() + .milliseconds(50), repeating: .milliseconds(50))
+        timer.setEventHandler { [weak self] in self?.tick() }
+        timer.resume()
+        ackTimer = timer
+    }
+
+    private func tick() {
+        lock.lock()
+        perform(ingest.tick(at: .now))
+        lock.unlock()
+    }
+
+    /// Tells the machine of every commit of `recording` (ignored once the session records into another file). The
+    /// writer thread only queues the news: it must never wait for the session's lock, which a caller may hold while
+    /// it waits for the recording.
+    private func watchCommits(of recording: SessionRecording) {
+        let queue = commitQueue
+        recording.setCommitHandler { [weak self, weak recording] index in
+            guard let self, let recording else { return }
+            queue.async {
+                self.lock.lock()
+                if recording === self.recording { self.perform(self.ingest.committed(through: index, at: .now)) }
+                self.lock.unlock()
+            }
+        }
+    }
+
+    // MARK: - Rows the daemon adds
 
     /// Records a note on the timeline (a command sent, a storage problem).
     func recordNote(kind: EventKind, label: String, detail: String?) {
         lock.lock()
-        append(NewEvent(time: Date().timeIntervalSince1970, kind: kind, label: label, detail: detail))
+        perform(ingest.note(kind: kind, label: label, detail: detail, at: .now))
         lock.unlock()
     }
 
@@ -416,32 +247,19 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     func recordBranch(_ events: [(event: NewEvent, stateAfter: JSONValue)]) -> [Int64] {
         lock.lock()
         defer { lock.unlock() }
-        return events.map { item in
-            let index = recording.append(item.event, stateAfter: item.stateAfter)
-            publish(item.event, index: index)
-            return index
+        let outputs = ingest.branch(events)
+        perform(outputs)
+        return outputs.compactMap { output in
+            if case .append(let row) = output { return row.index }
+            return nil
         }
     }
 
-    /// Must be called with the lock held.
-    private func replaceState(with new: JSONValue, kind: EventKind, label: String, detail: String?, appSeq: Int64?) {
-        let patch: JSONPatch? = stateKnown ? JSONPatch.diff(from: state, to: new) : nil
-        let full = !stateKnown
-        state = new
-        stateSize = nil
-        stateKnown = true
-        let text = full && !stateReleased
-            ? [detail, "full state (the previous one was unknown)"].compactMap { $0 }.joined(separator: "; ")
-            : detail
-        append(NewEvent(appSeq: appSeq, time: Date().timeIntervalSince1970, kind: kind, label: label,
-                        patch: patch, detail: text), forceKeyframe: full)
-    }
-
-    /// Must be called with the lock held.
-    private func append(_ event: NewEvent, forceKeyframe: Bool = false) {
-        let index = recording.append(event, stateAfter: state, forceKeyframe: forceKeyframe)
-        publish(event, index: index)
-        reportStorageChange()
+    private func publish(_ event: NewEvent, index: Int64) {
+        hub.publish(.recorded(id, RecordedEvent(
+            index: index, appSeq: event.appSeq, time: event.time, kind: event.kind, label: event.label,
+            action: event.action, patch: event.patch, reducerMicros: event.reducerMicros, detail: event.detail,
+            branch: event.branch)), countsAsRecorded: true)
     }
 
     /// Logs the writer's error when it appears or changes (disk full, unwritable file), and its recovery, once
@@ -451,19 +269,11 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
         let error = recording.lastError.map { "\($0)" }
         guard error != reportedStorageError else { return }
         if let error {
-            log("session \(id): \(error)")
+            log("session \(id): \(error); its app is read only as fast as its events are committed")
         } else {
             log("session \(id): writing to disk again")
         }
         reportedStorageError = error
-    }
-
-    /// Must be called with the lock held.
-    private func publish(_ event: NewEvent, index: Int64) {
-        hub.publish(.recorded(id, RecordedEvent(
-            index: index, appSeq: event.appSeq, time: event.time, kind: event.kind, label: event.label,
-            action: event.action, patch: event.patch, reducerMicros: event.reducerMicros, detail: event.detail,
-            branch: event.branch)), countsAsRecorded: true)
     }
 
     // MARK: - Commands to the app
@@ -472,18 +282,12 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// `label` (e.g. `to #12`) and `detail`. Returns a token for ``forgetReplacement(_:)``, for a command that
     /// failed (its snapshot will not come).
     func expectReplacement(reason: String, label: String, detail: String) -> UInt64 {
-        withLock {
-            let token = nextCommand
-            nextCommand += 1
-            expectedReplacements.append((token, reason, label, detail))
-            if expectedReplacements.count > 64 { expectedReplacements.removeFirst() }
-            return token
-        }
+        withLock { ingest.expectReplacement(reason: reason, label: label, detail: detail) }
     }
 
     /// Forgets an expectation whose command failed.
     func forgetReplacement(_ token: UInt64) {
-        withLock { expectedReplacements.removeAll { $0.token == token } }
+        withLock { ingest.forgetReplacement(token) }
     }
 
     /// Registers a command about to be sent and returns its id; `completion` gets the app's `result` (or a
@@ -526,114 +330,113 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
 
     // MARK: - Life cycle
 
-    /// The app is on `connection` from now on.
-    func attach(_ connection: ConnectionID) {
-        lock.lock()
-        self.connection = connection
-        lock.unlock()
-    }
-
     /// Claims the session for `newConnection`, a connection of the same app run, when no open connection holds it:
     /// the connection that last claimed it, or else the one it records, is gone or has closed at the server
     /// (`isOpen` false: its last messages may still be on their way). True when claimed; the caller then continues
-    /// it with ``resume(_:connection:closeWait:reopen:)``. A session whose app is connected is never taken over.
+    /// it with ``resume(_:connection:closeWait:reopen:resumePoint:)``. A session whose app is connected is never
+    /// taken over.
     func claim(for newConnection: ConnectionID, isOpen: (ConnectionID) -> Bool) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        if let holder = claimant ?? connection, isOpen(holder) { return false }
+        if let holder = claimant ?? appConnection?.id, isOpen(holder) { return false }
         claimant = newConnection
         return true
     }
 
     /// Continues the session on the connection that claimed it: waits (at most `closeWait` seconds) until the
     /// previous connection's close has been handled — its last events recorded and the file finished — then
-    /// reopens the file with `reopen` when it had been finished and records the reconnect. Throws (and gives up
-    /// the claim) when the wait or the reopening fails. Call it outside the registry's locks, never on the
-    /// service thread.
-    func resume(_ hello: Hello, connection newConnection: ConnectionID, closeWait: Double = 30,
+    /// reopens the file with `reopen`, reads what it committed with `resumePoint`, and binds the connection (the
+    /// record continues from the file, not from what an earlier connection had appended: anything not committed was
+    /// never acknowledged, and the app sends it again). Throws (and gives up the claim) when the wait or the file work
+    /// fails. Call it outside the registry's locks, never on the service thread.
+    func resume(_ hello: Hello, connection: AppConnection, closeWait: Double = 30,
                 reopen: () throws(SessionStoreError) -> SessionRecording,
-                reload: () throws(SessionStoreError) -> (state: JSONValue, known: Bool)) throws(SessionStoreError) {
+                resumePoint: (SessionRecording) throws(SessionStoreError) -> IngestResumePoint)
+        throws(SessionStoreError) {
+        let newConnection = connection.id
         let deadline = Date(timeIntervalSinceNow: closeWait)
         lock.lock()
-        while claimant == newConnection && (connection != nil || finishing || resuming) {
+        while claimant == newConnection && (appConnection != nil || finishing || resuming) {
             if !lock.wait(until: deadline) { break }
         }
-        guard claimant == newConnection, connection == nil, !finishing, !resuming else {
+        guard claimant == newConnection, appConnection == nil, !finishing, !resuming else {
             // Timed out, or a newer connection of the app claimed the session after this one closed.
             if claimant == newConnection { claimant = nil }
             lock.unlock()
             throw .sessionInUse(id)
         }
         resuming = true
-        let needsReopening = ended
-        // An app that sends again what followed an earlier checkpoint continues the record from its own last
-        // state, which was released when the app left: read it back from the file.
-        let needsState = stateReleased && (hello.seq ?? .max) < actionsThrough
+        let current = ended ? nil : recording
         lock.unlock()
-        var reopened: SessionRecording?
-        if needsReopening || needsState {
-            do {
-                if needsState {
-                    let last = try reload()
-                    withLock {
-                        state = last.state
-                        stateKnown = last.known
-                        stateSize = nil
-                    }
-                }
-                if needsReopening { reopened = try reopen() }
-            } catch {
-                withLock {
-                    if claimant == newConnection { claimant = nil }
-                    resuming = false
-                    lock.broadcast()
-                }
-                throw error
+        let continued: SessionRecording
+        let point: IngestResumePoint
+        do {
+            if let current {
+                current.flush()
+                continued = current
+            } else {
+                continued = try reopen()
             }
+            point = try resumePoint(continued)
+        } catch {
+            withLock {
+                if claimant == newConnection { claimant = nil }
+                resuming = false
+                lock.broadcast()
+            }
+            throw error
         }
-        recordReconnect(hello, connection: newConnection, resumed: reopened)
-        withLock {
-            resuming = false
-            lock.broadcast()
+        lock.lock()
+        if continued !== recording {
+            recording = continued
+            watchCommits(of: continued)
         }
+        ingest = AppIngest(resumingSessionID: id.rawValue, from: point, maxStateBytes: ingest.maxStateBytes)
+        if claimant == newConnection { claimant = nil }
+        resuming = false
+        lock.broadcast()
+        lock.unlock()
+        connect(connection, hello: hello, resumed: true)
     }
 
-    /// The app's connection `connection` closed: pending commands fail, everything recorded is flushed, and the
-    /// session file is marked as ended: `clean` when the app said `goodbye` and its last action is the last one
-    /// accounted for, `interrupted` otherwise (killed, crashed, reset, or exited with events undelivered). A
-    /// reconnect of the same app resumes it; then the app's state is released. Ignored when the app is already
-    /// back on a newer connection.
+    /// The app's connection `connection` closed: pending commands fail, everything recorded is committed, and the
+    /// session file is marked as ended — `clean` when the app said `goodbye` and its last action is the last one
+    /// accounted for (or the daemon is stopping), `interrupted` otherwise (killed, crashed, reset, or exited with
+    /// events undelivered). A reconnect of the same app resumes it. Ignored when the app is on another connection.
     func detach(_ connection: ConnectionID) {
         lock.lock()
-        guard self.connection == connection else {
+        guard let endState = ingest.disconnect(connection, daemonStopping: daemonStopping) else {
             lock.unlock()
             return
         }
-        self.connection = nil
+        ackTimer?.cancel()
+        ackTimer = nil
         let failed = pending
         pending = [:]
         let alreadyEnded = ended
         ended = true
-        let endState: SessionEndState = goodbyeSeq != nil && goodbyeSeq == actionsThrough ? .clean : .interrupted
         finishing = !alreadyEnded
         let recording = self.recording
-        // A finished run keeps only what lists or resumes it: the reconnect's hello brings the whole state back.
-        state = .null
-        stateSize = nil
-        stateKnown = false
-        stateReleased = true
         lock.unlock()
         for (id, completion) in failed {
             completion(CommandResult(id: id, ok: false, error: "the app disconnected before answering"))
         }
-        guard !alreadyEnded else { return }
-        recording.finish(endState: endState)
+        // The session reads as live until its file says how it ended.
+        if !alreadyEnded { recording.finish(endState: endState) }
         lock.lock()
+        appConnection = nil
         finishing = false
         lock.broadcast()
         lock.unlock()
+        guard !alreadyEnded else { return }
         FreedMemory.release()
         hub.publish(.sessionEnded(id))
+    }
+
+    /// The daemon is stopping: a connection that closes from now on ends the session `clean` (once its events are
+    /// committed), since the app did nothing wrong.
+    func markDaemonStopping() {
+        withLock { daemonStopping = true }
     }
 
     /// Ends the recording (daemon shutdown) with `endState`.

@@ -6,22 +6,37 @@ import RewindWebSocket
 /// asks it whether a session's connection is still there (``SessionRegistry``).
 ///
 /// Threading: any thread; guarded by a lock held only for the set operation.
-final class OpenConnections: @unchecked Sendable {  // `open` guarded by `lock`
-    private let lock = NSLock()
+final class OpenConnections: @unchecked Sendable {  // `open` guarded by `condition`
+    private let condition = NSCondition()
     private var open: Set<ConnectionID> = []
 
     /// Records that `id` is open.
     func insert(_ id: ConnectionID) {
-        lock.withLock { _ = open.insert(id) }
+        condition.withLock { _ = open.insert(id) }
     }
 
     /// Records that `id` has closed.
     func remove(_ id: ConnectionID) {
-        lock.withLock { _ = open.remove(id) }
+        condition.withLock {
+            _ = open.remove(id)
+            condition.broadcast()
+        }
     }
 
     /// True while `id` is open.
     func contains(_ id: ConnectionID) -> Bool {
-        lock.withLock { open.contains(id) }
+        condition.withLock { open.contains(id) }
+    }
+
+    /// Waits up to `timeout` seconds until `id` is no longer open; true when it is not. Never on the service thread
+    /// (which reports the close).
+    func waitUntilClosed(_ id: ConnectionID, timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while open.contains(id) {
+            if !condition.wait(until: deadline) { break }
+        }
+        return !open.contains(id)
     }
 }

@@ -6,21 +6,40 @@ import RewindWire
 ///
 /// A `hello` from an app run seen before (same name and instance) continues that run's session — while the daemon
 /// runs, from memory; after a daemon restart, by reopening the newest session file of that run, found through the
-/// ``SavedSessionIndex`` without opening any file — but only when no open connection holds it: a session whose
-/// app is connected is never taken over. A second connection presenting the identity of a connected app (a
-/// duplicate, or two stores with one name in one process) gets a session of its own, so the user sees two
-/// sessions and neither loses anything. A connection that closed at the server counts as gone even while its last
-/// messages are still being handled: the reconnect waits for them (and for the file to be finished) and then
-/// continues the session, so an instant reconnect is never refused.
+/// ``SavedSessionIndex`` without opening any file. Its previous connection may still look open:
+/// - a connection that closed at the server counts as gone even while its last messages are still being handled:
+///   the reconnect waits for them (and for the file to be finished) and then continues the session;
+/// - a connection still open is **probed** (a WebSocket ping with a short deadline, ``probeTimeout``): a connection
+///   whose far side is gone (a half-open TCP connection after a network change, a sleeping laptop, a proxy or tunnel
+///   that lost its other side) does not answer, so it is closed and the session continues on the new connection;
+/// - one that answers is a genuinely different connection presenting the same identity (a duplicate, or two stores
+///   with one name and instance in one process): it is recorded in a session of its own, so the user sees two
+///   sessions and neither loses anything or takes over the other's commands.
 ///
-/// Threading: any thread except the server's service thread for ``attach(_:connection:)`` (it may wait for a
-/// previous connection's close and does file work). The dictionaries are guarded by `lock`, held only for
+/// Threading: any thread except the server's service thread for ``attach(_:connection:)`` (it may wait for a probe
+/// and a previous connection's close, and does file work). The dictionaries are guarded by `lock`, held only for
 /// dictionary work, so ``session(_:)`` and ``all`` never wait on a disk.
 final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by `lock`; decisions by `attachLocks`
+    /// What the registry needs of the server besides the store.
+    struct Connections: Sendable {
+        /// True while a connection is open at the server (false from the moment its close was seen, before its last
+        /// messages are handled).
+        let isOpen: @Sendable (ConnectionID) -> Bool
+        /// Pings a connection and reports whether its peer answered within the deadline (seconds).
+        let probe: @Sendable (ConnectionID, Double, @escaping @Sendable (Bool) -> Void) -> Void
+        /// Closes a connection whose peer is gone, without waiting for it to take a close frame.
+        let drop: @Sendable (ConnectionID, String) -> Void
+        /// Waits up to the deadline (seconds) until a connection is no longer open; true when it is not.
+        let waitUntilClosed: @Sendable (ConnectionID, Double) -> Bool
+    }
+
     private let store: SessionStore
     private let hub: DaemonEventHub
     private let log: @Sendable (String) -> Void
-    private let isOpen: @Sendable (ConnectionID) -> Bool
+    private let connections: Connections
+    private let maxStateBytes: Int
+    /// How long a probed connection has to answer before it is taken for gone.
+    let probeTimeout: Double
     private let saved = SavedSessionIndex()
     /// Serialize the decisions of ``attach(_:connection:)`` and the file work they need (creating or reopening a
     /// file) per app run, so that two hellos of one app run cannot both continue the same session. Striped by the
@@ -31,34 +50,43 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
     private var byIdentity: [AppIdentity: [LiveSession]] = [:]
     private var byID: [SessionID: LiveSession] = [:]
 
-    /// A registry recording into `store`. `isOpen` tells whether a connection is still open at the server (false
-    /// from the moment its close was seen, before its last messages are handled). Starts indexing the saved
-    /// sessions in the background.
-    init(store: SessionStore, hub: DaemonEventHub, isOpen: @escaping @Sendable (ConnectionID) -> Bool,
-         log: @escaping @Sendable (String) -> Void) {
+    /// A registry recording into `store`. Starts indexing the saved sessions in the background.
+    init(store: SessionStore, hub: DaemonEventHub, connections: Connections, maxStateBytes: Int,
+         probeTimeout: Double, log: @escaping @Sendable (String) -> Void) {
         self.store = store
         self.hub = hub
-        self.isOpen = isOpen
+        self.connections = connections
+        self.maxStateBytes = maxStateBytes
+        self.probeTimeout = probeTimeout
         self.log = log
         DispatchQueue.global(qos: .userInitiated).async { [saved, store] in saved.build(from: store) }
     }
 
-    /// The session for the app that sent `hello` on `connection`, and whether it continues an earlier one.
-    func attach(_ hello: Hello, connection: ConnectionID) throws(WireError) -> (LiveSession, resumed: Bool) {
+    /// Binds `connection`, whose `hello` passed the checks at the edge, to the session of its app run: the same
+    /// run's session when it can be continued, else a new one. Runs on the connection's queue.
+    func attach(_ hello: Hello, connection: AppConnection) throws(WireError) {
         let attachLock = attachLocks[Int(UInt(bitPattern: hello.app.hashValue) % UInt(attachLocks.count))]
         attachLock.lock()
         var candidates = lock.withLock { byIdentity[hello.app] ?? [] }
-        if let claimed = candidates.reversed().first(where: { $0.claim(for: connection, isOpen: isOpen) }) {
+        if let newest = candidates.last, let holder = newest.connectionID, holder != connection.id,
+           connections.isOpen(holder) {
+            // The run's session is held by a connection that still looks open: is anybody there?
+            attachLock.unlock()
+            takeOverIfSilent(holder, of: newest, for: hello.app, connection: connection.id)
+            attachLock.lock()
+            candidates = lock.withLock { byIdentity[hello.app] ?? [] }
+        }
+        if let claimed = candidates.reversed().first(where: { $0.claim(for: connection.id, isOpen: connections.isOpen) }) {
             attachLock.unlock()
             do {
                 try claimed.resume(hello, connection: connection, reopen: { () throws(SessionStoreError) in
                     try store.resumeSession(claimed.id)
-                }, reload: { () throws(SessionStoreError) in
-                    try Self.lastMainLineState(of: claimed.id, in: store)
+                }, resumePoint: { [store] recording throws(SessionStoreError) in
+                    try Self.resumePoint(of: claimed.id, recording: recording, in: store)
                 })
-                claimed.capabilities = hello.capabilities
+                connection.attached(to: claimed)
                 log("session \(claimed.id) resumed: \(hello.app.name) reconnected")
-                return (claimed, true)
+                return
             } catch .notFound {
                 // Its file was deleted after it ended (the timeline's `x`, `rewind sessions --delete`): the app run
                 // is recorded in a new session.
@@ -75,86 +103,102 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
             }
         }
         defer { attachLock.unlock() }
-        if !candidates.isEmpty && !isOpen(connection) {
+        if !candidates.isEmpty && !connections.isOpen(connection.id) {
             // A connection already closed whose hello comes late, after a newer connection of the app took the
             // session: the newer hello carries the app's state and says how many actions were not received.
-            log("ignored the hello of \(hello.app.name) on connection \(connection): it has closed, and a newer "
+            log("ignored the hello of \(hello.app.name) on connection \(connection.id): it has closed, and a newer "
                 + "connection of that app holds its session")
             throw WireError(code: .internal, message: "this connection closed; a newer one holds the session")
         }
         do {
             if candidates.isEmpty, let previous = saved.newest(of: hello.app),
                let session = try resumeSaved(previous, hello: hello, connection: connection) {
-                return (session, true)
+                connection.attached(to: session)
+                return
             }
             let now = Date()
             let recording = try store.createSession(
                 appName: hello.app.name, instance: hello.app.instance, protocolVersion: hello.protocolVersion,
                 stateType: hello.stateType, initialState: hello.state, startedAt: now)
-            let session = LiveSession(
-                id: recording.id, identity: hello.app, stateType: hello.stateType, initialState: hello.state,
-                appActions: hello.seq ?? 0, recording: recording, hub: hub, startedAt: now,
-                log: log)
-            session.capabilities = hello.capabilities
-            session.attach(connection)
-            session.recordActionsBeforeFirstHello()
+            let session = LiveSession(id: recording.id, hello: hello, recording: recording, hub: hub, startedAt: now,
+                                      maxStateBytes: maxStateBytes, log: log)
             register(session)
-            hub.publish(.sessionStarted(session.id, hello.app))
+            session.connect(connection, hello: hello, resumed: false)
+            connection.attached(to: session)
             if let live = candidates.last {
                 log("session \(session.id) started: a second connection presents itself as \(hello.app.name) "
                     + "(\(hello.app.instance)), whose session \(live.id) is live; it is recorded apart")
             } else {
                 log("session \(session.id) started: \(hello.app.name) (\(hello.app.instance))")
             }
-            return (session, false)
         } catch {
             log("cannot record \(hello.app.name): \(error)")
             throw WireError(code: .internal, message: "the daemon cannot record this session: \(error)")
         }
     }
 
+    /// Probes `holder`, the open connection of `session`, for a new connection of the same app run: when its peer
+    /// does not answer within ``probeTimeout`` it is dropped (and its close awaited), so that the session can be
+    /// continued; when it answers, nothing changes (the new connection is recorded apart).
+    private func takeOverIfSilent(_ holder: ConnectionID, of session: LiveSession, for app: AppIdentity,
+                                  connection: ConnectionID) {
+        let answer = ProbeAnswer()
+        connections.probe(holder, probeTimeout) { alive in answer.set(alive) }
+        guard !answer.wait(timeout: probeTimeout + 5) else { return }
+        log("connection \(holder) of \(app.name) did not answer a ping within \(Self.seconds(probeTimeout)) while "
+            + "connection \(connection) of the same app run said hello: its far side is gone; closing it and "
+            + "continuing session \(session.id) on the new connection")
+        connections.drop(holder, "another connection of this app run took over; this one did not answer a ping")
+        _ = connections.waitUntilClosed(holder, 10)
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
     /// Continues the session file `previous` of a daemon that ran before; nil when another process records it or
     /// its file was deleted since the daemon started.
     private func resumeSaved(_ previous: SessionOwner, hello: Hello,
-                             connection: ConnectionID) throws(SessionStoreError) -> LiveSession? {
-        let reader: SessionReader
+                             connection: AppConnection) throws(SessionStoreError) -> LiveSession? {
+        let recording: SessionRecording
         do {
-            reader = try store.openSession(previous.id)
+            recording = try store.resumeSession(previous.id)
         } catch .notFound {
             saved.forget(hello.app)
             log("session \(previous.id) of \(hello.app.name) was deleted: starting a new one")
             return nil
-        }
-        let lastState = try Self.lastMainLineState(of: previous.id, in: store)
-        let lastAppSeq = try reader.lastAccountedAction()
-        let recording: SessionRecording
-        do {
-            recording = try store.resumeSession(previous.id)
         } catch .sessionInUse {
             log("session \(previous.id) of \(hello.app.name) is recorded by another process: starting a new one")
             return nil
         }
+        let point: IngestResumePoint
+        do {
+            point = try Self.resumePoint(of: previous.id, recording: recording, in: store)
+        } catch {
+            recording.finish(endState: .interrupted)
+            throw error
+        }
         saved.forget(hello.app)
         let session = LiveSession(
             id: previous.id, identity: hello.app, stateType: hello.stateType ?? previous.stateType,
-            initialState: lastState.state, initialStateKnown: lastState.known, appActions: UInt64(clamping: max(0, lastAppSeq)),
-            recording: recording, hub: hub, startedAt: previous.startedAt, log: log)
-        session.capabilities = hello.capabilities
-        session.recordReconnect(hello, connection: connection, resumed: nil)
+            resumingFrom: point, recording: recording, hub: hub, startedAt: previous.startedAt,
+            maxStateBytes: maxStateBytes, log: log)
         register(session)
+        session.connect(connection, hello: hello, resumed: true)
         log("session \(session.id) resumed after a daemon restart: \(hello.app.name)")
         return session
     }
 
-    /// The main line's state after the last recorded event of session `id`, as its file holds it, and whether the
-    /// recording knew it then (false inside a `dropped` range: the file then holds the state before the range).
-    private static func lastMainLineState(of id: SessionID, in store: SessionStore) throws(SessionStoreError)
-        -> (state: JSONValue, known: Bool)
-    {
+    /// What session `id`'s file committed, for continuing it with `recording` (the file reopened for appending).
+    static func resumePoint(of id: SessionID, recording: SessionRecording,
+                            in store: SessionStore) throws(SessionStoreError) -> IngestResumePoint {
         let reader = try store.openSession(id)
         let last = reader.eventCount
         let known = last == 0 ? true : try reader.unknownState(after: last, branch: 0) == nil
-        return (try reader.state(at: last, branch: 0), known)
+        return IngestResumePoint(
+            accountedThrough: UInt64(clamping: max(0, try reader.lastAccountedAction())),
+            state: try reader.state(at: last, branch: 0), stateKnown: known,
+            lostActions: UInt64(clamping: max(0, try reader.actionsLost())), lastIndex: recording.lastIndex)
     }
 
     /// The session with that id, if the daemon has seen it since it started.
@@ -172,5 +216,29 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
             byIdentity[session.identity, default: []].append(session)
             byID[session.id] = session
         }
+    }
+}
+
+/// A probe's answer handed from the server's thread to the waiting hello.
+private final class ProbeAnswer: @unchecked Sendable {  // guarded by `condition`
+    private let condition = NSCondition()
+    private var alive: Bool?
+
+    func set(_ value: Bool) {
+        condition.withLock {
+            if alive == nil { alive = value }
+            condition.broadcast()
+        }
+    }
+
+    /// The answer, or false when none came within `timeout` seconds.
+    func wait(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while alive == nil {
+            if !condition.wait(until: deadline) { break }
+        }
+        return alive ?? false
     }
 }

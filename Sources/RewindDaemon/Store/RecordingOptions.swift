@@ -12,12 +12,10 @@ public struct RecordingOptions: Sendable, Hashable {
     public var flushInterval: Double
     /// The writer commits at once when this many events are waiting.
     public var batchEvents: Int
-    /// The bound on memory held for events not yet committed (text bytes plus a per-event overhead). When it is
-    /// reached, `append` waits up to `overflowWait` for the writer once, then coalesces what it cannot buffer
-    /// into one `dropped` event carrying the state after them (see `SessionRecording`).
+    /// The memory an import holds for events not yet committed (text bytes plus a per-event overhead): past it the
+    /// import waits for the writer. A live recording never waits and never discards: the daemon bounds it by reading
+    /// an app no faster than its events are committed (`DaemonConfiguration.maxBacklogBytesPerApp`).
     public var maxBufferedBytes: Int
-    /// How long (seconds) the first `append` that finds the buffer full waits for room before events are coalesced.
-    public var overflowWait: Double
     /// After a failed commit (disk full, I/O error) the writer retries after this many seconds, or at `flush()`.
     public var retryInterval: Double
     /// A cap on the session file's size in bytes (nil: none); writes beyond it fail like a full disk.
@@ -31,7 +29,6 @@ public struct RecordingOptions: Sendable, Hashable {
         flushInterval: Double = 0.05,
         batchEvents: Int = 4096,
         maxBufferedBytes: Int = 16 * 1024 * 1024,
-        overflowWait: Double = 0.25,
         retryInterval: Double = 1.0,
         maxFileBytes: Int64? = nil
     ) {
@@ -40,7 +37,6 @@ public struct RecordingOptions: Sendable, Hashable {
         self.flushInterval = min(max(0, flushInterval), 0.1)
         self.batchEvents = max(1, batchEvents)
         self.maxBufferedBytes = max(1, maxBufferedBytes)
-        self.overflowWait = max(0, overflowWait)
         self.retryInterval = max(0.001, retryInterval)
         self.maxFileBytes = maxFileBytes
     }

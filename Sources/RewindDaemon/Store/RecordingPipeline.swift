@@ -2,17 +2,18 @@ import Dispatch
 import Foundation
 import RewindWire
 
-/// The machinery behind a `SessionRecording`: the appenders' side (index numbering, keyframe policy, the bounded
-/// buffer and its overflow policy) and the writer thread that commits the buffer to the file in batches.
+/// The machinery behind a `SessionRecording`: the appenders' side (index numbering, keyframe policy, the buffer)
+/// and the writer thread that commits the buffer to the file in batches.
 ///
 /// Threading (why `@unchecked Sendable` is safe):
-/// - `appendLock` serializes appenders (`append`, `flush`'s and `finish`'s first steps) and guards the appender
-///   state: `nextIndex`, `cursors`, `overflow`, `finished`. JSON serialization happens under it, off the writer.
+/// - `appendLock` serializes appenders (`append`, `finish`'s first step) and guards the appender state:
+///   `nextIndex`, `cursors`, `finished`. JSON serialization happens under it, off the writer.
 /// - `condition` guards the state shared with the writer thread: `pending`, `bufferedBytes`, the indices, the
 ///   flush/stop requests and the error. It is held only for short bookkeeping, never during disk I/O.
 /// - `writer` (the SQLite connection) is confined: the creating thread hands it over before the writer thread
 ///   starts, and from then on only the writer thread touches it.
 /// - `sessionLock` is released by `finish` after the writer thread has exited.
+/// - `commitHandler` is set once, before the first append, and called on the writer thread with no lock held.
 /// Lock order: `appendLock` before `condition`.
 final class RecordingPipeline: @unchecked Sendable {
     let id: SessionID
@@ -24,7 +25,6 @@ final class RecordingPipeline: @unchecked Sendable {
     private let appendLock = NSLock()
     private var nextIndex: Int64 = 1
     private var cursors: [Int64: BranchCursor]
-    private var overflow: [Int64: OverflowRun] = [:]
     private var finished = false
 
     /// Where a branch stands since its last keyframe. (It deliberately keeps no state: holding the app's last
@@ -36,14 +36,6 @@ final class RecordingPipeline: @unchecked Sendable {
 
     /// Kinds that, without a patch, stand for a state replaced as a whole: they get a keyframe.
     private static let replacingKinds: Set<EventKind> = [.snapshot, .jump, .reconnect, .replay]
-
-    /// Events of one branch coalesced while the buffer was full.
-    private struct OverflowRun {
-        var count: Int64 = 0
-        var firstTime: Double
-        var lastTime: Double
-        var state: JSONValue
-    }
 
     // MARK: Shared with the writer thread (condition)
 
@@ -57,6 +49,8 @@ final class RecordingPipeline: @unchecked Sendable {
     private var stopRequest: (endState: SessionEndState, at: Date)?
     private var failedSinceStop = false
     private var writerExited = false
+    /// True once `finish` released the session's lock (a second `finish` returns only then).
+    private var lockReleased = false
     private var completedAttempts = 0
     private var lastAttemptFailed = false
     private var retryAt: UInt64?
@@ -67,6 +61,8 @@ final class RecordingPipeline: @unchecked Sendable {
 
     private var writer: SessionFileWriter?
     private var sessionLock: SessionLock?
+    /// Told the index of the last committed event after every successful commit (writer thread).
+    private var commitHandler: (@Sendable (Int64) -> Void)?
 
     /// A pipeline for a new session (`initialState` given, numbering from 1), or for a resumed one
     /// (`initialState` nil, numbering after `lastIndex`; each branch's first event after resuming gets a keyframe).
@@ -108,25 +104,26 @@ final class RecordingPipeline: @unchecked Sendable {
         condition.withLock { droppedEvents }
     }
 
+    var bufferedByteCount: Int {
+        condition.withLock { bufferedBytes }
+    }
+
+    /// Sets the handler told of every commit. Call before the first append (the writer reads it without a lock).
+    func setCommitHandler(_ handler: @escaping @Sendable (Int64) -> Void) {
+        condition.withLock { commitHandler = handler }
+    }
+
     // MARK: Appending
 
     /// Appends one event (see `SessionRecording.append`). `forceKeyframe` writes the state after it whatever the
-    /// policy says; `waitWhenFull` makes the call wait for room instead of coalescing (imports: a batch job that
-    /// must not lose events, where waiting is fine).
+    /// policy says. Never discards an event: past ``RecordingOptions/maxBufferedBytes`` it is buffered all the same
+    /// (the daemon stops reading an app whose events wait for the disk, which bounds what it appends), unless
+    /// `waitWhenFull` makes the call wait for room first (imports: a batch job where waiting is fine).
     func append(_ event: NewEvent, stateAfter: JSONValue, forceKeyframe: Bool = false, waitWhenFull: Bool = false)
         -> Int64 {
         appendLock.lock()
         defer { appendLock.unlock() }
         if finished { return 0 }
-        if !overflow.isEmpty {
-            let roomy = condition.withLock { bufferedBytes <= options.maxBufferedBytes / 2 }
-            guard roomy else {
-                coalesce(event, stateAfter: stateAfter)
-                return 0
-            }
-            enqueue(overflowMarkers())
-        }
-
         let actionText = event.action?.serialized()
         let patchText = event.patch?.json.serialized()
         var row = PendingEvent(
@@ -136,10 +133,7 @@ final class RecordingPipeline: @unchecked Sendable {
         if needsKeyframe(event, patchBytes: patchText?.utf8.count ?? 0, force: forceKeyframe) {
             row.keyframe = stateAfter.serialized()
         }
-        guard waitForRoom(row.bytes, indefinitely: waitWhenFull) else {
-            coalesce(event, stateAfter: stateAfter)
-            return 0
-        }
+        if waitWhenFull { waitForRoom(row.bytes) }
         row.index = nextIndex
         nextIndex += 1
         enqueue(row)
@@ -166,62 +160,19 @@ final class RecordingPipeline: @unchecked Sendable {
         return due
     }
 
-    /// True when the buffer has room for `bytes` more, waiting up to `overflowWait` (or, `indefinitely`, until
-    /// the writer makes room or fails a write) for the writer to make it.
-    private func waitForRoom(_ bytes: Int, indefinitely: Bool) -> Bool {
+    /// Waits until the buffer has room for `bytes` more (or holds nothing), or until the writer fails a write
+    /// attempted after the call.
+    private func waitForRoom(_ bytes: Int) {
         condition.lock()
         defer { condition.unlock() }
-        if bufferedBytes + bytes <= options.maxBufferedBytes || bufferedBytes == 0 { return true }
-        let deadline = Date(timeIntervalSinceNow: options.overflowWait)
+        guard bufferedBytes + bytes > options.maxBufferedBytes, bufferedBytes > 0 else { return }
         let attempts = completedAttempts
         flushRequested = true
         condition.broadcast()
         while bufferedBytes + bytes > options.maxBufferedBytes, bufferedBytes > 0, !writerExited {
-            if indefinitely {
-                if lastAttemptFailed, completedAttempts > attempts { break }
-                condition.wait()
-            } else if !condition.wait(until: deadline) {
-                break
-            }
+            if lastAttemptFailed, completedAttempts > attempts { break }
+            condition.wait()
         }
-        return bufferedBytes + bytes <= options.maxBufferedBytes || bufferedBytes == 0
-    }
-
-    /// Folds an event that cannot be buffered into its branch's overflow run.
-    private func coalesce(_ event: NewEvent, stateAfter: JSONValue) {
-        if var run = overflow[event.branch] {
-            run.count += 1
-            run.lastTime = event.time
-            run.state = stateAfter
-            overflow[event.branch] = run
-        } else {
-            overflow[event.branch] = OverflowRun(count: 1, firstTime: event.time, lastTime: event.time, state: stateAfter)
-        }
-        condition.withLock { droppedEvents += 1 }
-    }
-
-    /// One `dropped` row per branch with coalesced events, each carrying a keyframe of the state after them.
-    private func overflowMarkers() -> [PendingEvent] {
-        var rows: [PendingEvent] = []
-        for branch in overflow.keys.sorted() {
-            guard let run = overflow[branch] else { continue }
-            let bound = options.maxBufferedBytes >= 1 << 20
-                ? "\(options.maxBufferedBytes >> 20) MiB" : "\(options.maxBufferedBytes >> 10) KiB"
-            rows.append(PendingEvent(
-                index: nextIndex, branch: branch, appSeq: nil, time: run.lastTime, kind: .dropped,
-                label: nil, action: nil, patch: nil, reducerMicros: nil,
-                detail: "\(run.count) event\(run.count == 1 ? " was" : "s were") not recorded: the disk writer fell "
-                    + "behind and the recording's \(bound) buffer was full; this row holds the state after them",
-                keyframe: run.state.serialized()))
-            nextIndex += 1
-            cursors[branch] = BranchCursor()
-        }
-        overflow = [:]
-        return rows
-    }
-
-    private func enqueue(_ rows: [PendingEvent]) {
-        for row in rows { enqueue(row) }
     }
 
     private func enqueue(_ row: PendingEvent) {
@@ -241,9 +192,6 @@ final class RecordingPipeline: @unchecked Sendable {
     // MARK: Flushing and finishing
 
     func flush() {
-        appendLock.withLock {
-            if !overflow.isEmpty { enqueue(overflowMarkers()) }
-        }
         condition.lock()
         defer { condition.unlock() }
         let target = lastQueuedIndex
@@ -259,18 +207,26 @@ final class RecordingPipeline: @unchecked Sendable {
     }
 
     func finish(endState: SessionEndState, endedAt: Date? = nil) {
-        appendLock.lock()
-        defer { appendLock.unlock() }
-        guard !finished else { return }
-        finished = true
-        if !overflow.isEmpty { enqueue(overflowMarkers()) }
+        // The append lock only marks the end (no append after it); the wait for the writer happens without it, so
+        // that a reader of `appendedEventIndex` never waits for the disk.
+        let first = appendLock.withLock { () -> Bool in
+            defer { finished = true }
+            return !finished
+        }
         condition.lock()
-        stopRequest = (endState == .live ? .interrupted : endState, endedAt ?? Date())
-        condition.broadcast()
-        while !writerExited { condition.wait() }
+        if first {
+            stopRequest = (endState == .live ? .interrupted : endState, endedAt ?? Date())
+            condition.broadcast()
+        }
+        while !writerExited || (!first && !lockReleased) { condition.wait() }
         condition.unlock()
+        guard first else { return }
         sessionLock?.release(removingFile: true)
         sessionLock = nil
+        condition.withLock {
+            lockReleased = true
+            condition.broadcast()
+        }
     }
 
     // MARK: The writer thread
@@ -313,6 +269,7 @@ final class RecordingPipeline: @unchecked Sendable {
 
             condition.lock()
             completedAttempts += 1
+            var committed: Int64?
             if let outcome {
                 pending = batch + pending
                 oldestPendingAt = DispatchTime.now().uptimeNanoseconds
@@ -322,12 +279,18 @@ final class RecordingPipeline: @unchecked Sendable {
                 if stopRequest != nil { failedSinceStop = true }
             } else {
                 committedIndex = batch.last?.index ?? committedIndex
+                committed = committedIndex
                 bufferedBytes -= batch.reduce(0) { $0 + $1.bytes }
                 error = nil
                 lastAttemptFailed = false
                 retryAt = nil
             }
             condition.broadcast()
+            if let committed, let commitHandler {
+                condition.unlock()
+                commitHandler(committed)
+                condition.lock()
+            }
         }
         var stop = stopRequest
         if !pending.isEmpty {

@@ -7,12 +7,11 @@ import RewindWire
 ///   and puts it in a bounded buffer. The writer thread commits the buffer in one transaction at most
 ///   `RecordingOptions.flushInterval` (≤ 100 ms) after an event was appended, or sooner when a batch is full.
 ///   A `kill -9` therefore loses at most the events of the last 100 ms.
-/// - Overflow policy: when the buffer holds `RecordingOptions.maxBufferedBytes` (the disk is slower than the
-///   app, or failing), the first `append` that finds it full waits up to `overflowWait` for room. If there is
-///   still none, events are not buffered one by one any more: they are coalesced per branch, and when the
-///   buffer has drained to half, one `dropped` event is recorded saying how many were lost, with a keyframe of
-///   the state after them — so the timeline says honestly where detail was lost, and every later state is
-///   still exact. `append` returns 0 for a coalesced event. Memory stays bounded whatever the disk does.
+/// - Nothing appended is ever discarded while the recording runs: an event waits in the buffer until it is committed,
+///   however long the disk stalls or fails. The buffer is bounded by its callers: the daemon stops reading an app
+///   whose events wait for the disk (its bytes stay charged to the connection until committed, see `AppIngest`),
+///   and imports wait for room (`RecordingOptions.maxBufferedBytes`). `setCommitHandler` tells the session of every
+///   commit, which is when it acknowledges the app's messages (`ack` means committed).
 /// - Errors (disk full, unwritable file): reported through `lastError`; the batch stays in memory and the
 ///   writer retries every `retryInterval` seconds (and at `flush`); nothing committed is lost.
 /// - The recording holds the session's lock (`<id>.lock`, `flock`) until `finish`, so other processes can tell a
@@ -47,14 +46,13 @@ public final class SessionRecording: Sendable {
     /// `NewEvent`). The recording keeps no reference to `stateAfter` unless it writes it, so the caller's next
     /// change to its state is made in place.
     /// Never blocks on disk: buffered, the writer thread commits batches at least every 100 ms. Returns the
-    /// event's index (1, 2, 3… over all branches), or 0 when the event was coalesced because the buffer was full
-    /// (see the overflow policy) or the recording is finished.
+    /// event's index (1, 2, 3… over all branches, in the order appended), or 0 once the recording is finished.
     @discardableResult
     public func append(_ event: NewEvent, stateAfter: JSONValue, forceKeyframe: Bool = false) -> Int64 {
         pipeline.append(event, stateAfter: stateAfter, forceKeyframe: forceKeyframe)
     }
 
-    /// `append` for imports: may force a keyframe, and waits for room instead of coalescing.
+    /// `append` for imports: may force a keyframe, and waits for room in the buffer.
     func appendImported(_ event: NewEvent, stateAfter: JSONValue, forceKeyframe: Bool) -> Int64 {
         pipeline.append(event, stateAfter: stateAfter, forceKeyframe: forceKeyframe, waitWhenFull: true)
     }
@@ -87,7 +85,16 @@ public final class SessionRecording: Sendable {
     /// The index of the last event appended (committed or still buffered).
     public var lastIndex: Int64 { pipeline.appendedEventIndex }
 
-    /// How many appended events were not recorded individually (coalesced into `dropped` rows, or lost
-    /// because the final write failed).
+    /// How many appended events never reached the file because the final write, at `finish`, failed (the disk stayed
+    /// full or unwritable); they were never acknowledged to an app.
     public var droppedEventCount: Int64 { pipeline.droppedEventCount }
+
+    /// Bytes of events appended and not yet committed.
+    public var bufferedBytes: Int { pipeline.bufferedByteCount }
+
+    /// Sets the handler told the index of the last committed event after every commit, on the writer thread with no
+    /// lock of the recording held. Set it once, before the first `append`.
+    func setCommitHandler(_ handler: @escaping @Sendable (Int64) -> Void) {
+        pipeline.setCommitHandler(handler)
+    }
 }

@@ -13,11 +13,14 @@ final class DaemonPeer {
     /// The HTTP status of the handshake (101 when the upgrade was accepted).
     let handshakeStatus: Int
 
-    /// Connects to `127.0.0.1:port` and sends the opening handshake offering `subprotocol`.
+    /// Connects to `127.0.0.1:port` and sends the opening handshake offering `subprotocol`. With `answersPings`, the
+    /// peer answers the daemon's pings at once from then on, read or not, as a live app's WebSocket library does (see
+    /// ``RawWebSocketClient/answerPingsInBackground()``): a daemon that probes it finds it alive.
     init(port: Int, subprotocol: String = WireProtocol.appSubprotocol, origin: String? = nil,
-         timeout: Double = 5) throws {
+         timeout: Double = 5, answersPings: Bool = false) throws {
         raw = try RawWebSocketClient(port: port, timeout: timeout)
         handshakeStatus = try raw.handshake(subprotocols: [subprotocol], origin: origin).status
+        if answersPings && handshakeStatus == 101 { raw.answerPingsInBackground() }
     }
 
     /// Sends one text frame.
@@ -101,6 +104,11 @@ final class DaemonPeer {
                 let frame = try raw.readFrame()
                 if frame.opcode == RawWebSocketClient.Opcode.pong && frame.payload == token { return }
                 if frame.opcode == RawWebSocketClient.Opcode.pong { continue }
+                if frame.opcode == RawWebSocketClient.Opcode.ping {
+                    // The daemon's keepalive: a live client answers.
+                    try raw.sendFrame(opcode: RawWebSocketClient.Opcode.pong, payload: frame.payload)
+                    continue
+                }
                 let text = String(decoding: frame.payload, as: UTF8.self)
                 Issue.record("expected the pong, got opcode \(frame.opcode): \(text)", sourceLocation: sourceLocation)
                 return
