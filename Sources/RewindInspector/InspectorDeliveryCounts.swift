@@ -13,6 +13,10 @@ public struct InspectorDeliveryCounts: Sendable, Hashable {
     public var sentWithoutState: UInt64 = 0
     /// Actions the outbox dropped entirely because its action budget was full; never sent.
     public var lostInOutbox: UInt64 = 0
+    /// Actions the daemon's record counts as lost, as its latest acknowledgment says: those the outbox could not
+    /// keep, and those sent but never received (a connection reset while they were in flight and the resend log could
+    /// not send them again). Not part of ``total``, which counts each action once by what this side did with it.
+    public var lostInRecord: UInt64 = 0
 
     /// All zero.
     public init() {}
@@ -25,6 +29,7 @@ public struct InspectorDeliveryCounts: Sendable, Hashable {
         sum.sentWithState += rhs.sentWithState
         sum.sentWithoutState += rhs.sentWithoutState
         sum.lostInOutbox += rhs.lostInOutbox
+        sum.lostInRecord += rhs.lostInRecord
         return sum
     }
 }

@@ -29,7 +29,11 @@ struct LostActionsReportTests {
                           middleware: [Inspector.middleware(name: "lossy", configuration: configuration)])
         #expect(await Task.detached { Inspector.waitUntilDelivered(app: "lossy", timeout: TestTime.seconds(10)) }.value)
         for number in 0..<50 { store.dispatch(.touch(index: number % 10, value: number)) }
-        #expect(await Task.detached { Inspector.waitUntilDelivered(app: "lossy", timeout: TestTime.seconds(10)) }.value)
+        #expect(await Task.detached { Inspector.waitUntilAccountedFor(app: "lossy", timeout: TestTime.seconds(10)) }.value)
+        // Lost actions are not delivered: the answer is no, at once (waiting would not bring them back).
+        let started = Date()
+        #expect(!(await Task.detached { Inspector.waitUntilDelivered(app: "lossy", timeout: TestTime.seconds(10)) }.value))
+        #expect(Date().timeIntervalSince(started) < TestTime.seconds(5))
         let session = try #require(harness.waitForSession(app: "lossy"))
         let (actions, lost, _) = try BurstDeliveryTests.recorded(harness, session, expected: 50)
         #expect(actions.isEmpty && lost == 50)

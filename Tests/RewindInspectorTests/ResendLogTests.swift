@@ -6,8 +6,8 @@ import Testing
 /// have yet, however long frames stay in flight.
 @Suite("Resend log")
 struct ResendLogTests {
-    private func frame(_ seq: Int) -> ResendLog.Frame {
-        ResendLog.Frame(bytes: Array("frame \(seq)".utf8), base: 0, connection: 1)
+    private func frame(_ seq: Int) -> [UInt8] {
+        Array("frame \(seq)".utf8)
     }
 
     @Test("with acknowledgments, the checkpoint moves only once the daemon has everything up to the next one, however old it is")
@@ -29,7 +29,7 @@ struct ResendLogTests {
         // checkpoint is the state after 2, and frame 3 (perhaps still in flight) is kept.
         log.advance(seq: 3, state: .int(3), now: 20, acked: 2)
         #expect(log.checkpoint?.seq == 2)
-        #expect(log.frames.map { String(decoding: $0.bytes, as: UTF8.self) } == ["frame 3"])
+        #expect(log.frames.map { String(decoding: $0, as: UTF8.self) } == ["frame 3"])
     }
 
     @Test("without acknowledgments (an older daemon), a generation ends after a second")

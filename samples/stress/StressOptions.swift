@@ -35,9 +35,11 @@ struct StressOptions {
         max, in microseconds), peak resident memory (KiB), and what the session holds of the actions sent:
           withState     sent with the patch of their state
           withoutState  sent without it (inside a coalesced 'dropped' range: their states are unknown)
-          lost          dropped by the inspector's full outbox, never sent (the session counts them in 'lost' rows)
-          handedOver    true when everything was handed to the daemon's connection within --deliver-timeout
-          delivered     true when every action sent reached the daemon: handed over, none lost
+          lost          never recorded: dropped by the inspector's full outbox, or sent and lost with a connection
+                        (the session counts them in 'lost' rows, and the daemon's acknowledgments say how many)
+          handedOver    true when every action was accounted for by the daemon (committed to its record, or counted
+                        lost there) within --deliver-timeout
+          delivered     true when every action sent is committed to the daemon's record: handed over, none lost
         Environment: REWIND_URL, REWIND_TOKEN, REWIND_DISABLED=1, REWIND_OUTBOX_BYTES, REWIND_OUTBOX_ACTION_BYTES,
         REWIND_EXIT_FLUSH_SECONDS.
         """

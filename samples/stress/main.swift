@@ -47,10 +47,12 @@ while deadline.map({ DispatchTime.now().uptimeNanoseconds < $0 }) ?? (sent < opt
     }
 }
 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-let handedOver = await Task.detached { Inspector.waitUntilDelivered(timeout: options.deliverTimeout) }.value
+let handedOver = await Task.detached { Inspector.waitUntilAccountedFor(timeout: options.deliverTimeout) }.value
 let counts = Inspector.deliveryCounts()
-// Every action sent is accounted for once handed over: with its state, without it (coalesced), or lost.
-let delivered = handedOver && counts.lostInOutbox == 0 && counts.total == UInt64(sent)
+// Every action sent is accounted for once handed over: with its state, without it (coalesced), or lost — in the
+// outbox, or in transit (the daemon's record counts those, and says so in its acknowledgments).
+let lost = max(counts.lostInOutbox, counts.lostInRecord)
+let delivered = handedOver && lost == 0 && counts.total == UInt64(sent) && Inspector.waitUntilDelivered(timeout: 0)
 
 latencies.sort()
 @MainActor func percentile(_ p: Double) -> Double {
@@ -62,7 +64,7 @@ let report = String(
     format: #"{"sent":%d,"seconds":%.3f,"rate":%.0f,"p50Micros":%.3f,"p99Micros":%.3f,"maxMicros":%.3f,"#
         + #""maxRSSKiB":%d,"withState":%llu,"withoutState":%llu,"lost":%llu,"handedOver":%@,"delivered":%@}"#,
     sent, seconds, Double(sent) / max(seconds, 1e-9), percentile(0.5), percentile(0.99), percentile(1.0),
-    usage.ru_maxrss, counts.sentWithState, counts.sentWithoutState, counts.lostInOutbox,
+    usage.ru_maxrss, counts.sentWithState, counts.sentWithoutState, lost,
     handedOver ? "true" : "false", delivered ? "true" : "false")
 FileHandle.standardError.write(Data((report + "\n").utf8))
 

@@ -1,21 +1,19 @@
 /// Notices a connection whose daemon has stopped answering: the `welcome` owed after `hello`, or (with a daemon
-/// that acknowledges) an `ack` for events it was sent, has not come for ``timeout`` seconds while nothing else
-/// showed that the daemon is alive. A TCP connection can stay open with nobody behind it (a half-open connection
-/// after a network change, a peer that stopped reading, a proxy that lost its other side): without this, an app
-/// would go on queuing into it, believing its actions on their way.
+/// that acknowledges) an `ack` for what it was sent, has not come for ``timeout`` seconds while nothing else showed
+/// that the daemon is alive. A TCP connection can stay open with nobody behind it (a half-open connection after a
+/// network change, a peer that stopped reading, a proxy that lost its other side): without this, an app would go on
+/// queuing into it, believing its actions on their way.
 ///
-/// The pipeline calls ``observe(owesAnswer:acknowledged:now:)`` on each turn of its loop while it has said
-/// `hello`; when it returns true, the pipeline closes the connection and reconnects, which sends again everything
-/// the daemon has not confirmed.
+/// Any `ack` counts as a sign of life, a repeated one too: a daemon whose disk stalls repeats its last `ack` every
+/// second while it holds what it was sent (docs/PROTOCOL.md §3.5), so the app waits for it rather than reconnecting
+/// (which would not help). ``DeliveryStateMachine`` tells it what it hears and asks it on every tick.
 ///
-/// Threading: the pipeline thread only (a value it owns).
+/// Threading: a value owned by its machine.
 struct AnswerWatch {
     /// Seconds without an answer after which the connection is taken for dead; 0 or less: never.
     let timeout: Double
-    /// Since when an answer has been owed (monotonic seconds), nil while none is.
+    /// Since when an answer has been owed without one coming (seconds), nil while none is.
     private var owedSince: Double?
-    /// The last acknowledged `seq` seen: a rising one is an answer.
-    private var lastAcknowledged: UInt64?
 
     init(timeout: Double) {
         self.timeout = timeout
@@ -26,13 +24,14 @@ struct AnswerWatch {
         owedSince.map { now - $0 } ?? 0
     }
 
-    /// Records what the loop sees: whether the daemon owes an answer, and how far it acknowledged. True when the
-    /// answer has been owed for longer than ``timeout``.
-    mutating func observe(owesAnswer: Bool, acknowledged: UInt64?, now: Double) -> Bool {
-        if acknowledged != lastAcknowledged {
-            lastAcknowledged = acknowledged
-            owedSince = nil
-        }
+    /// The daemon said something (a `welcome`, an `ack`): the wait starts again.
+    mutating func heard(now: Double) {
+        if owedSince != nil { owedSince = now }
+    }
+
+    /// Records whether the daemon owes an answer now; true when it has owed one for longer than ``timeout`` without
+    /// being heard.
+    mutating func observe(owesAnswer: Bool, now: Double) -> Bool {
         guard owesAnswer, timeout > 0 else {
             owedSince = nil
             return false
@@ -47,6 +46,5 @@ struct AnswerWatch {
     /// Forgets the connection (called when it ends).
     mutating func reset() {
         owedSince = nil
-        lastAcknowledged = nil
     }
 }

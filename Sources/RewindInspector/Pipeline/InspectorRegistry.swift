@@ -14,7 +14,9 @@ import Foundation
 final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `lock`
     /// Something whose deliveries can be waited for.
     protocol Member: AnyObject {
-        var hasDeliveredEverything: Bool { get }
+        /// Whether everything handed on is committed (`delivered`), accounted for with losses (`incomplete`), or not
+        /// yet (`pending`).
+        var deliveryVerdict: DeliveryStateMachine.Verdict { get }
         /// The app name it records under (`hello.app.name`).
         var appName: String { get }
         var deliveryCounts: InspectorDeliveryCounts { get }
@@ -55,14 +57,27 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
         return members.compactMap(\.member)
     }
 
-    var allDelivered: Bool {
-        current.allSatisfy(\.isSettled)
+    /// The running inspectors (those recording under `name`, when given).
+    private func members(app name: String?) -> [any Member] {
+        name.map { name in current.filter { $0.appName == name } } ?? current
     }
 
-    /// True when every running inspector recording under `name` has delivered everything (vacuously true when none
-    /// does).
-    func allDelivered(app name: String) -> Bool {
-        current.filter { $0.appName == name }.allSatisfy(\.isSettled)
+    /// True when every running inspector (recording under `name`, when given) has nothing more on its way: everything
+    /// it handed on is committed or counted lost, or it is stopping (vacuously true when there is none).
+    func allSettled(app name: String? = nil) -> Bool {
+        members(app: name).allSatisfy(\.isSettled)
+    }
+
+    /// True when every running inspector (recording under `name`, when given) delivered everything with nothing lost,
+    /// or is stopping.
+    func allDelivered(app name: String? = nil) -> Bool {
+        members(app: name).allSatisfy { $0.isStopping || $0.deliveryVerdict == .delivered }
+    }
+
+    /// Waits up to `timeout` seconds for ``allSettled(app:)``.
+    func waitUntilSettled(app name: String? = nil, timeout: Double) {
+        let deadline = monotonicSeconds() + timeout
+        while monotonicSeconds() < deadline && !allSettled(app: name) { usleep(2_000) }
     }
 
     var counts: InspectorDeliveryCounts {
@@ -85,7 +100,7 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
         guard !running.isEmpty else { return }
         let timeout = running.map(\.exitFlushSeconds).max() ?? 0
         let deadline = monotonicSeconds() + timeout
-        while monotonicSeconds() < deadline && !running.allSatisfy(\.hasDeliveredEverything) {
+        while monotonicSeconds() < deadline && !running.allSatisfy(\.isSettled) {
             usleep(2_000)
         }
         for member in running { member.stop() }
@@ -93,8 +108,8 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
 }
 
 extension InspectorRegistry.Member {
-    /// Nothing more to wait for: everything delivered, or stopping (it delivers nothing more).
-    var isSettled: Bool { isStopping || hasDeliveredEverything }
+    /// Nothing more to wait for: everything committed or counted lost, or stopping (it delivers nothing more).
+    var isSettled: Bool { isStopping || deliveryVerdict != .pending }
 }
 
 /// The `atexit` handler (a C function pointer: it captures nothing).
@@ -124,23 +139,42 @@ extension Inspector {
         InspectorRegistry.shared.parkedWakeUps
     }
 
-    /// Waits until every inspector in this process has sent everything dispatched so far to a connected daemon
-    /// (and, with a daemon that acknowledges, until it acknowledged having committed it to its file), or until
-    /// `timeout` seconds pass. Returns true when everything was delivered. An inspector whose store or recorder was
-    /// let go is stopping and delivers nothing more (it says on standard error what it could not deliver): it is
-    /// not waited for. For command-line apps that
-    /// are about to exit (and for tests); never needed in long-running apps.
+    /// Waits until every inspector in this process has delivered everything dispatched so far — the daemon
+    /// acknowledged having committed it to its file — or until nothing more is on its way, or `timeout` seconds pass.
+    /// Returns true only when everything was delivered and no action was lost (in the outbox, or in transit and
+    /// counted lost by the daemon's record): it returns false at once when everything is accounted for but some actions
+    /// were lost (waiting would not bring them back; see ``waitUntilAccountedFor(timeout:)`` and
+    /// ``deliveryCounts()``). An inspector whose store or recorder was let go is stopping and delivers nothing more (it
+    /// says on standard error what it could not deliver): it is not waited for. For command-line apps that are about
+    /// to exit (and for tests); never needed in long-running apps.
     ///
     /// Threading: blocks the calling thread; call it off the main actor (for example from `Task.detached`): when
     /// the outbox coalesced, delivery ends with a snapshot of the store's state read on the main actor.
     @discardableResult
     public static func waitUntilDelivered(timeout: Double = 5) -> Bool {
-        let deadline = monotonicSeconds() + timeout
-        while monotonicSeconds() < deadline {
-            if InspectorRegistry.shared.allDelivered { return true }
-            usleep(2_000)
-        }
-        return InspectorRegistry.shared.allDelivered
+        InspectorRegistry.shared.waitUntilSettled(timeout: timeout)
+        return InspectorRegistry.shared.allDelivered()
+    }
+
+    /// Waits until every inspector in this process has nothing more on its way: everything dispatched so far is
+    /// committed to the daemon's record or counted lost there (or the inspector is stopping), or until `timeout`
+    /// seconds pass. True when nothing is on its way any more, whether or not actions were lost (see
+    /// ``deliveryCounts()`` for how many; ``waitUntilDelivered(timeout:)`` is true only when none was).
+    ///
+    /// Threading: blocks the calling thread; call it off the main actor, as ``waitUntilDelivered(timeout:)``.
+    @discardableResult
+    public static func waitUntilAccountedFor(timeout: Double = 5) -> Bool {
+        InspectorRegistry.shared.waitUntilSettled(timeout: timeout)
+        return InspectorRegistry.shared.allSettled()
+    }
+
+    /// ``waitUntilAccountedFor(timeout:)`` for the inspectors recording under the app name `name` only.
+    ///
+    /// Threading: blocks the calling thread; call it off the main actor.
+    @discardableResult
+    public static func waitUntilAccountedFor(app name: String, timeout: Double = 5) -> Bool {
+        InspectorRegistry.shared.waitUntilSettled(app: name, timeout: timeout)
+        return InspectorRegistry.shared.allSettled(app: name)
     }
 
     /// Waits like ``waitUntilDelivered(timeout:)``, but only for the inspectors recording under the app name `name`
@@ -151,11 +185,7 @@ extension Inspector {
     /// Threading: blocks the calling thread; call it off the main actor, as ``waitUntilDelivered(timeout:)``.
     @discardableResult
     public static func waitUntilDelivered(app name: String, timeout: Double = 5) -> Bool {
-        let deadline = monotonicSeconds() + timeout
-        while monotonicSeconds() < deadline {
-            if InspectorRegistry.shared.allDelivered(app: name) { return true }
-            usleep(2_000)
-        }
+        InspectorRegistry.shared.waitUntilSettled(app: name, timeout: timeout)
         return InspectorRegistry.shared.allDelivered(app: name)
     }
 

@@ -142,9 +142,10 @@ public final class Recorder<State: Sendable, Action: Sendable>: @unchecked Senda
         pipeline?.deliveryCounts ?? InspectorDeliveryCounts()
     }
 
-    /// Waits until everything this recorder recorded so far has reached a connected daemon (with a daemon that
-    /// acknowledges, until it acknowledged having committed it to its file), or until `timeout` seconds pass.
-    /// Returns true when everything was delivered, and at once when the recorder is disabled.
+    /// Waits until everything this recorder recorded so far is committed to the daemon's record (it acknowledged
+    /// having written it to its file), or until nothing more is on its way, or `timeout` seconds pass. Returns true
+    /// when everything was delivered with no action lost, and at once when the recorder is disabled; false when time
+    /// ran out, or at once when everything is accounted for but actions were lost (``deliveryCounts``).
     /// ``Inspector/waitUntilDelivered(timeout:)`` waits for every recorder of the process.
     ///
     /// Threading: blocks the calling thread; call it off the host's context (when the recorder coalesced, delivery
@@ -153,11 +154,8 @@ public final class Recorder<State: Sendable, Action: Sendable>: @unchecked Senda
     public func waitUntilDelivered(timeout: Double = 5) -> Bool {
         guard let pipeline else { return true }
         let deadline = monotonicSeconds() + timeout
-        while !pipeline.hasDeliveredEverything {
-            guard monotonicSeconds() < deadline else { return false }
-            usleep(2_000)
-        }
-        return true
+        while pipeline.deliveryVerdict == .pending && monotonicSeconds() < deadline { usleep(2_000) }
+        return pipeline.deliveryVerdict == .delivered
     }
 
     /// Queues the state a command put in place (jump, replay, resync) as a snapshot. Host's context.
