@@ -66,10 +66,13 @@ bench: setup
 ## fuzz: a long fuzzing pass (FUZZ_SECONDS, default 300) over the JSON parser, the protocol decoders and patch apply.
 ## Inputs that fail or hang are saved in Tests/FuzzTests/Corpus/; one that kills the process is saved as crash-*.bin.
 ## Then MEMO_FUZZ_SEQUENCES (default 5000) random edit sequences through the inspector's encoding memo, each checked
-## against a full encoding (a failure names its seed: replay it with REWIND_MEMO_FUZZ_SEED).
-## (make test runs a short pass of both, under 10 s each.)
+## against a full encoding (a failure names its seed: replay it with REWIND_MEMO_FUZZ_SEED), and DELIVERY_SCHEDULES
+## (default 5000) seeded schedules of the delivery simulation (app, network and disk faults against both delivery
+## state machines; a failure names its seed: replay it with REWIND_DELIVERY_SEED).
+## (make test runs a short pass of each, under 15 s each.)
 FUZZ_SECONDS ?= 300
 MEMO_FUZZ_SEQUENCES ?= 5000
+DELIVERY_SCHEDULES ?= 5000
 FUZZ_LAST_INPUT := $(CURDIR)/.build/fuzz-last-input.bin
 .PHONY: fuzz sanitize soak
 fuzz: setup
@@ -82,6 +85,8 @@ fuzz: setup
 	        echo "fuzz: the input that stopped the process is saved as $$saved" >&2; \
 	    fi; exit 1; }
 	REWIND_MEMO_FUZZ_SEQUENCES=$(MEMO_FUZZ_SEQUENCES) $(SWIFT) test --skip-build --filter StateEncodingMemoPropertyTests
+	REWIND_DELIVERY_SCHEDULES=$(DELIVERY_SCHEDULES) REWIND_DELIVERY_BASE_SEED=$$(date +%s) \
+	    $(SWIFT) test --skip-build --filter DeliverySimulationTests
 
 ## soak: ten apps stream into a real daemon for SOAK_SECONDS (default 240) while their connections are reset at
 ## random, slow viewers stop reading, hostile peers send garbage and the daemon restarts; then every session must

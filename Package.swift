@@ -129,6 +129,8 @@ let package = Package(
         .testTarget(name: "RewindInspectorTests", dependencies: ["RewindInspector", "Rewind", "RewindWire"]),
         .testTarget(name: "InspectorPortableTests", dependencies: ["RewindInspector", "Rewind", "RewindWire"]),
         .testTarget(name: "RewindDaemonTests", dependencies: ["RewindDaemon", "RewindWire"]),
+        .testTarget(name: "DeliverySimulationTests",
+                    dependencies: ["RewindInspector", "RewindDaemon", "RewindWire", "RewindWebSocket"]),
         .testTarget(name: "RewindTUITests", dependencies: ["RewindTUI", "RewindDaemon", "RewindWire"]),
         .testTarget(
             name: "SamplesTests",

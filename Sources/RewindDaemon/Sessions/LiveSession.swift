@@ -107,6 +107,12 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// True while the app is connected.
     public var isLive: Bool { connectionID != nil }
 
+    /// The connection that holds the session: the one taking it over (``claim(for:isOpen:)``), else the one the app is
+    /// on; nil when none does.
+    var holder: ConnectionID? {
+        withLock { claimant ?? appConnection?.id }
+    }
+
     /// The abilities the app's latest `hello` offered (`jump`, `dispatch`, `replay`, `batch`…): the daemon sends it
     /// only the commands they name (see ``Daemon``'s commands). Empty before the first `hello` of this daemon.
     public var capabilities: [String] {

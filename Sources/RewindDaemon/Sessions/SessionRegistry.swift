@@ -68,13 +68,18 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
         let attachLock = attachLocks[Int(UInt(bitPattern: hello.app.hashValue) % UInt(attachLocks.count))]
         attachLock.lock()
         var candidates = lock.withLock { byIdentity[hello.app] ?? [] }
-        if let newest = candidates.last, let holder = newest.connectionID, holder != connection.id,
-           connections.isOpen(holder) {
-            // The run's session is held by a connection that still looks open: is anybody there?
+        // The run's session is held (or being taken over) by a connection that still looks open: is anybody there?
+        // Each holder is probed once; one found gone is dropped, and the question is asked again (another connection
+        // of the run may have claimed the session meanwhile: an app whose new connection went half-open too).
+        var probed: Set<ConnectionID> = []
+        while let newest = candidates.last, let holder = newest.holder, holder != connection.id,
+              connections.isOpen(holder), !probed.contains(holder) {
+            probed.insert(holder)
             attachLock.unlock()
-            takeOverIfSilent(holder, of: newest, for: hello.app, connection: connection.id)
+            let gone = takeOverIfSilent(holder, of: newest, for: hello.app, connection: connection.id)
             attachLock.lock()
             candidates = lock.withLock { byIdentity[hello.app] ?? [] }
+            if !gone { break }
         }
         if let claimed = candidates.reversed().first(where: { $0.claim(for: connection.id, isOpen: connections.isOpen) }) {
             attachLock.unlock()
@@ -85,7 +90,7 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
                     try Self.resumePoint(of: claimed.id, recording: recording, in: store)
                 })
                 connection.attached(to: claimed)
-                log("session \(claimed.id) resumed: \(hello.app.name) reconnected")
+                log("session \(claimed.id) resumed: \(hello.app.name) reconnected (connection \(connection.id))")
                 return
             } catch .notFound {
                 // Its file was deleted after it ended (the timeline's `x`, `rewind sessions --delete`): the app run
@@ -110,6 +115,14 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
                 + "connection of that app holds its session")
             throw WireError(code: .internal, message: "this connection closed; a newer one holds the session")
         }
+        if !candidates.isEmpty && !answersPing(connection.id) {
+            // A hello that comes late on a connection whose far side is gone (it went half-open while its hello waited,
+            // and a newer connection of the run took the session meanwhile): nobody is there to record.
+            log("ignored the hello of \(hello.app.name) on connection \(connection.id): it does not answer a ping, and "
+                + "another connection of that app run holds its session")
+            connections.drop(connection.id, "this connection does not answer a ping; another one holds the session")
+            throw WireError(code: .internal, message: "this connection does not answer; another one holds the session")
+        }
         do {
             if candidates.isEmpty, let previous = saved.newest(of: hello.app),
                let session = try resumeSaved(previous, hello: hello, connection: connection) {
@@ -126,8 +139,9 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
             session.connect(connection, hello: hello, resumed: false)
             connection.attached(to: session)
             if let live = candidates.last {
-                log("session \(session.id) started: a second connection presents itself as \(hello.app.name) "
-                    + "(\(hello.app.instance)), whose session \(live.id) is live; it is recorded apart")
+                log("session \(session.id) started: a second connection (\(connection.id)) presents itself as "
+                    + "\(hello.app.name) (\(hello.app.instance)), whose session \(live.id) is live on connection "
+                    + "\(live.holder.map { "\($0)" } ?? "-"), which answered a ping; it is recorded apart")
             } else {
                 log("session \(session.id) started: \(hello.app.name) (\(hello.app.instance))")
             }
@@ -139,17 +153,33 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
 
     /// Probes `holder`, the open connection of `session`, for a new connection of the same app run: when its peer
     /// does not answer within ``probeTimeout`` it is dropped (and its close awaited), so that the session can be
-    /// continued; when it answers, nothing changes (the new connection is recorded apart).
+    /// continued. When something arrives, the connection is given the same time to close: an app that gave a
+    /// connection up sends its close frame before it reconnects, and that frame may arrive after the probe began (the
+    /// session is then continued as after any close). A connection that answers and stays open is a different peer:
+    /// nothing changes (the new connection is recorded apart).
+    /// True when `holder` is gone (closed now).
     private func takeOverIfSilent(_ holder: ConnectionID, of session: LiveSession, for app: AppIdentity,
-                                  connection: ConnectionID) {
+                                  connection: ConnectionID) -> Bool {
         let answer = ProbeAnswer()
         connections.probe(holder, probeTimeout) { alive in answer.set(alive) }
-        guard !answer.wait(timeout: probeTimeout + 5) else { return }
+        if answer.wait(timeout: probeTimeout + 5) {
+            let closed = connections.waitUntilClosed(holder, probeTimeout)
+            log("connection \(holder) of \(app.name) answered a ping while connection \(connection) of the same app run "
+                + "said hello" + (closed ? ", then closed" : ""))
+            return closed
+        }
         log("connection \(holder) of \(app.name) did not answer a ping within \(Self.seconds(probeTimeout)) while "
             + "connection \(connection) of the same app run said hello: its far side is gone; closing it and "
             + "continuing session \(session.id) on the new connection")
         connections.drop(holder, "another connection of this app run took over; this one did not answer a ping")
-        _ = connections.waitUntilClosed(holder, 10)
+        return connections.waitUntilClosed(holder, 10)
+    }
+
+    /// True when `connection`'s peer answers a ping within ``probeTimeout``.
+    private func answersPing(_ connection: ConnectionID) -> Bool {
+        let answer = ProbeAnswer()
+        connections.probe(connection, probeTimeout) { alive in answer.set(alive) }
+        return answer.wait(timeout: probeTimeout + 5)
     }
 
     private static func seconds(_ value: Double) -> String {

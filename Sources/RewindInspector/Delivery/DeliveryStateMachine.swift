@@ -177,8 +177,8 @@ struct DeliveryStateMachine {
     mutating func acknowledged(_ ack: Ack, now: Double) {
         answerWatch.heard(now: now)
         if let lost = ack.lost { lostInRecord = lost }
-        guard ack.seq > acknowledgedThrough else { return }
-        acknowledgedThrough = ack.seq
+        acknowledgedThrough = max(acknowledgedThrough, ack.seq)
+        // Frames sent again after a reconnect may be covered by what an earlier connection's daemon acknowledged.
         while inFlightHead < inFlight.count && inFlight[inFlightHead].through <= acknowledgedThrough {
             unacknowledgedBytes -= inFlight[inFlightHead].bytes
             inFlightHead += 1

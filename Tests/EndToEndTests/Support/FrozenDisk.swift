@@ -1,15 +1,17 @@
 import Foundation
 
-/// A disk that freezes on demand, for tests: a small `LD_PRELOAD` library, compiled with `clang` when first needed,
-/// that makes every `open`, `write`, `pwrite` and `fsync` on a path under ``directory`` wait while the flag file
-/// exists, as a hung disk or network filesystem would (the issue's reproduction froze the real one with `fsfreeze`).
-/// Only the processes started with ``environment`` are affected.
+/// A disk that freezes or fills on demand, for tests: a small `LD_PRELOAD` library, compiled with `clang` when first
+/// needed, that makes every `open`, `write`, `pwrite` and `fsync` on a path under ``directory`` wait while the freeze
+/// flag file exists, as a hung disk or network filesystem would (the issue's reproduction froze the real one with
+/// `fsfreeze`), and every `write` and `pwrite` there fail with `ENOSPC` while the full flag file exists, as a full disk
+/// would. Only the processes started with ``environment`` are affected.
 ///
 /// Threading: create and use from one test.
 final class FrozenDisk {
     /// The directory whose files freeze.
     let directory: URL
     private let flag: URL
+    private let fullFlag: URL
     /// The variables that load the library in a child process.
     let environment: [String: String]
 
@@ -17,8 +19,20 @@ final class FrozenDisk {
     init(directory: URL) throws {
         self.directory = directory
         flag = directory.deletingLastPathComponent().appendingPathComponent("\(directory.lastPathComponent).frozen")
+        fullFlag = directory.deletingLastPathComponent().appendingPathComponent("\(directory.lastPathComponent).full")
         let library = try Self.library()
-        environment = ["LD_PRELOAD": library, "REWIND_FREEZE_DIR": directory.path, "REWIND_FREEZE_FLAG": flag.path]
+        environment = ["LD_PRELOAD": library, "REWIND_FREEZE_DIR": directory.path, "REWIND_FREEZE_FLAG": flag.path,
+                       "REWIND_FULL_FLAG": fullFlag.path]
+    }
+
+    /// From now on, writes under ``directory`` fail with `ENOSPC` (no space left on device).
+    func fill() {
+        _ = FileManager.default.createFile(atPath: fullFlag.path, contents: Data())
+    }
+
+    /// Writes succeed again (space was freed).
+    func free() {
+        try? FileManager.default.removeItem(at: fullFlag)
     }
 
     /// From now on, file operations under ``directory`` wait.
@@ -70,6 +84,7 @@ final class FrozenDisk {
     private static let source = #"""
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,14 +111,20 @@ static void wait_while_frozen(void) {
     struct stat st;
     while (flag && stat(flag, &st) == 0) usleep(10000);
 }
+static int full(void) {
+    const char *flag = getenv("REWIND_FULL_FLAG");
+    struct stat st;
+    return flag && stat(flag, &st) == 0;
+}
+#define FAIL_WHEN_FULL if (full()) { errno = ENOSPC; return -1; }
 typedef ssize_t (*write_f)(int, const void *, size_t);
 typedef ssize_t (*pwrite_f)(int, const void *, size_t, off_t);
 typedef int (*sync_f)(int);
 typedef int (*open_f)(const char *, int, ...);
 #define REAL(name, type) static type real_##name; if (!real_##name) real_##name = (type)dlsym(RTLD_NEXT, #name)
-ssize_t write(int fd, const void *b, size_t n) { REAL(write, write_f); if (fd > 2 && fd_under_dir(fd)) wait_while_frozen(); return real_write(fd, b, n); }
-ssize_t pwrite64(int fd, const void *b, size_t n, off_t o) { REAL(pwrite64, pwrite_f); if (fd_under_dir(fd)) wait_while_frozen(); return real_pwrite64(fd, b, n, o); }
-ssize_t pwrite(int fd, const void *b, size_t n, off_t o) { REAL(pwrite, pwrite_f); if (fd_under_dir(fd)) wait_while_frozen(); return real_pwrite(fd, b, n, o); }
+ssize_t write(int fd, const void *b, size_t n) { REAL(write, write_f); if (fd > 2 && fd_under_dir(fd)) { wait_while_frozen(); FAIL_WHEN_FULL } return real_write(fd, b, n); }
+ssize_t pwrite64(int fd, const void *b, size_t n, off_t o) { REAL(pwrite64, pwrite_f); if (fd_under_dir(fd)) { wait_while_frozen(); FAIL_WHEN_FULL } return real_pwrite64(fd, b, n, o); }
+ssize_t pwrite(int fd, const void *b, size_t n, off_t o) { REAL(pwrite, pwrite_f); if (fd_under_dir(fd)) { wait_while_frozen(); FAIL_WHEN_FULL } return real_pwrite(fd, b, n, o); }
 int fsync(int fd) { REAL(fsync, sync_f); if (fd_under_dir(fd)) wait_while_frozen(); return real_fsync(fd); }
 int fdatasync(int fd) { REAL(fdatasync, sync_f); if (fd_under_dir(fd)) wait_while_frozen(); return real_fdatasync(fd); }
 int open64(const char *p, int f, ...) { REAL(open64, open_f); va_list a; va_start(a, f); int m = va_arg(a, int); va_end(a); if (under_dir(p)) wait_while_frozen(); return real_open64(p, f, m); }

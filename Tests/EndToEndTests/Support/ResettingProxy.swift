@@ -7,7 +7,9 @@ import Darwin
 
 /// A TCP proxy on 127.0.0.1 in front of a daemon, whose connections a test can reset (both sides closed with
 /// `SO_LINGER` 0, so each peer gets an RST and whatever was in flight is lost): how issue 19 reproduced a network
-/// drop (`ss -K`, a reset TCP connection) in a test.
+/// drop (`ss -K`, a reset TCP connection) in a test. It can also reset the app's side only and leave the daemon's
+/// socket open and silent — a half-open connection, as a roaming laptop or a tunnel that lost its far side leaves
+/// (issue 28) — or stop forwarding without closing anything (a black hole).
 ///
 /// Threading: ``reset()`` and ``stop()`` from any thread; each accepted connection is pumped by two threads of its
 /// own; the accepting thread runs until ``stop()``.
@@ -16,12 +18,23 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
     /// poll with a short timeout, so they notice a reset; a peer's orderly end is passed on to the other peer
     /// (`shutdown(SHUT_WR)`). The last pump out closes both sockets, with `SO_LINGER` 0 (an RST to each peer) after
     /// a reset. Closing a socket another thread still polls could hand its number to a new socket.
-    private final class Link: @unchecked Sendable {  // `dead`, `running` guarded by `lock`
+    private final class Link: @unchecked Sendable {  // `dead`, `running`, `fate` guarded by `lock`
+        /// What happens to the sockets once the pumps stop.
+        enum Fate {
+            /// Both closed: orderly when both peers ended their side, with an RST to each after ``reset()``.
+            case closeBoth
+            /// The app's socket gets an RST; the daemon's stays open, and nothing more reaches it.
+            case halfOpen
+            /// Both stay open; nothing more is forwarded either way.
+            case blackHole
+        }
+
         let client: Int32
         let server: Int32
         private let lock = NSLock()
         private var dead = false
         private var running = 2
+        private var fate = Fate.closeBoth
 
         init(client: Int32, server: Int32) {
             self.client = client
@@ -30,23 +43,36 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
 
         var isDead: Bool { lock.withLock { dead } }
 
-        func kill() { lock.withLock { dead = true } }
-
-        /// A pump ended; the last one closes both sockets: with an RST to each peer when the link was reset, with
-        /// an orderly close (everything written is delivered) when both peers ended their side.
-        func pumpEnded() {
-            let (last, reset) = lock.withLock { () -> (Bool, Bool) in
-                running -= 1
-                return (running == 0, dead)
+        func kill(_ fate: Fate = .closeBoth) {
+            lock.withLock {
+                if !dead { self.fate = fate }
+                dead = true
             }
-            guard last else { return }
-            for fd in [client, server] {
+        }
+
+        /// A pump ended; the last one closes the sockets its fate says: with an RST to each peer when the link was
+        /// reset, with an orderly close (everything written is delivered) when both peers ended their side. Returns
+        /// the sockets left open (closed by ``ResettingProxy/stop()``).
+        func pumpEnded() -> [Int32] {
+            let (last, reset, fate) = lock.withLock { () -> (Bool, Bool, Fate) in
+                running -= 1
+                return (running == 0, dead, self.fate)
+            }
+            guard last else { return [] }
+            let closing: [Int32]
+            switch fate {
+            case .closeBoth: closing = [client, server]
+            case .halfOpen: closing = [client]
+            case .blackHole: closing = []
+            }
+            for fd in closing {
                 if reset {
                     var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
                     setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
                 }
                 close(fd)
             }
+            return [client, server].filter { !closing.contains($0) }
         }
     }
 
@@ -57,6 +83,8 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
     private let lock = NSLock()
     private var links: [Link] = []
     private var stopped = false
+    /// Sockets a half-open or black-holed link left open, closed at ``stop()``.
+    private var held: [Int32] = []
 
     /// Listens on a free loopback port, forwarding every connection to `targetPort` on 127.0.0.1.
     init(targetPort: Int) throws {
@@ -99,7 +127,29 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
         return current.count
     }
 
-    /// Stops accepting and resets every connection.
+    /// Resets the app's side of every open connection only (the app gets an RST) and leaves the daemon's side open
+    /// and silent: half-open connections. Returns how many.
+    @discardableResult
+    func resetAppSide() -> Int {
+        take(.halfOpen)
+    }
+
+    /// Stops forwarding on every open connection, either way, without closing anything. Returns how many.
+    @discardableResult
+    func blackHole() -> Int {
+        take(.blackHole)
+    }
+
+    private func take(_ fate: Link.Fate) -> Int {
+        lock.lock()
+        let current = links
+        links = []
+        lock.unlock()
+        for link in current { link.kill(fate) }
+        return current.count
+    }
+
+    /// Stops accepting, resets every connection, and closes the sockets half-open or black-holed links left open.
     func stop() {
         lock.lock()
         stopped = true
@@ -107,6 +157,12 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         reset()
+        usleep(50_000)  // the pumps notice within their 20 ms poll
+        let sockets = lock.withLock { () -> [Int32] in
+            defer { held = [] }
+            return held
+        }
+        for fd in sockets { close(fd) }
     }
 
     private func acceptLoop() {
@@ -135,8 +191,11 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
     }
 
     private func pump(_ link: Link, from source: Int32, to destination: Int32) {
-        let thread = Thread {
-            defer { link.pumpEnded() }
+        let thread = Thread { [self] in
+            defer {
+                let left = link.pumpEnded()
+                if !left.isEmpty { lock.withLock { held += left } }
+            }
             var buffer = [UInt8](repeating: 0, count: 64 << 10)
             var poller = pollfd(fd: source, events: Int16(POLLIN), revents: 0)
             while !link.isDead {
