@@ -12,25 +12,29 @@ struct DaemonFaultTests {
     final class DaemonProcess {
         let port: Int
         let data: URL
+        /// Variables the daemon runs with (a frozen disk's `LD_PRELOAD`).
+        let environment: [String: String]
         private(set) var process: ChildProcess
 
-        init(port: Int = FreePort.next(), data: URL? = nil) throws {
+        init(port: Int = FreePort.next(), data: URL? = nil, environment: [String: String] = [:]) throws {
             self.port = port
             self.data = data ?? FileManager.default.temporaryDirectory
                 .appendingPathComponent("rewind-faults-\(UUID().uuidString)")
-            process = try Self.launch(port: port, data: self.data)
+            self.environment = environment
+            process = try Self.launch(port: port, data: self.data, environment: environment)
         }
 
         var url: String { "ws://127.0.0.1:\(port)" }
 
         /// Starts a new daemon process on the same port and data directory (after a kill).
         func restart() throws {
-            process = try Self.launch(port: port, data: data)
+            process = try Self.launch(port: port, data: data, environment: environment)
         }
 
-        private static func launch(port: Int, data: URL) throws -> ChildProcess {
+        private static func launch(port: Int, data: URL, environment: [String: String]) throws -> ChildProcess {
             let process = try ChildProcess(Executables.path("rewind"),
-                                           ["serve", "--headless", "--port", "\(port)", "--data", data.path])
+                                           ["serve", "--headless", "--port", "\(port)", "--data", data.path],
+                                           environment: environment)
             guard process.waitForLine(timeout: 10, stderr: true, { $0.contains("listening on") }) != nil else {
                 throw DaemonError("the daemon did not start: \(process.stderrLines)")
             }

@@ -4,9 +4,10 @@ import RewindWire
 import Testing
 
 /// The soak test: many apps stream into a real `rewind serve --headless` while their connections are reset at
-/// random, slow viewers stop reading, hostile peers send garbage and the daemon is restarted. Afterwards every
-/// session accounts for every action its app sent (recorded, or counted in a `dropped` marker), and the daemon's
-/// memory is back near where it started.
+/// random (on both sides, or on the app's side only: half-open), the disk stalls, slow viewers stop reading, hostile
+/// peers send garbage and the daemon is restarted. Afterwards each app run is recorded in one session that accounts
+/// for every action it sent (recorded once, or counted in a `lost` row), and the daemon's memory is back near where
+/// it started.
 ///
 /// `make test` runs it briefly (`REWIND_SOAK_SECONDS`, default 12); `make soak` runs it for minutes
 /// (`REWIND_SOAK_SECONDS=240`) and prints the figures that go in BENCHMARKS.md. Under a sanitizer
@@ -49,7 +50,13 @@ struct SoakTests {
     @Test("every action of every app is accounted for, and the daemon's memory returns near its baseline")
     func soak() throws {
         let plan = Plan.fromEnvironment
-        let daemon = try DaemonFaultTests.DaemonProcess()
+        // The disk under the data directory stalls now and then (not under a sanitizer: its runtime must come first
+        // among the daemon's libraries, and the preloaded one would precede it).
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-soak-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let disk = TestTime.scale == 1 ? try? FrozenDisk(directory: data) : nil
+        defer { disk?.thaw() }
+        let daemon = try DaemonFaultTests.DaemonProcess(data: data, environment: disk?.environment ?? [:])
         defer { daemon.tearDown() }
         let proxy = try ResettingProxy(targetPort: daemon.port)
         defer { proxy.stop() }
@@ -72,7 +79,7 @@ struct SoakTests {
         }
 
         var viewers: [SlowViewer] = []
-        var hostile = 0, restarts = 0, resets = 0
+        var hostile = 0, restarts = 0, resets = 0, halfOpen = 0, stalls = 0
         var daemonLog: [String] = []
         let start = Date()
         let end = Date(timeIntervalSinceNow: plan.seconds)
@@ -86,14 +93,24 @@ struct SoakTests {
                 restarts += 1
                 continue
             }
-            switch Int.random(in: 0..<10, using: &generator) {
-            case 0..<4:
+            switch Int.random(in: 0..<13, using: &generator) {
+            case 0..<3:
                 resets += proxy.reset()
-            case 4..<6:
+            case 3..<5:
+                // The app's side only: the daemon's side stays open until a probe (the app's reconnect) or its
+                // keepalive finds it silent.
+                halfOpen += proxy.resetAppSide()
+            case 5..<7:
                 if viewers.count < 10, let viewer = try? SlowViewer(port: daemon.port) { viewers.append(viewer) }
-            case 6..<9:
+            case 7..<10:
                 HostilePeer.attack(port: daemon.port, using: &generator)
                 hostile += 1
+            case 10, 11:
+                guard let disk else { continue }
+                disk.freeze()
+                usleep(UInt32(Double(UInt32.random(in: 300_000...1_500_000, using: &generator)) * plan.faultSpacing))
+                disk.thaw()
+                stalls += 1
             default:
                 // A restart: graceful or not, on the same port and data directory.
                 daemonLog += try Self.restart(daemon, signal: Bool.random(using: &generator) ? SIGTERM : SIGKILL)
@@ -121,7 +138,8 @@ struct SoakTests {
         for app in apps {
             let sent = try Self.sentActions(app.process)
             let account = try SessionAccount.of(instancePID: app.process.pid, in: daemon.data)
-            if !account.accounts(for: sent) { unaccounted += 1 }
+            if !account.accounts(for: sent) || account.sessions != 1 { unaccounted += 1 }
+            #expect(account.sessions == 1, "stress \(app.arguments): one app run in \(account.sessions) sessions")
             #expect(account.accounts(for: sent),
                     """
                     stress \(app.arguments): sent \(sent), \(account); not recorded: \(account.missing(of: sent)); \
@@ -139,8 +157,9 @@ struct SoakTests {
             declaredLost += account.declaredLost
         }
         let figures = """
-            soak: \(plan.apps) apps, \(plan.seconds) s, \(resets) connection resets, \(viewers.count) slow \
-            viewers, \(hostile) hostile peers, \(restarts) daemon restarts; \(sessions) sessions, \(recorded) actions recorded, \
+            soak: \(plan.apps) apps, \(plan.seconds) s, \(resets) connection resets, \(halfOpen) half-open \
+            connections, \(stalls) disk stalls, \(viewers.count) slow viewers, \(hostile) hostile peers, \(restarts) daemon \
+            restarts; \(sessions) sessions, \(recorded) actions recorded, \
             \(declaredLost) declared lost; daemon resident memory \
             \(baselineKiB / 1024) MiB at start, \(finalKiB / 1024) MiB at the end
             """

@@ -294,7 +294,7 @@ extension Daemon {
     /// Runs `work` on session `id`'s command queue (``SessionCommandQueues``), after the work given for that session
     /// before. Any thread; returns at once.
     func onCommandQueue(of id: SessionID, _ work: @escaping @Sendable () -> Void) {
-        SessionCommandQueues.shared.async(forSessionFile: store.fileURL(for: id).path, work)
+        commandQueues.async(forSessionFile: store.fileURL(for: id).path, work)
     }
 }
 

@@ -18,8 +18,9 @@ import RewindWire
 /// `rewind.control.v1` (see ``ControlConnection``); the wire format is in docs/PROTOCOL.md.
 ///
 /// Threading: `start`, `stop` and the command methods from any thread. Network callbacks run on the server's
-/// service thread; control work that reads session files runs on a private serial queue; each recording writes on
-/// its own thread. Observers of ``events`` are called on the service thread.
+/// service thread; each app connection's messages on its own queue; control commands on their session's queue
+/// (``SessionCommandQueues``, ``SkipToggleLanes``), never waiting for an app; each recording writes on its own
+/// thread. Observers of ``events`` are called on the service thread.
 public final class Daemon: @unchecked Sendable {  // mutable state guarded by `lock`; connections by the service thread
     /// What the daemon was started with.
     public let configuration: DaemonConfiguration
@@ -38,7 +39,10 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
     private var server: WebSocketServer?
     private var appConnections: [ConnectionID: AppConnection] = [:]
     private var controlConnections: [ConnectionID: ControlConnection] = [:]
-    let controlQueue = DispatchQueue(label: "rewind.daemon.control")
+    /// The queues control commands run on, one per session (``SessionCommandQueues``).
+    let commandQueues = SessionCommandQueues()
+    /// The lanes skip toggles run in, one per session (``SkipToggleLanes``).
+    let skipLanes = SkipToggleLanes()
     /// Work handed from the service thread to the app connections' queues, waited for by ``stop()``.
     private let ingest = DispatchGroup()
 
@@ -143,7 +147,6 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
         server?.stop()
         serverReference.current = nil
         _ = ingest.wait(timeout: .now() + 10)
-        controlQueue.sync {}
         let finishing = OperationQueue()
         finishing.maxConcurrentOperationCount = 8
         for session in registry.all where !session.hasEnded {

@@ -27,7 +27,8 @@ public struct DaemonConfiguration: Sendable {
     /// gone (a half-open TCP connection: a sleeping laptop, a network change, a tunnel that lost its other side) is
     /// found and its session ended within seconds, and its app's reconnect continues the session. 0: never.
     public var keepaliveInterval: Double = 5
-    /// Seconds a pinged app has to answer before its connection is taken for gone and closed.
+    /// Seconds a pinged connection has to answer before it is taken for gone and closed (`rewind serve --keepalive`
+    /// sets twice the interval).
     public var keepaliveTimeout: Double = 10
     /// Seconds the still-open connection of an app run has to answer a ping when a new connection of the same run
     /// says `hello`: without an answer the old connection is taken for gone and the session continues on the new one;

@@ -12,14 +12,14 @@ import Foundation
 /// arrive through ``LiveSession`` on any thread, bounded by the command timeout). A skip toggle is not run here but
 /// in ``SkipToggleLanes``, so that a skip waiting for its app's recomputation holds up none of these.
 ///
-/// Keyed by the session file's path: one set of queues for the process (``shared``), whichever ``Daemon`` (a test
-/// process may run several) sends the commands. A queue exists only while it has work, so the table stays as small
-/// as the commands in flight.
+/// Keyed by the session file's path; each ``Daemon`` has one set. A queue exists only while it has work, so the table
+/// stays as small as the commands in flight.
 ///
 /// Threading: any thread; the table is guarded by `lock`, held only for table work.
 final class SessionCommandQueues: @unchecked Sendable {  // `queues` guarded by `lock`
     /// The process's queues.
-    static let shared = SessionCommandQueues()
+    /// An empty set of queues.
+    init() {}
 
     private let lock = NSLock()
     /// The queue of each session file with work, and how many blocks it has not finished yet.

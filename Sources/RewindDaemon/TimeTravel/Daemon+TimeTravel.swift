@@ -36,7 +36,7 @@ extension Daemon {
     public func skip(session id: SessionID, index: Int64, completion: @escaping SkipCompletion) {
         let run = SkipRun(session: id, index: index, completion: completion)
         run.armDeadline(after: configuration.commandTimeout, shown: Self.duration(configuration.commandTimeout))
-        SkipToggleLanes.shared.enqueue(forSessionFile: store.fileURL(for: id).path) { [self] finished in
+        skipLanes.enqueue(forSessionFile: store.fileURL(for: id).path) { [self] finished in
             guard !run.hasAnswered else { return finished() }
             run.waiting(for: "reading the session file took that long")
             let plan: SkipPlan

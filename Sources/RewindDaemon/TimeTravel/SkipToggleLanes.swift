@@ -8,8 +8,8 @@ import Foundation
 /// Toggles of different sessions never wait for each other, and nothing but skips waits here: the other commands of
 /// the session go through ``SessionCommandQueues``.
 ///
-/// Keyed by the session file's path: one set of lanes for the process (``shared``). A lane exists only while a
-/// toggle holds or waits for it.
+/// Keyed by the session file's path; each ``Daemon`` has one set (a session file is recorded by one daemon at a
+/// time). A lane exists only while a toggle holds or waits for it.
 ///
 /// Threading: any thread; the table is guarded by `lock`. Each turn starts on Dispatch's global queue.
 final class SkipToggleLanes: @unchecked Sendable {  // `waiting` guarded by `lock`
@@ -18,7 +18,8 @@ final class SkipToggleLanes: @unchecked Sendable {  // `waiting` guarded by `loc
     typealias Turn = @Sendable (_ finished: @escaping @Sendable () -> Void) -> Void
 
     /// The process's lanes.
-    static let shared = SkipToggleLanes()
+    /// An empty set of lanes.
+    init() {}
 
     private let lock = NSLock()
     /// For each session file whose lane is taken, the turns waiting after the running one, in order.

@@ -30,9 +30,9 @@ struct ServeCommand: ParsableCommand {
     var maxMessage = 64 << 20
 
     @Option(name: .customLong("max-backlog"),
-            help: ArgumentHelp("The most bytes of one app's messages received but not yet recorded; beyond it the "
-                               + "daemon reads from that app only as fast as it records (the app waits in TCP and "
-                               + "its inspector's outbox coalesces).", valueName: "bytes"))
+            help: ArgumentHelp("The most bytes of one app's messages not yet committed to its session file; beyond "
+                               + "it the daemon reads from that app only as fast as it commits (the app waits in TCP "
+                               + "and its inspector's outbox coalesces); nothing is discarded.", valueName: "bytes"))
     var maxBacklog = DaemonConfiguration().maxBacklogBytesPerApp
 
     @Option(name: .customLong("hello-timeout"),
@@ -49,6 +49,18 @@ struct ServeCommand: ParsableCommand {
             help: ArgumentHelp("Seconds an app has to answer a command (jump, dispatch, replay) before it fails "
                                + "with command_failed; 0: no limit.", valueName: "seconds"))
     var commandTimeout = DaemonConfiguration().commandTimeout
+
+    @Option(name: .customLong("keepalive"),
+            help: ArgumentHelp("Seconds of silence after which the daemon pings a connection; one that does not "
+                               + "answer within twice that is taken for gone (a half-open connection: a sleeping "
+                               + "laptop, a network change) and its session ends; 0: never.", valueName: "seconds"))
+    var keepalive = DaemonConfiguration().keepaliveInterval
+
+    @Option(name: .customLong("takeover-probe"),
+            help: ArgumentHelp("Seconds the still-open connection of an app run has to answer a ping when the same "
+                               + "run connects again; without an answer the new connection continues its session.",
+                               valueName: "seconds"))
+    var takeoverProbe = DaemonConfiguration().takeoverProbeTimeout
 
     @Option(name: .customLong("max-unauthenticated-message"),
             help: ArgumentHelp("With a token: the largest message before the token was checked (the hello, which "
@@ -69,7 +81,8 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         guard maxBacklog >= 1 else { throw ValidationError("--max-backlog must be at least 1 byte") }
         for (name, value) in [("--hello-timeout", helloTimeout), ("--message-timeout", messageTimeout),
-                              ("--command-timeout", commandTimeout)] where !(value >= 0 && value.isFinite) {
+                              ("--command-timeout", commandTimeout), ("--keepalive", keepalive),
+                              ("--takeover-probe", takeoverProbe)] where !(value >= 0 && value.isFinite) {
             throw ValidationError("\(name) takes a number of seconds, 0 or more")
         }
         guard maxUnauthenticatedMessage >= 1, maxQueued >= 1, (maxConnections ?? 1) >= 1 else {
@@ -90,6 +103,9 @@ struct ServeCommand: ParsableCommand {
         configuration.helloTimeout = helloTimeout
         configuration.messageTimeout = messageTimeout
         configuration.commandTimeout = commandTimeout
+        configuration.keepaliveInterval = keepalive
+        configuration.keepaliveTimeout = 2 * keepalive
+        configuration.takeoverProbeTimeout = takeoverProbe
         configuration.maxUnauthenticatedMessageBytes = maxUnauthenticatedMessage
         configuration.maxQueuedBytesPerPeer = maxQueued
         configuration.maxConnections = maxConnections
