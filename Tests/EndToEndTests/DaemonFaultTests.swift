@@ -33,7 +33,9 @@ struct DaemonFaultTests {
 
         private static func launch(port: Int, data: URL, environment: [String: String]) throws -> ChildProcess {
             let process = try ChildProcess(Executables.path("rewind"),
-                                           ["serve", "--headless", "--port", "\(port)", "--data", data.path],
+                                           ["serve", "--headless", "--port", "\(port)", "--data", data.path,
+                                            "--keepalive", "\(TestTime.seconds(5))",
+                                            "--takeover-probe", "\(TestTime.seconds(2))"],
                                            environment: environment)
             guard process.waitForLine(timeout: 10, stderr: true, { $0.contains("listening on") }) != nil else {
                 throw DaemonError("the daemon did not start: \(process.stderrLines)")

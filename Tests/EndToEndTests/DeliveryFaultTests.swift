@@ -97,17 +97,12 @@ struct DeliveryFaultTests {
             usleep(900_000)
             proxy.resetAppSide()
         }
-        #expect(app.waitForExit(timeout: TestTime.seconds(90)) == 0, "\(app.stderrLines.suffix(5))")
-        let sent = try SoakTests.sentActions(app)
-        let report = try JSONValue(parsing: try #require(app.stderrLines.last { $0.hasPrefix("{") }))
-        daemon.process.signal(SIGTERM)
-        _ = daemon.process.waitForExit(timeout: 20)
-        let account = try SessionAccount.of(instancePID: app.pid, in: daemon.data)
+        let run = try Self.finished(app, stopping: daemon.process, data: daemon.data)
+        let account = run.account
         #expect(account.sessions == 1, "\(account.sessionIDs); the daemon said: \(daemon.process.stderrLines.suffix(12))")
-        #expect(account.accounts(for: sent), "sent \(sent), \(account); not recorded: \(account.missing(of: sent))")
         #expect(account.declaredLost == 0, "\(account)")
         #expect(account.recordedTwice == 0, "\(account.duplicates)")
-        #expect(report["delivered"] == true, "\(report)")
+        #expect(run.report["delivered"] == true, "\(run.report)")
         let logged = daemon.process.stderrLines
         #expect(logged.contains { $0.contains("did not answer a ping") }, "the daemon probed the half-open connection")
     }
@@ -151,30 +146,13 @@ struct DeliveryFaultTests {
 
     @Test("a full disk: the daemon keeps what it received and acknowledges none of it; once space is freed, every action is recorded")
     func fullDiskLosesNothing() throws {
-        guard TestTime.scale == 1 else {
-            print("skipped: the full-disk test does not run under a sanitizer (LD_PRELOAD)")
-            return
-        }
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-full-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: data) }
-        let disk: FrozenDisk
-        do {
-            disk = try FrozenDisk(directory: data)
-        } catch {
-            print("skipped: the full-disk test needs clang (\(error))")
-            return
-        }
-        defer { disk.free() }
-        let port = FreePort.next()
-        let daemon = try ChildProcess(Executables.path("rewind"),
-                                      ["serve", "--headless", "--port", "\(port)", "--data", data.path],
-                                      environment: disk.environment)
+        guard let (disk, data) = FrozenDisk.forTest("full-disk") else { return }
+        defer { disk.cleanup() }
+        let (daemon, port) = try disk.startDaemon()
         defer {
             daemon.signal(SIGTERM)
             _ = daemon.waitForExit(timeout: 20)
         }
-        #expect(daemon.waitForLine(timeout: TestTime.seconds(10), stderr: true) { $0.contains("listening on") } != nil)
         let app = try ChildProcess(
             Executables.path("stress"),
             ["--duration", "4", "--rate", "2000", "--state-bytes", "3000", "--mix", "mixed", "--change-bytes", "3000"]
@@ -186,15 +164,9 @@ struct DeliveryFaultTests {
                 "the daemon says its disk is full: \(daemon.stderrLines.suffix(3))")
         usleep(2_500_000)
         disk.free()
-        #expect(app.waitForExit(timeout: TestTime.seconds(90)) == 0, "\(app.stderrLines.suffix(5))")
-        let sent = try SoakTests.sentActions(app)
-        let report = try JSONValue(parsing: try #require(app.stderrLines.last { $0.hasPrefix("{") }))
-        daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(timeout: 20) == 0)
-        let account = try SessionAccount.of(instancePID: app.pid, in: data)
-        #expect(account.accounts(for: sent), "sent \(sent), \(account); not recorded: \(account.missing(of: sent))")
-        #expect(account.declaredLost == 0, "\(account)")
-        #expect(report["delivered"] == true, "\(report)")
+        let run = try Self.finished(app, stopping: daemon, data: data)
+        #expect(run.account.declaredLost == 0, "\(run.account)")
+        #expect(run.report["delivered"] == true, "\(run.report)")
     }
 
     // MARK: Resets that outrun the resend log (case 3)
@@ -214,14 +186,8 @@ struct DeliveryFaultTests {
             usleep(450_000)
             proxy.reset()
         }
-        #expect(app.waitForExit(timeout: TestTime.seconds(120)) == 0, "\(app.stderrLines.suffix(5))")
-        let sent = try SoakTests.sentActions(app)
-        let report = try JSONValue(parsing: try #require(app.stderrLines.last { $0.hasPrefix("{") }))
-        daemon.process.signal(SIGTERM)
-        _ = daemon.process.waitForExit(timeout: 20)
-        let account = try SessionAccount.of(instancePID: app.pid, in: daemon.data)
+        let (report, account) = try Self.finished(app, stopping: daemon.process, data: daemon.data)
         #expect(account.sessions == 1, "\(account.sessionIDs)")
-        #expect(account.accounts(for: sent), "sent \(sent), \(account); not recorded: \(account.missing(of: sent))")
         #expect(report["lost"]?.int64Value == account.declaredLost, "the app's lost count is the session's: \(report)")
         #expect(report["delivered"] == .bool(account.declaredLost == 0), "\(report), \(account)")
     }
@@ -265,6 +231,24 @@ struct DeliveryFaultTests {
 
     // MARK: Helpers
 
+    /// Waits for the `stress` run `app` to end, stops the daemon (`SIGTERM`, a clean stop), and returns what the app
+    /// reported and what its sessions in `data` hold, checking that they account for every action it sent.
+    static func finished(_ app: ChildProcess, stopping daemon: ChildProcess, data: URL,
+                         sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (report: JSONValue, account: SessionAccount) {
+        #expect(app.waitForExit(timeout: TestTime.seconds(120)) == 0, "\(app.stderrLines.suffix(5))",
+                sourceLocation: sourceLocation)
+        let sent = try SoakTests.sentActions(app)
+        let report = try JSONValue(parsing: try #require(app.stderrLines.last { $0.hasPrefix("{") },
+                                                         sourceLocation: sourceLocation))
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(timeout: 20) == 0, sourceLocation: sourceLocation)
+        let account = try SessionAccount.of(instancePID: app.pid, in: data)
+        #expect(account.accounts(for: sent), "sent \(sent), \(account); not recorded: \(account.missing(of: sent))",
+                sourceLocation: sourceLocation)
+        return (report, account)
+    }
+
     /// `hello` (an `AppFrames.hello`) saying that the app had dispatched `seq` actions when its state was taken.
     static func hello(_ hello: String, seq: UInt64) -> String {
         hello.replacingOccurrences(of: #""capabilities":"#, with: #""seq":\#(seq),"capabilities":"#)
@@ -282,5 +266,35 @@ struct DeliveryFaultTests {
             if let acked = message["seq"]?.int64Value, acked >= seq { return }
         }
         Issue.record("no ack through \(seq)", sourceLocation: sourceLocation)
+    }
+}
+
+/// Case 7 of issue 28 through the timeline in a terminal: `q` in `rewind` (as at the end of `make demo`) stops the
+/// daemon cleanly, and the sessions of the apps still connected end `clean`, not `interrupted`.
+@Suite("Quitting the timeline ends connected sessions clean (tmux)", .serialized,
+       .enabled(if: Tmux.isAvailable, "tmux is not installed"))
+struct TimelineQuitTmuxTests {
+    @Test("q, then y, with an app connected: the app's session ends clean with every event committed")
+    func quitEndsSessionsClean() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-quit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let port = FreePort.next()
+        let tmux = try Tmux(command: "\(Executables.path("rewind")) --port \(port) --data \(data.path)")
+        defer { tmux.kill() }
+        #expect(tmux.waitForScreen { $0.contains("ws://127.0.0.1:\(port)") } != nil)
+        let app = try ChildProcess(Executables.path("stress"), ["--count", "300", "--rate", "1000", "--stay"],
+                                   environment: ["REWIND_URL": "ws://127.0.0.1:\(port)"])
+        defer { app.closeInput() }
+        #expect(app.waitForLine(timeout: TestTime.seconds(30), stderr: true) { $0.hasPrefix("{") } != nil)
+        #expect(tmux.waitForScreen { $0.contains("300 events") } != nil, "\(tmux.screen)")
+        tmux.send("q")
+        #expect(tmux.waitForScreen { $0.contains("Quit rewind?") } != nil, "\(tmux.screen)")
+        tmux.send("y")
+        #expect(tmux.waitForExit(), "rewind quit")
+        let sessions = try SessionStore(directory: data).listSessions().filter { $0.appName == "stress" }
+        #expect(sessions.count == 1)
+        #expect(sessions.first?.endState == .clean, "\(sessions)")
+        let account = try SessionAccount.of(instancePID: app.pid, in: data)
+        #expect(account.accounts(for: 300), "\(account)")
     }
 }

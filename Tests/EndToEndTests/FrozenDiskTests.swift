@@ -11,33 +11,12 @@ import Testing
 struct FrozenDiskTests {
     @Test("while the data directory is frozen, handshakes are answered at once; after it thaws nothing is lost")
     func frozenDataDirectory() throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-frozen-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: data) }
-        guard TestTime.scale == 1 else {
-            // A sanitizer's runtime must come first among the daemon's libraries; the preloaded one would precede it.
-            print("skipped: the frozen-disk test does not run under a sanitizer (LD_PRELOAD)")
-            return
-        }
-        let disk: FrozenDisk
-        do {
-            disk = try FrozenDisk(directory: data)
-        } catch {
-            print("skipped: the frozen-disk test needs clang (\(error))")
-            return
-        }
-        defer { disk.thaw() }
-        let port = FreePort.next()
-        let daemon = try ChildProcess(Executables.path("rewind"),
-                                      ["serve", "--headless", "--port", "\(port)", "--data", data.path],
-                                      environment: disk.environment)
+        guard let (disk, data) = FrozenDisk.forTest("frozen-disk") else { return }
+        defer { disk.cleanup() }
+        let (daemon, port) = try disk.startDaemon()
         defer {
             daemon.signal(SIGTERM)
             _ = daemon.waitForExit(timeout: 20)
-        }
-        let listening = Date(timeIntervalSinceNow: TestTime.seconds(10))
-        while Date() < listening && !daemon.stderrLines.contains(where: { $0.contains("listening on") }) {
-            usleep(20_000)
         }
         let app = try ChildProcess(
             Executables.path("stress"),

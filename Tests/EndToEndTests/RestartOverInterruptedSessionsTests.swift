@@ -13,22 +13,8 @@ struct RestartOverInterruptedSessionsTests {
 
     @Test("with the disk frozen, a daemon restarted over sessions a killed daemon left live listens at once; an app reconnecting meanwhile resumes its session once the disk answers")
     func listensWhileTheRepairWaitsForTheDisk() throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-restart-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: data) }
-        guard TestTime.scale == 1 else {
-            // A sanitizer's runtime must come first among the daemon's libraries; the preloaded one would precede it.
-            print("skipped: the restart-over-a-frozen-disk test does not run under a sanitizer (LD_PRELOAD)")
-            return
-        }
-        let disk: FrozenDisk
-        do {
-            disk = try FrozenDisk(directory: data)
-        } catch {
-            print("skipped: the restart-over-a-frozen-disk test needs clang (\(error))")
-            return
-        }
-        defer { disk.thaw() }
+        guard let (disk, data) = FrozenDisk.forTest("restart-over-a-frozen-disk") else { return }
+        defer { disk.cleanup() }
 
         // A first daemon records the sessions of 20 app runs (each file is written before its welcome), and is killed
         // with all of them live.

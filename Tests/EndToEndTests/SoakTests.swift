@@ -187,11 +187,12 @@ struct SoakTests {
             `make soak SOAK_SECONDS=\(Int(plan.seconds))` (debug build; \(formatter.string(from: Date())), \
             \(ProcessInfo.processInfo.activeProcessorCount) processors, load average \(load) at the end). \(plan.apps) \
             `stress` apps (1 kB, 20 kB and 200 kB states at \(Self.rates(plan))) stream through a proxy that \
-            resets their connections at random (about every \(Int(2 * plan.faultSpacing)) s), into a `rewind serve --headless` that is killed (SIGKILL) and stopped \
-            (SIGTERM) and restarted on the same port and data directory, while slow `rewind tail` viewers stop reading \
-            and hostile peers send garbage. Afterwards every action every app sent is recorded exactly once or counted \
-            in a `lost` marker, in every session (checked), and the daemon's resident memory is back within 48 MiB of \
-            its baseline (checked).
+            resets their connections at random (about every \(Int(2 * plan.faultSpacing)) s: on both sides, or on the \
+            app's side only, leaving the daemon's half-open), into a `rewind serve --headless` whose disk stalls now and \
+            then, and that is killed (SIGKILL) and stopped (SIGTERM) and restarted on the same port and data directory, \
+            while slow `rewind tail` viewers stop reading and hostile peers send garbage. Afterwards each app run is \
+            recorded in one session (checked) that holds every action the app sent exactly once or counted in a `lost` \
+            row (checked), and the daemon's resident memory is back within 48 MiB of its baseline (checked).
 
             \(figures)
 

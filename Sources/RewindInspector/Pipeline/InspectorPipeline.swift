@@ -223,6 +223,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     /// Drains what the outbox holds (waiting on the poll schedule, or parked after a quiet spell), turns it into
     /// frames, publishes, and lets the outbox's charge go.
     private func drainOutbox() {
+        owner.check()
         let now = monotonicSeconds()
         let parking = now - lastEntrySeen >= pollSchedule.parkAfter
         // The app has gone idle: the moment to compare the memo's last tree with a full encoding (once per idle
@@ -255,6 +256,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
 
     /// Gives one transport event to the delivery machine (and says `hello` on a new connection).
     private func take(_ event: TransportEvent) {
+        owner.check()
         let now = monotonicSeconds()
         switch event {
         case .connected:
@@ -283,6 +285,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     /// Says `hello` on a new connection with the machine's plan: the resend log's checkpoint and every frame after it,
     /// sent again as first sent (or the last state sent, when the log gave up).
     private func sendHello(now: Double) {
+        owner.check()
         guard let plan = delivery.connected(now: now, baselineSeq: frames.baselineSeq, baseline: frames.baseline) else {
             return
         }
@@ -296,6 +299,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
 
     /// Publishes what other threads read: the verdict, the counts, the memo's statistics.
     private func publish() {
+        owner.check()
         var counts = frames.counts
         counts.lostInRecord = delivery.lostInRecord
         let verdict = delivery.verdict(rangeOpen: frames.rangeOpen, lostInOutbox: counts.lostInOutbox)
@@ -320,6 +324,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     /// Sends `goodbye` when welcomed, with nothing queued and no coalesced range open; then waits (up to a second) for
     /// the transport to write it. Pipeline thread, while stopping.
     private func sayGoodbyeIfHandedOn() {
+        owner.check()
         guard delivery.maySayGoodbye(rangeOpen: frames.rangeOpen) else { return }
         // Entries pushed before the stop are still handed on (the outbox is closed, so this does not wait).
         while true {

@@ -21,6 +21,11 @@ final class DaemonHarness: @unchecked Sendable {
         configuration.dataDirectory = self.dataDirectory
         configuration.token = token
         configuration.log = { _ in }
+        // The daemon's clocks stretch with the tests' (sanitizers): a hand-driven peer that waits on something
+        // slower is not taken for gone.
+        configuration.keepaliveInterval = TestTime.seconds(configuration.keepaliveInterval)
+        configuration.keepaliveTimeout = TestTime.seconds(configuration.keepaliveTimeout)
+        configuration.takeoverProbeTimeout = TestTime.seconds(configuration.takeoverProbeTimeout)
         configure(&configuration)
         daemon = try Daemon(configuration: configuration)
         self.port = try daemon.start()

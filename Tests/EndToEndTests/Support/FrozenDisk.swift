@@ -35,6 +35,45 @@ final class FrozenDisk {
         try? FileManager.default.removeItem(at: fullFlag)
     }
 
+    /// A new data directory whose disk can freeze and fill, for the test `purpose` names; nil (having printed why the
+    /// test is skipped) under a sanitizer, whose runtime must come first among the daemon's libraries (the preloaded
+    /// one would precede it), or without a C compiler. The directory is removed when `cleanup` is called.
+    static func forTest(_ purpose: String) -> (disk: FrozenDisk, data: URL)? {
+        guard TestTime.scale == 1 else {
+            print("skipped: the \(purpose) test does not run under a sanitizer (LD_PRELOAD)")
+            return nil
+        }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-disk-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+            return (try FrozenDisk(directory: data), data)
+        } catch {
+            try? FileManager.default.removeItem(at: data)
+            print("skipped: the \(purpose) test needs clang (\(error))")
+            return nil
+        }
+    }
+
+    /// Thaws, frees, and removes ``directory``.
+    func cleanup() {
+        thaw()
+        free()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Starts `rewind serve --headless` on a free port recording into ``directory`` on this disk, and waits until it
+    /// listens.
+    func startDaemon(port: Int = FreePort.next()) throws -> (process: ChildProcess, port: Int) {
+        let daemon = try ChildProcess(Executables.path("rewind"),
+                                      ["serve", "--headless", "--port", "\(port)", "--data", directory.path],
+                                      environment: environment)
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(10))
+        while Date() < deadline && !daemon.stderrLines.contains(where: { $0.contains("listening on") }) {
+            usleep(20_000)
+        }
+        return (daemon, port)
+    }
+
     /// From now on, file operations under ``directory`` wait.
     func freeze() {
         _ = FileManager.default.createFile(atPath: flag.path, contents: Data())
