@@ -17,7 +17,7 @@ final class DaemonPeer {
     /// peer answers the daemon's pings at once from then on, read or not, as a live app's WebSocket library does (see
     /// ``RawWebSocketClient/answerPingsInBackground()``): a daemon that probes it finds it alive.
     init(port: Int, subprotocol: String = WireProtocol.appSubprotocol, origin: String? = nil,
-         timeout: Double = 5, answersPings: Bool = false) throws {
+         timeout: Double = TestTime.seconds(5), answersPings: Bool = false) throws {
         raw = try RawWebSocketClient(port: port, timeout: timeout)
         handshakeStatus = try raw.handshake(subprotocols: [subprotocol], origin: origin).status
         if answersPings && handshakeStatus == 101 { raw.answerPingsInBackground() }

@@ -56,8 +56,8 @@ final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, 
     /// The thread that reads every frame and answers pings, once started.
     private var backgroundReader: BackgroundFrameReader?
 
-    /// Connects to `127.0.0.1:port`; `timeout` bounds every read.
-    init(port: Int, timeout: Double = 5) throws {
+    /// Connects to `127.0.0.1:port`; `timeout` bounds every read (by default 5 s, stretched by `TestTime.scale`).
+    init(port: Int, timeout: Double = TestTime.seconds(5)) throws {
         readTimeout = timeout
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure.connectFailed(errno) }
