@@ -44,13 +44,4 @@ struct UnderscoredKeyEncodingTests {
         let decoded = try RecorderCoding<MacroShaped, Int>.stateDecoder()(encoded)
         #expect(decoded == state)
     }
-
-    @Test("a key `name` beside `_name` keeps both; `_$` bookkeeping, `_` alone and enum payloads' `_0` are kept")
-    func collisionsAndBookkeeping() {
-        let json: JSONValue = ["_id": 1, "id": 2, "_$id": "x", "_": true, "plain": ["_a": [["_b": 1]]]]
-        #expect(UnderscoredKeys.normalized(json) == ["_id": 1, "id": 2, "_$id": "x", "_": true,
-                                                     "plain": ["a": [["b": 1]]]])
-        let untouched: JSONValue = ["a": [1, 2, ["b": "c"]], "d": .null, "add": ["_0": 1, "_1": "x"]]
-        #expect(UnderscoredKeys.normalized(untouched) == untouched)
-    }
 }

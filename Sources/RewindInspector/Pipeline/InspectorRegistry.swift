@@ -62,22 +62,22 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
         name.map { name in current.filter { $0.appName == name } } ?? current
     }
 
-    /// True when every running inspector (recording under `name`, when given) has nothing more on its way: everything
-    /// it handed on is committed or counted lost, or it is stopping (vacuously true when there is none).
-    func allSettled(app name: String? = nil) -> Bool {
-        members(app: name).allSatisfy(\.isSettled)
-    }
-
-    /// True when every running inspector (recording under `name`, when given) delivered everything with nothing lost,
-    /// or is stopping.
-    func allDelivered(app name: String? = nil) -> Bool {
-        members(app: name).allSatisfy { $0.isStopping || $0.deliveryVerdict == .delivered }
-    }
-
-    /// Waits up to `timeout` seconds for ``allSettled(app:)``.
-    func waitUntilSettled(app name: String? = nil, timeout: Double) {
+    /// Waits up to `timeout` seconds until no running inspector (recording under `name`, when given) has anything
+    /// more on its way — everything it handed on is committed or counted lost, or it is stopping — and returns what
+    /// that one look saw: true when each of them delivered everything with nothing lost (or is stopping; vacuously
+    /// true when there is none), false when one lost actions; nil when time ran out first.
+    ///
+    /// The answer comes from the same reading of each verdict that found them settled: reading them again could see
+    /// a later one (a pipeline whose first connection failed is settled, vacuously delivered, until a retry
+    /// connects and it is pending again).
+    func waitUntilSettled(app name: String? = nil, timeout: Double) -> Bool? {
         let deadline = monotonicSeconds() + timeout
-        while monotonicSeconds() < deadline && !allSettled(app: name) { usleep(2_000) }
+        while true {
+            let verdicts = members(app: name).map { $0.isStopping ? .delivered : $0.deliveryVerdict }
+            if !verdicts.contains(.pending) { return verdicts.allSatisfy { $0 == .delivered } }
+            if monotonicSeconds() >= deadline { return nil }
+            usleep(2_000)
+        }
     }
 
     var counts: InspectorDeliveryCounts {
@@ -152,8 +152,7 @@ extension Inspector {
     /// the outbox coalesced, delivery ends with a snapshot of the store's state read on the main actor.
     @discardableResult
     public static func waitUntilDelivered(timeout: Double = 5) -> Bool {
-        InspectorRegistry.shared.waitUntilSettled(timeout: timeout)
-        return InspectorRegistry.shared.allDelivered()
+        InspectorRegistry.shared.waitUntilSettled(timeout: timeout) == true
     }
 
     /// Waits until every inspector in this process has nothing more on its way: everything dispatched so far is
@@ -164,8 +163,7 @@ extension Inspector {
     /// Threading: blocks the calling thread; call it off the main actor, as ``waitUntilDelivered(timeout:)``.
     @discardableResult
     public static func waitUntilAccountedFor(timeout: Double = 5) -> Bool {
-        InspectorRegistry.shared.waitUntilSettled(timeout: timeout)
-        return InspectorRegistry.shared.allSettled()
+        InspectorRegistry.shared.waitUntilSettled(timeout: timeout) != nil
     }
 
     /// ``waitUntilAccountedFor(timeout:)`` for the inspectors recording under the app name `name` only.
@@ -173,8 +171,7 @@ extension Inspector {
     /// Threading: blocks the calling thread; call it off the main actor.
     @discardableResult
     public static func waitUntilAccountedFor(app name: String, timeout: Double = 5) -> Bool {
-        InspectorRegistry.shared.waitUntilSettled(app: name, timeout: timeout)
-        return InspectorRegistry.shared.allSettled(app: name)
+        InspectorRegistry.shared.waitUntilSettled(app: name, timeout: timeout) != nil
     }
 
     /// Waits like ``waitUntilDelivered(timeout:)``, but only for the inspectors recording under the app name `name`
@@ -185,8 +182,7 @@ extension Inspector {
     /// Threading: blocks the calling thread; call it off the main actor, as ``waitUntilDelivered(timeout:)``.
     @discardableResult
     public static func waitUntilDelivered(app name: String, timeout: Double = 5) -> Bool {
-        InspectorRegistry.shared.waitUntilSettled(app: name, timeout: timeout)
-        return InspectorRegistry.shared.allDelivered(app: name)
+        InspectorRegistry.shared.waitUntilSettled(app: name, timeout: timeout) == true
     }
 
     /// What the inspectors of this process did with the actions dispatched so far: sent with their state, sent

@@ -64,7 +64,7 @@ struct StateEncoder<State: Sendable, Action: Sendable> {
         stateBytes = baseline.serializedBytes().count
         lastMeasure = now
         guard configuration.memoMinimumStateBytes < Int.max, let encode = Self.memoEncoder() else { return baseline }
-        let memo = StateEncodingMemo()
+        let memo = StateEncodingMemo(encoder: coding.jsonEncoder)
         guard let expected = try? coding.encodeState(initial), let tree = try? encode(initial, memo),
               tree == expected else {
             log("the incremental encoding of \(stateType) differs from its full encoding; every state is encoded whole")

@@ -141,7 +141,7 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
     private var current = Node(generation: 0)
     private var generation = 0
     private var verdicts: [ObjectIdentifier: Verdict] = [:]
-    private let encoder = JSONValueEncoder()
+    private let encoder: JSONValueEncoder
 
     /// How the encodings so far went (for tests and benchmarks): collections reused whole.
     public private(set) var reusedWhole = 0
@@ -150,9 +150,11 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
     /// Collections encoded in full (changed, and not elementwise reusable).
     public private(set) var encodedFully = 0
 
-    /// A memo that remembers collections of at least `minimumCount` elements.
-    public init(minimumCount: Int = 8) {
+    /// A memo that remembers collections of at least `minimumCount` elements, encoding with `encoder` (the
+    /// encoder whose whole encodings its trees must equal).
+    public init(minimumCount: Int = 8, encoder: JSONValueEncoder = JSONValueEncoder()) {
         self.minimumCount = max(1, minimumCount)
+        self.encoder = encoder
     }
 
     /// Encodes `value`, reusing what the previous call encoded where it cannot have changed; then remembers this
@@ -295,6 +297,10 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
             pushed = true
         }
         for child in mirror.children {
+            // The observation registrar (`_$observationRegistrar` of `@Observable` and `@ObservableState` storage)
+            // holds class instances, but it is bookkeeping, left out of the recorded encoding
+            // (``JSONValueEncoder/KeyStyle/observationStorage``): what it holds cannot change the encoding.
+            if encoder.keyStyle == .observationStorage, let label = child.label, label.hasPrefix("_$") { continue }
             walk(child.value, enclosing: &enclosing, seen: &seen, unsafe: &unsafe, visited: &visited)
         }
         if pushed { enclosing.removeLast() }

@@ -142,6 +142,12 @@ public final class Recorder<State: Sendable, Action: Sendable>: @unchecked Senda
         pipeline?.deliveryCounts ?? InspectorDeliveryCounts()
     }
 
+    /// How the encoding memo fared so far (states encoded through it, comparisons with a full encoding, whether one
+    /// found it wrong); empty when the recorder is disabled. Any thread.
+    var memoStatistics: StateEncoder<State, Action>.MemoStatistics {
+        pipeline?.memoStatisticsSnapshot ?? .init()
+    }
+
     /// Waits until everything this recorder recorded so far is committed to the daemon's record (it acknowledged
     /// having written it to its file), or until nothing more is on its way, or `timeout` seconds pass. Returns true
     /// when everything was delivered with no action lost, and at once when the recorder is disabled; false when time
@@ -154,8 +160,13 @@ public final class Recorder<State: Sendable, Action: Sendable>: @unchecked Senda
     public func waitUntilDelivered(timeout: Double = 5) -> Bool {
         guard let pipeline else { return true }
         let deadline = monotonicSeconds() + timeout
-        while pipeline.deliveryVerdict == .pending && monotonicSeconds() < deadline { usleep(2_000) }
-        return pipeline.deliveryVerdict == .delivered
+        // One reading decides: a second could see a later verdict (see `InspectorRegistry.waitUntilSettled`).
+        var verdict = pipeline.deliveryVerdict
+        while verdict == .pending && monotonicSeconds() < deadline {
+            usleep(2_000)
+            verdict = pipeline.deliveryVerdict
+        }
+        return verdict == .delivered
     }
 
     /// Queues the state a command put in place (jump, replay, resync) as a snapshot. Host's context.

@@ -17,30 +17,36 @@ struct RecorderCoding<State, Action>: @unchecked Sendable {
     let encodeAction: (Action) throws -> JSONValue
     /// The action's timeline label (`todo/add`).
     let label: (Action) -> String
+    /// The encoder `Encodable` values go through (the encoding memo encodes states with it too, so that its trees are
+    /// the ones ``encodeState`` makes).
+    let jsonEncoder: JSONValueEncoder
 
-    /// The coding chosen from the types: `Encodable` ones through their own encoding, the others by reflection.
+    /// The coding chosen from the types: `Encodable` ones through their own encoding, with `@Observable`-style
+    /// storage read as the properties it stands for (``JSONValueEncoder/KeyStyle/observationStorage``: keys `_name`
+    /// written `name`, the observation registrar left out), so that they read as with reflection; the others by
+    /// reflection.
     static var automatic: RecorderCoding {
-        RecorderCoding(encodeState: encoder(for: State.self), encodeAction: encoder(for: Action.self),
-                       label: { ActionLabel.of($0) })
+        let jsonEncoder = JSONValueEncoder(keyStyle: .observationStorage)
+        return RecorderCoding(encodeState: encoder(for: State.self, jsonEncoder),
+                              encodeAction: encoder(for: Action.self, jsonEncoder),
+                              label: { ActionLabel.of($0) }, jsonEncoder: jsonEncoder)
     }
 
-    /// A value's encoder: its own `encode(to:)` when it is `Encodable`, with keys `_name` (`@Observable`-style
-    /// storage) written `name` (``UnderscoredKeys/normalized(_:)``), so that they read as with reflection;
-    /// reflection otherwise. The choice is made once, from the type.
-    static func encoder<T>(for type: T.Type) -> (T) throws -> JSONValue {
+    /// A value's encoder: its own `encode(to:)` through `jsonEncoder` when it is `Encodable`, reflection otherwise.
+    /// The choice is made once, from the type.
+    static func encoder<T>(for type: T.Type, _ jsonEncoder: JSONValueEncoder) -> (T) throws -> JSONValue {
         guard type is any Encodable.Type else {
             return { value in ReflectedValueEncoder().encode(value) }
         }
-        let encoder = JSONValueEncoder()
         return { value in
             // The cast cannot fail: the type is `Encodable`.
             guard let encodable = value as? any Encodable else { return ReflectedValueEncoder().encode(value) }
-            return UnderscoredKeys.normalized(try encoder.encode(encodable))
+            return try jsonEncoder.encode(encodable)
         }
     }
 
-    /// A state decoder that also reads states whose `Codable` keys are `_name` (`@Observable` storage) from JSON
-    /// recorded with the keys `name`.
+    /// A state decoder that also reads states whose `Codable` keys are `_name` and `_$observationRegistrar`
+    /// (`@Observable` storage) from JSON recorded with the keys `name` and no registrar (``UnderscoredKeys``).
     static func stateDecoder() -> (JSONValue) throws -> State where State: Decodable {
         { json in try UnderscoredKeys.decode(State.self, from: json) }
     }
@@ -57,6 +63,6 @@ extension RecorderCoding where State: Encodable, Action: Encodable {
     static var codable: RecorderCoding {
         let encoder = JSONValueEncoder()
         return RecorderCoding(encodeState: { try encoder.encode($0) }, encodeAction: { try encoder.encode($0) },
-                              label: { ActionLabel.of($0) })
+                              label: { ActionLabel.of($0) }, jsonEncoder: encoder)
     }
 }

@@ -24,23 +24,27 @@ import Foundation
 public struct JSONValueEncoder: Sendable {
     /// Passed to the values' `encode(to:)` as `encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable]
+    /// How object keys are written: as encoded (the default), or with `@Observable`-style storage read as the
+    /// properties it stands for (``KeyStyle/observationStorage``).
+    public var keyStyle: KeyStyle
 
-    /// An encoder with no user info.
-    public init() {
+    /// An encoder with no user info, writing keys in `keyStyle`.
+    public init(keyStyle: KeyStyle = .asEncoded) {
         userInfo = [:]
+        self.keyStyle = keyStyle
     }
 
     /// Encodes `value` into a JSON value. Throws `EncodingError` for the values listed in the type's
     /// documentation, or whatever the value's own `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
-        let root = ValueEncoder(parent: nil, key: nil, userInfo: userInfo)
+        let root = ValueEncoder(parent: nil, key: nil, userInfo: userInfo, keyStyle: keyStyle)
         return try root.box(value, key: nil)
     }
 
     /// Encodes `value` like ``encode(_:)``, consulting `memo` for the values it handles (see
     /// ``JSONValueEncodingMemo``). The result is what ``encode(_:)`` returns as long as the memo answers correctly.
     public func encode<T: Encodable>(_ value: T, memo: any JSONValueEncodingMemo) throws -> JSONValue {
-        let root = ValueEncoder(parent: nil, key: nil, userInfo: userInfo, memo: memo)
+        let root = ValueEncoder(parent: nil, key: nil, userInfo: userInfo, keyStyle: keyStyle, memo: memo)
         return try root.box(value, key: nil)
     }
 }

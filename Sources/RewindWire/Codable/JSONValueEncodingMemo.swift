@@ -56,7 +56,7 @@ public struct JSONValueEncodingSite {
     {
         let count = elements.count
         let child = ValueEncoder(parent: encoder, key: index >= 0 ? nil : key, userInfo: encoder.sendableUserInfo,
-                                 memo: encoder.memo)
+                                 keyStyle: encoder.keyStyle, memo: encoder.memo)
         child.index = index
         child.beginArray()
         child.values.reserveCapacity(count)

@@ -25,6 +25,8 @@ final class ValueEncoder: Encoder {
     let sendableUserInfo: [CodingUserInfoKey: any Sendable]
     /// Consulted for the values it handles (``JSONValueEncodingMemo``); nil for a plain encoding.
     let memo: (any JSONValueEncodingMemo)?
+    /// How the keys of the objects this encoder finishes are written.
+    let keyStyle: JSONValueEncoder.KeyStyle
 
     /// The mutable state. It lives behind a pointer (allocated once per encoder; encoders are reused) so
     /// that the hot paths pay no dynamic exclusivity checks, which class stored properties would.
@@ -63,6 +65,8 @@ final class ValueEncoder: Encoder {
         /// alternates between key types when, for example, it encodes the cases of an enum).
         var templateKey: ObjectIdentifier? = nil
         var otherTemplates: [ObjectIdentifier: [String]] = [:]
+        /// The keys ``JSONValueEncoder/KeyStyle/observationStorage`` writes, for the last key list seen.
+        var observationKeys = ObservationStorageKeys()
     }
 
     private let state: UnsafeMutablePointer<State>
@@ -141,9 +145,10 @@ final class ValueEncoder: Encoder {
     }
 
     init(parent: ValueEncoder?, key: (any CodingKey)?, userInfo: [CodingUserInfoKey: any Sendable],
-         memo: (any JSONValueEncodingMemo)? = nil) {
+         keyStyle: JSONValueEncoder.KeyStyle, memo: (any JSONValueEncodingMemo)? = nil) {
         self.parent = parent
         self.sendableUserInfo = userInfo
+        self.keyStyle = keyStyle
         self.memo = memo
         state = UnsafeMutablePointer<State>.allocate(capacity: 1)
         state.initialize(to: State(key: key))
@@ -289,7 +294,7 @@ final class ValueEncoder: Encoder {
                 finished[index] = node.result()
                 recycle(&node)
             }
-            return .object(JSONObject(uniqueKeys: keys, values: finished))
+            return styledObject(keys: keys, values: finished)
         }
         while !pending.isEmpty {
             var (index, node) = pending.removeLast()
@@ -303,7 +308,16 @@ final class ValueEncoder: Encoder {
         template = object.keys
         subsetMask = 0
         subsetKeys = []
-        return .object(object)
+        guard keyStyle == .observationStorage else { return .object(object) }
+        return styledObject(keys: object.keys, values: object.values)
+    }
+
+    /// The object of `keys` and `values` (unique keys), its keys written in ``keyStyle``.
+    @inline(__always)
+    private func styledObject(keys: [String], values: [JSONValue]) -> JSONValue {
+        guard keyStyle == .observationStorage else { return .object(JSONObject(uniqueKeys: keys, values: values)) }
+        let styled = state.pointee.observationKeys.restyle(keys: keys, values: values)
+        return .object(JSONObject(uniqueKeys: styled.keys, values: styled.values))
     }
 
     // MARK: Building arrays
@@ -357,7 +371,7 @@ final class ValueEncoder: Encoder {
             node.index = -1
             return node
         }
-        return ValueEncoder(parent: self, key: key, userInfo: sendableUserInfo, memo: memo)
+        return ValueEncoder(parent: self, key: key, userInfo: sendableUserInfo, keyStyle: keyStyle, memo: memo)
     }
 
     /// Keeps a finished nested-container node for reuse, unless someone else still holds it.
@@ -417,7 +431,7 @@ final class ValueEncoder: Encoder {
             spareChild = nil
             child = spare
         } else {
-            child = ValueEncoder(parent: self, key: nil, userInfo: sendableUserInfo, memo: memo)
+            child = ValueEncoder(parent: self, key: nil, userInfo: sendableUserInfo, keyStyle: keyStyle, memo: memo)
         }
         if index >= 0 {
             if child.key != nil { child.key = nil }
@@ -474,7 +488,7 @@ final class ValueEncoder: Encoder {
             keys.append(k)
             values.append(transform(v))
         }
-        return .object(JSONObject(uniqueKeys: keys, values: values))
+        return styledObject(keys: keys, values: values)
     }
 
     func boxDoubles(_ doubles: [Double], _ key: (any CodingKey)?) throws -> JSONValue {
@@ -482,7 +496,7 @@ final class ValueEncoder: Encoder {
         elements.reserveCapacity(doubles.count)
         for (i, d) in doubles.enumerated() {
             guard d.isFinite else {
-                let child = ValueEncoder(parent: self, key: key, userInfo: sendableUserInfo)
+                let child = ValueEncoder(parent: self, key: key, userInfo: sendableUserInfo, keyStyle: keyStyle)
                 throw child.invalid(d, IndexCodingKey(i), "\(d) cannot be represented in JSON")
             }
             elements.append(.double(d))
