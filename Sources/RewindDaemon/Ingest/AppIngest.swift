@@ -39,6 +39,9 @@ package struct AppIngest: Sendable {
         var rebuilt: JSONValue?
         /// The action ``rebuilt`` is the state after.
         var rebuiltThrough: UInt64
+        /// ``rebuilt``'s compact size once measured, kept up to date by each patch applied (so that a long resend
+        /// costs each message its patch, not a walk of the whole state).
+        var rebuiltSize: Int? = nil
     }
 
     /// What a state-replacing command sent to the app (`jump`, `replay`) will put in place: the row recording the
@@ -173,7 +176,9 @@ package struct AppIngest: Sendable {
     private mutating func recordReconnect(_ hello: Hello, seq: UInt64, time: Double, into out: inout [IngestOutput]) {
         var detail = "the app reconnected"
         if seq < accountedThrough {
-            resend = Resend(through: accountedThrough, rebuilt: hello.state, rebuiltThrough: seq)
+            // The rebuilt state is needed only where the record lost track of the app's state (``settleResend``);
+            // elsewhere the messages sent again are passed over without being applied.
+            resend = Resend(through: accountedThrough, rebuilt: stateKnown ? nil : hello.state, rebuiltThrough: seq)
             detail += "; it sends again what followed its action \(seq), and what the daemon had not received "
                 + "is recorded after this row"
             // The record goes on from its own state, so the row carries an empty patch (not a full state). Where the
@@ -365,6 +370,7 @@ package struct AppIngest: Sendable {
         if let through = resend?.through, snapshot.seq <= through {
             resend?.rebuilt = snapshot.state
             resend?.rebuiltThrough = snapshot.seq
+            resend?.rebuiltSize = nil
             return
         }
         if snapshot.seq < accountedThrough, let id = connection?.id {
@@ -471,8 +477,15 @@ package struct AppIngest: Sendable {
         }
         resend?.rebuiltThrough = seq
         guard !patch.operations.isEmpty else { return }
-        var size = rebuilt.compactSize(limit: maxStateBytes)
-        resend?.rebuilt = (try? patch.apply(to: &rebuilt, size: &size, maxSize: maxStateBytes)).map { rebuilt }
+        // Taken out of the resend first, so that the patch applies in place instead of copying the state.
+        resend?.rebuilt = nil
+        var size = resend?.rebuiltSize ?? rebuilt.compactSize(limit: maxStateBytes)
+        if (try? patch.apply(to: &rebuilt, size: &size, maxSize: maxStateBytes)) != nil {
+            resend?.rebuilt = rebuilt
+            resend?.rebuiltSize = size
+        } else {
+            resend?.rebuiltSize = nil
+        }
     }
 
     /// Ends a resend: where the record had lost track of the app's state and the messages sent again rebuilt it up
