@@ -42,8 +42,8 @@ enum BurstBenchmarks {
             if number % 4_096 == 4_095 { await Task.yield() }
         }
         let dispatched = MonotonicClock.seconds()
-        let delivered = await Task.detached { Inspector.waitUntilDelivered(timeout: 300) }.value
-        guard delivered else { throw BenchFailure("the burst was not delivered within 300 s") }
+        let settled = await Task.detached { Inspector.waitUntilAccountedFor(timeout: 300) }.value
+        guard settled else { throw BenchFailure("the burst was not accounted for within 300 s") }
         let counts = InspectorDeliveryCounts.sum().minus(before)
         // Wait until the daemon has accounted for every action (recorded, or counted lost).
         var outcome = Outcome(size: size, actions: actions, dispatchSeconds: dispatched - start, recordSeconds: 0,

@@ -334,7 +334,7 @@ enum IngestBenchmarks {
                     lastCommitted = committed
                     lastChange = now
                 }
-                if now - lastChange > 1 && Inspector.waitUntilDelivered(timeout: 0) { break }
+                if now - lastChange > 1 && Inspector.waitUntilAccountedFor(timeout: 0) { break }
                 if now - stepEnd > 120 { throw BenchFailure("the daemon did not commit the step's events in 120 s") }
                 try await Task.sleep(nanoseconds: 1_000_000)
             }

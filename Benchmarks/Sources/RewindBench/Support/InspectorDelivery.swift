@@ -2,8 +2,9 @@ import BenchKit
 import Foundation
 import RewindInspector
 
-/// Waiting for the inspectors of this process to hand everything dispatched so far to the daemon, at a finer grain
-/// than `Inspector.waitUntilDelivered(timeout:)` (which sleeps 2 ms between checks).
+/// Waiting for the inspectors of this process to have everything dispatched so far accounted for by the daemon
+/// (committed, or counted lost), at a finer grain than `Inspector.waitUntilAccountedFor(timeout:)` (which sleeps 2 ms
+/// between checks).
 ///
 /// Threading: any thread; blocks the caller.
 enum InspectorDelivery {
@@ -15,7 +16,7 @@ enum InspectorDelivery {
     @discardableResult
     static func wait(timeout: Double = 60, pause: Double = 0.000_02) throws -> Double {
         let start = MonotonicClock.seconds()
-        while !Inspector.waitUntilDelivered(timeout: 0) {
+        while !Inspector.waitUntilAccountedFor(timeout: 0) {
             if MonotonicClock.seconds() - start > timeout {
                 throw BenchFailure("the inspector did not deliver everything within \(Int(timeout)) s")
             }
@@ -33,7 +34,7 @@ enum InspectorDelivery {
     static func settle(timeout: Double = 60, app: String? = nil) async throws -> Double {
         let start = MonotonicClock.seconds()
         func delivered() -> Bool {
-            app.map { Inspector.waitUntilDelivered(app: $0, timeout: 0) } ?? Inspector.waitUntilDelivered(timeout: 0)
+            app.map { Inspector.waitUntilAccountedFor(app: $0, timeout: 0) } ?? Inspector.waitUntilAccountedFor(timeout: 0)
         }
         while !delivered() {
             if MonotonicClock.seconds() - start > timeout {
