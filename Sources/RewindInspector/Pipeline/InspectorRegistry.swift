@@ -71,9 +71,14 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
     /// a later one (a pipeline whose first connection failed is settled, vacuously delivered, until a retry
     /// connects and it is pending again).
     func waitUntilSettled(app name: String? = nil, timeout: Double) -> Bool? {
+        Self.waitUntilSettled(timeout: timeout) { members(app: name) }
+    }
+
+    /// ``waitUntilSettled(app:timeout:)`` over the inspectors `members` returns (asked again at each look).
+    static func waitUntilSettled(timeout: Double, _ members: () -> [any Member]) -> Bool? {
         let deadline = monotonicSeconds() + timeout
         while true {
-            let verdicts = members(app: name).map { $0.isStopping ? .delivered : $0.deliveryVerdict }
+            let verdicts = members().map { $0.isStopping ? .delivered : $0.deliveryVerdict }
             if !verdicts.contains(.pending) { return verdicts.allSatisfy { $0 == .delivered } }
             if monotonicSeconds() >= deadline { return nil }
             usleep(2_000)

@@ -159,14 +159,7 @@ public final class Recorder<State: Sendable, Action: Sendable>: @unchecked Senda
     @discardableResult
     public func waitUntilDelivered(timeout: Double = 5) -> Bool {
         guard let pipeline else { return true }
-        let deadline = monotonicSeconds() + timeout
-        // One reading decides: a second could see a later verdict (see `InspectorRegistry.waitUntilSettled`).
-        var verdict = pipeline.deliveryVerdict
-        while verdict == .pending && monotonicSeconds() < deadline {
-            usleep(2_000)
-            verdict = pipeline.deliveryVerdict
-        }
-        return verdict == .delivered
+        return InspectorRegistry.waitUntilSettled(timeout: timeout) { [pipeline] } == true
     }
 
     /// Queues the state a command put in place (jump, replay, resync) as a snapshot. Host's context.
