@@ -61,6 +61,7 @@ demo: setup
 ## bench: release build of Benchmarks/ and every benchmark; rewrites BENCHMARKS.md (under 10 minutes).
 ## QUICK=1: a smoke run (under a minute) that writes bench-results/BENCHMARKS-quick.md instead.
 bench: setup
+	$(if $(QUICK),,$(SWIFT) build -c release --product rewind && $(SWIFT) build -c release --product stress)
 	cd Benchmarks && $(SWIFT) run -c release rewind-bench $(if $(QUICK),--quick --output ../bench-results/BENCHMARKS-quick.md,--output ../BENCHMARKS.md)
 
 ## fuzz: a long fuzzing pass (FUZZ_SECONDS, default 300) over the JSON parser, the protocol decoders and patch apply.

@@ -6,8 +6,7 @@ import Foundation
 /// - `REWIND_URL`: the daemon's address (default `ws://127.0.0.1:7723`);
 /// - `REWIND_TOKEN`: the token the daemon requires, if it requires one;
 /// - `REWIND_DISABLED=1`: attach nothing at all (the middleware passes actions straight through);
-/// - `REWIND_OUTBOX_BYTES`: the outbox's budget for states, in bytes (default 64 MiB);
-/// - `REWIND_OUTBOX_ACTION_BYTES`: the outbox's budget for actions, in bytes (default 256 MiB);
+/// - `REWIND_OUTBOX_BYTES`: the inspector's memory budget, in bytes (default 64 MiB; see ``outboxBudgetBytes``);
 /// - `REWIND_EXIT_FLUSH_SECONDS`: how long a normal process exit waits for undelivered events (default 2);
 /// - `REWIND_ANSWER_TIMEOUT_SECONDS`: how long a silent daemon keeps a connection before it is taken for dead
 ///   (default 30; 0: never);
@@ -20,15 +19,21 @@ public struct InspectorConfiguration: Sendable {
     public var token: String?
     /// When true the inspector starts no thread and opens no socket.
     public var disabled = false
-    /// The most the outbox may hold in states, in bytes (estimated from encoded sizes), before it coalesces:
-    /// later actions are queued without their states until the pipeline catches up.
+    /// The inspector's memory budget, in bytes: what the inspector adds to the process's resident memory stays
+    /// within it plus a fixed overhead of at most 32 MiB (its threads, the WebSocket library's buffers, the code it
+    /// brings in; BENCHMARKS.md, "Memory"), whatever the state's size, its growth, the rate and the bursts.
+    ///
+    /// It covers everything the inspector holds: the actions and states queued while the app outruns the daemon,
+    /// the encoded trees of the last state, the frames waiting in the transport and those kept to be sent again after
+    /// a reconnect. Under pressure states go first (the outbox *coalesces*: later actions are kept without their
+    /// states, a `dropped` range whose states are unknown in the record, closed by a full snapshot), and actions last
+    /// (counted lost in the record: `lost` rows, `rewind sessions`' LOST column). Queued states are charged what they
+    /// do not share with the states after them (copy-on-write keeps the rest shared); while the process's resident
+    /// memory has grown by more than half the budget since the inspector last caught up, no state is kept at all.
+    ///
+    /// The default keeps about 300,000 one-field actions waiting (about 150 B each) beside 1 MB states; an app that
+    /// bursts a million actions faster than the daemon records them needs about 256 MiB to keep them all.
     public var outboxBudgetBytes = 64 << 20
-    /// The most the outbox may hold in actions (queued entries without their states), in bytes: each is charged its
-    /// slot in the queue plus what its action may hold outside it. Only when this is full are actions lost (and
-    /// announced as lost). The default holds about 1.7 million one-field actions (about 150 B each): a burst of
-    /// 1,000,000 actions dispatched as fast as the app can, which the outbox holds nearly whole while the daemon
-    /// records them, keeps every action (BENCHMARKS.md, "ingest/burst").
-    public var outboxActionBudgetBytes = 256 << 20
     /// How long, at most, a normal process exit (`exit`, or returning from `main`) waits for the inspector to
     /// deliver what is still queued and say `goodbye`, in seconds. 0: do not wait.
     public var exitFlushSeconds = 2.0
@@ -67,9 +72,9 @@ public struct InspectorConfiguration: Sendable {
     /// The configuration with every field at its default.
     public init() {}
 
-    /// A configuration with `url`, `token`, `disabled`, the outbox budgets, the exit flush time, the answer timeout
+    /// A configuration with `url`, `token`, `disabled`, the memory budget, the exit flush time, the answer timeout
     /// and the memo's threshold read from `environment` (`REWIND_URL`, `REWIND_TOKEN`, `REWIND_DISABLED`,
-    /// `REWIND_OUTBOX_BYTES`, `REWIND_OUTBOX_ACTION_BYTES`, `REWIND_EXIT_FLUSH_SECONDS`,
+    /// `REWIND_OUTBOX_BYTES`, `REWIND_EXIT_FLUSH_SECONDS`,
     /// `REWIND_ANSWER_TIMEOUT_SECONDS`, `REWIND_MEMO_MIN_BYTES`), other fields at their
     /// defaults.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -83,9 +88,6 @@ public struct InspectorConfiguration: Sendable {
         }
         if let budget = environment["REWIND_OUTBOX_BYTES"].flatMap(Int.init), budget > 0 {
             configuration.outboxBudgetBytes = budget
-        }
-        if let budget = environment["REWIND_OUTBOX_ACTION_BYTES"].flatMap(Int.init), budget > 0 {
-            configuration.outboxActionBudgetBytes = budget
         }
         if let seconds = environment["REWIND_EXIT_FLUSH_SECONDS"].flatMap(Double.init), seconds >= 0,
            seconds.isFinite {

@@ -115,17 +115,16 @@ final class DeliverySimulation {
         self.seed = seed
         var random = SplitMixRandom(seed: seed)
         actions = Int.random(in: 50...400, using: &random)
-        // Outbox budgets from roomy to starved, so that some runs coalesce and some lose actions outright.
-        let stateBudget = [1 << 20, 4_096, 600, 120].randomElement(using: &random)!
-        let actionBudget = Int.random(in: 0..<6, using: &random) == 0 ? 1_500 : 1 << 20
+        // Budgets from roomy to starved, so that some runs coalesce and some lose actions outright.
+        let budget = [1 << 20, 1 << 20, 16_384, 4_096, 1_500].randomElement(using: &random)!
         self.random = random
-        outbox = Outbox(stateBudgetBytes: stateBudget, actionBudgetBytes: actionBudget)
+        outbox = Outbox(budgetBytes: budget)
         var configuration = InspectorConfiguration()
         configuration.maxBatchEvents = 16
         configuration.memoMinimumStateBytes = .max
         let flag = snapshotWanted
         frames = FrameBuilder(outbox: outbox, coding: .codable, redactor: Redactor(paths: []),
-                              configuration: configuration, stateType: "SimState",
+                              configuration: configuration, stateType: "SimState", deliveryReserveBytes: 0,
                               onSnapshotWanted: { flag.raise() })
         frames.start(with: SimState(n: 0), now: 0)
         delivery = DeliveryStateMachine(seq: 0, state: frames.baseline, now: 0, answerTimeout: answerTimeout,

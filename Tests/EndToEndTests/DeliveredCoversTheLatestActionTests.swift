@@ -14,8 +14,7 @@ struct DeliveredCoversTheLatestActionTests {
         defer { harness.tearDown() }
         var configuration = InspectorConfiguration()
         configuration.url = harness.url
-        let outbox = Outbox<Int, Int>(stateBudgetBytes: configuration.outboxBudgetBytes,
-                                      actionBudgetBytes: configuration.outboxActionBudgetBytes)
+        let outbox = Outbox<Int, Int>(budgetBytes: configuration.outboxBudgetBytes)
         let pipeline = InspectorPipeline<Int, Int>(
             outbox: outbox, transport: WriteThroughTransport(), configuration: configuration,
             identity: AppIdentity(name: "write-through", instance: UUID().uuidString), stateType: "Int",

@@ -135,15 +135,17 @@ struct InProcessInspectorTests {
         let harness = try DaemonHarness()
         defer { harness.tearDown() }
         var configuration = Self.configuration(for: harness)
-        configuration.outboxBudgetBytes = 32 << 10
+        // Room for about 7,600 states (a quarter of what delivery leaves) and 26,000 actions: 30,000 actions
+        // dispatched faster than the pipeline takes them lose their states, not themselves.
+        configuration.outboxBudgetBytes = 5 << 20
         let store = Store(initialState: AppState(), reducer: Self.reducer,
                           middleware: [Inspector.middleware(name: "outrun", configuration: configuration)])
         #expect(await delivered("outrun"))
-        for _ in 0..<20_000 { store.dispatch(.increment) }  // faster than the pipeline, without yielding
+        for _ in 0..<30_000 { store.dispatch(.increment) }  // faster than the pipeline, without yielding
         #expect(await delivered("outrun"))
         let session = try #require(harness.waitForSession(app: "outrun"))
         let count = try JSONPointer("/count")
-        #expect(try harness.lastRecordedState(session) { $0[count] == 20_000 }[count] == 20_000)
+        #expect(try harness.lastRecordedState(session) { $0[count] == 30_000 }[count] == 30_000)
 
         let reader = try harness.daemon.store.openSession(session.id)
         let events = try reader.events(1...reader.eventCount)
@@ -159,7 +161,6 @@ struct InProcessInspectorTests {
         defer { harness.tearDown() }
         var configuration = Self.configuration(for: harness)
         configuration.outboxBudgetBytes = 1
-        configuration.outboxActionBudgetBytes = 1
         let store = Store(initialState: AppState(), reducer: Self.reducer,
                           middleware: [Inspector.middleware(name: "nothing-fits", configuration: configuration)])
         #expect(await delivered("nothing-fits"))

@@ -44,7 +44,9 @@ struct InspectorEndToEndTests {
                                     // 10,000 whole 5 kB states, encoded by a debug build beside the rest of the
                                     // suite: on a loaded machine that took more than the usual 30 s.
                                     "--deliver-timeout", String(TestTime.seconds(90))],
-                                   environment: ["REWIND_URL": harness.url])
+                                   // Every state of the burst kept (none coalesced), so that each of the
+                                   // 10,000 patches is checked: a budget that holds them all.
+                                   environment: ["REWIND_URL": harness.url, "REWIND_OUTBOX_BYTES": "\(256 << 20)"])
         #expect(app.waitForExit(timeout: TestTime.seconds(120)) == 0)
         let reportLine = try #require(app.stderrLines.last)
         let report = try JSONValue(parsing: reportLine)

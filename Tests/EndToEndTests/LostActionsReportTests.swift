@@ -24,7 +24,6 @@ struct LostActionsReportTests {
         var configuration = InspectorConfiguration()
         configuration.url = harness.url
         configuration.outboxBudgetBytes = 1
-        configuration.outboxActionBudgetBytes = 1
         let store = Store(initialState: BurstDeliveryTests.kilobyteState, reducer: BurstDeliveryTests.reducer,
                           middleware: [Inspector.middleware(name: "lossy", configuration: configuration)])
         #expect(await Task.detached { Inspector.waitUntilDelivered(app: "lossy", timeout: TestTime.seconds(10)) }.value)

@@ -53,8 +53,7 @@ struct MemoPipelineEndToEndTests {
         var configuration = InspectorConfiguration()
         configuration.url = harness.url
         configure(&configuration)
-        let outbox = Outbox<State, Int>(stateBudgetBytes: configuration.outboxBudgetBytes,
-                                        actionBudgetBytes: configuration.outboxActionBudgetBytes)
+        let outbox = Outbox<State, Int>(budgetBytes: configuration.outboxBudgetBytes)
         let pipeline = InspectorPipeline<State, Int>(
             outbox: outbox, transport: LibWebSocketsTransport(), configuration: configuration,
             identity: AppIdentity(name: name, instance: "memo-\(UUID().uuidString)"),

@@ -6,7 +6,7 @@ import Testing
 @Suite("Outbox: a parked pipeline is woken by the first push, once per idle period")
 struct OutboxParkingTests {
     private func outbox() -> Outbox<Int, Int> {
-        Outbox<Int, Int>(stateBudgetBytes: 1 << 20, actionBudgetBytes: 1 << 20)
+        Outbox<Int, Int>(budgetBytes: 1 << 21)
     }
 
     private func push(_ outbox: Outbox<Int, Int>, _ seq: UInt64) {

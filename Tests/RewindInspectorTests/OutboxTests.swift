@@ -2,9 +2,9 @@ import Rewind
 @testable import RewindInspector
 import Testing
 
-/// The outbox under pressure: states are given up before actions, and an action is lost only when the separate
-/// action budget is full.
-@Suite("Outbox: states are given up before actions")
+/// The outbox under pressure: one memory budget for states, actions and what the pipeline holds; states are given up
+/// before actions, and an action is lost only when the budget cannot hold it.
+@Suite("Outbox: one budget, states given up before actions")
 struct OutboxTests {
     typealias Box = Outbox<[Int], Int>
 
@@ -28,27 +28,32 @@ struct OutboxTests {
         return (entries, lostAfter)
     }
 
-    @Test("when the state budget is full, later actions are kept without their states, none lost")
+    /// A state charge such that exactly `count` states fit in a quarter of `budget` (the states' share).
+    private func charge(forStates count: Int, in budget: Int) -> Int {
+        budget / 4 / count - MemoryLayout<Box.KeptState>.stride - 1
+    }
+
+    @Test("when the states' quarter of the budget is full, later actions are kept without their states, none lost")
     func statesGoFirst() {
-        let outboxForThree = Box(stateBudgetBytes: 3 * (1_000 + MemoryLayout<Box.KeptState>.stride),
-                                 actionBudgetBytes: 1 << 30)
-        outboxForThree.updateCosts(stateBytes: 1_000, actionBytes: 10)
+        let budget = 8 << 20
+        let outbox = Box(budgetBytes: budget)
+        outbox.updateCosts(stateCharge: charge(forStates: 3, in: budget), actionBytes: 10, reservedBytes: 0)
         // The queue holds states for 3 entries; 10,000 more actions all keep their place.
-        push(outboxForThree, 1...10_003)
-        let (entries, lostAfter) = drainAll(outboxForThree)
+        push(outbox, 1...10_003)
+        let (entries, lostAfter) = drainAll(outbox)
         #expect(entries.map(\.seq) == Array(1...10_003))
         #expect(entries.prefix(3).allSatisfy { $0.state != nil })
         #expect(entries.dropFirst(3).allSatisfy { $0.state == nil && $0.action != nil })
         #expect(entries.allSatisfy { $0.lostBefore == 0 })
         #expect(lostAfter == 0)
-        #expect(outboxForThree.isEmpty, "every charge was released")
+        #expect(outbox.isEmpty, "every charge was released")
     }
 
-    @Test("an action is lost only when the action budget is full, and the loss is counted where it happened")
+    @Test("an action is lost only when the budget cannot hold it, and the loss is counted where it happened")
     func actionsLastResort() {
         let record = Box.recordBytes
-        let outbox = Box(stateBudgetBytes: 1, actionBudgetBytes: 5 * record)
-        outbox.updateCosts(stateBytes: 1_000, actionBytes: 0)
+        let outbox = Box(budgetBytes: 5 * record)
+        outbox.updateCosts(stateCharge: 1_000, actionBytes: 0, reservedBytes: 0)
         push(outbox, 1...8)
         var drained = outbox.drain(waitingUpTo: 0)
         #expect(drained.entries.map(\.seq) == [1, 2, 3, 4, 5])
@@ -61,6 +66,58 @@ struct OutboxTests {
         #expect(drained.entries.map(\.seq) == [9, 10, 10])
         #expect(drained.entries.map(\.lostBefore) == [0, 0, 0])
         #expect(drained.entries.last?.state == [10], "a snapshot keeps its state over the budget")
+    }
+
+    @Test("what the pipeline reserves comes off the budget, down to a quarter of it")
+    func reservedBytesShrinkTheQueue() {
+        let record = Box.recordBytes
+        let outbox = Box(budgetBytes: 40 * record)
+        outbox.updateCosts(stateCharge: 1 << 20, actionBytes: 0, reservedBytes: 30 * record)
+        push(outbox, 1...20)
+        #expect(drainAll(outbox).entries.count == 10, "40 − 30 records' worth of room")
+        outbox.updateCosts(stateCharge: 1 << 20, actionBytes: 0, reservedBytes: 1 << 30)
+        push(outbox, 21...40)
+        #expect(drainAll(outbox).entries.count == 10, "never less than a quarter of the budget")
+    }
+
+    @Test("a measurement that raises the state charge applies to the states already held: no more are kept until they go")
+    func raisedChargeAppliesToHeldStates() {
+        let budget = 8 << 20
+        let outbox = Box(budgetBytes: budget)
+        outbox.updateCosts(stateCharge: charge(forStates: 100, in: budget), actionBytes: 0, reservedBytes: 0)
+        push(outbox, 1...10)
+        // The state turned out ten times larger: the ten held fill the states' share.
+        outbox.updateCosts(stateCharge: charge(forStates: 10, in: budget), actionBytes: 0, reservedBytes: 0)
+        push(outbox, 11...20)
+        var entries = drainAll(outbox).entries
+        #expect(entries.prefix(10).allSatisfy { $0.state != nil })
+        #expect(entries.dropFirst(10).allSatisfy { $0.state == nil }, "nothing kept while the held states fill the share")
+        push(outbox, 21...22)
+        entries = drainAll(outbox).entries
+        #expect(entries.allSatisfy { $0.state != nil }, "once they are gone, states are kept again")
+    }
+
+    @Test("while the pipeline refuses states (resident memory grew past the budget) every entry keeps its action only")
+    func refusedStates() {
+        let outbox = Box(budgetBytes: 64 << 20)
+        outbox.updateCosts(stateCharge: 100, actionBytes: 0, reservedBytes: 0)
+        outbox.refuseStates(true)
+        push(outbox, 1...5)
+        outbox.pushSnapshot(afterSeq: 5, finishedNanos: 6, state: [5], reason: Box.closingReason)
+        let entries = drainAll(outbox).entries
+        #expect(entries.prefix(5).allSatisfy { $0.state == nil && $0.action != nil })
+        #expect(entries.last?.state == [5], "a snapshot still keeps its state")
+        outbox.refuseStates(false)
+        push(outbox, 6...6)
+        #expect(drainAll(outbox).entries.first?.state == [6])
+    }
+
+    @Test("until the pipeline measured the state, only a few dozen states are kept on trust")
+    func unmeasuredStatesAreChargedConservatively() {
+        let outbox = Box(budgetBytes: 64 << 20)
+        push(outbox, 1...1_000)
+        let kept = drainAll(outbox).entries.filter { $0.state != nil }.count
+        #expect(kept > 0 && kept <= 32, "\(kept) states kept before any measurement")
     }
 
     @Test("a long queue drains in order across chunks and keeps little storage afterwards")

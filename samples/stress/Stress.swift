@@ -1,7 +1,8 @@
 import Rewind
 import SampleSupport
 
-/// A state of configurable size: `items` hold the bulk, each with a payload string.
+/// A state of configurable size: `items` hold the bulk, each with a payload string — in one flat array, or (the
+/// `sections` layout) in sections of 100, as apps usually nest large collections.
 struct StressState: Codable, Equatable, Sendable {
     struct Item: Codable, Equatable, Sendable {
         var id: Int
@@ -9,17 +10,98 @@ struct StressState: Codable, Equatable, Sendable {
         var payload: String
     }
 
+    /// A hundred items of the `sections` layout.
+    struct Section: Codable, Equatable, Sendable {
+        var id: Int
+        var items: [Item]
+    }
+
     var items: [Item] = []
+    /// The items in sections (the `sections` layout); nil in the flat layout (and then not encoded).
+    var sections: [Section]?
     var counter = 0
     var note = ""
 
-    /// A state of roughly `bytes` bytes of JSON, in items of about 100 bytes.
-    static func sized(_ bytes: Int) -> StressState {
+    /// How many items a section of the `sections` layout holds when it is made.
+    static let sectionSize = 100
+
+    /// A state of roughly `bytes` bytes of JSON, in items of about 100 bytes, laid out as `layout` says.
+    static func sized(_ bytes: Int, layout: StressLayout = .flat) -> StressState {
         let count = max(1, bytes / 100)
+        let items = (0..<count).map { Item(id: $0, value: 0, payload: String(repeating: "x", count: 60)) }
         var state = StressState()
-        state.items = (0..<count).map { Item(id: $0, value: 0, payload: String(repeating: "x", count: 60)) }
+        switch layout {
+        case .flat:
+            state.items = items
+        case .sections:
+            state.sections = stride(from: 0, to: count, by: sectionSize).map {
+                Section(id: $0, items: Array(items[$0..<min(count, $0 + sectionSize)]))
+            }
+        }
         return state
     }
+
+    /// The number of items, in either layout.
+    var itemCount: Int {
+        sections.map { $0.reduce(0) { $0 + $1.items.count } } ?? items.count
+    }
+
+    /// Changes the item at `index` (counted across sections), if there is one.
+    mutating func updateItem(at index: Int, _ change: (inout Item) -> Void) {
+        guard index >= 0 else { return }
+        guard sections != nil else {
+            if items.indices.contains(index) { change(&items[index]) }
+            return
+        }
+        var rest = index
+        for section in sections!.indices {
+            let count = sections![section].items.count
+            if rest < count {
+                change(&sections![section].items[rest])
+                return
+            }
+            rest -= count
+        }
+    }
+
+    /// Appends `item` (to the last section, or a new one when it is full).
+    mutating func append(_ item: Item) {
+        guard sections != nil else {
+            items.append(item)
+            return
+        }
+        if let last = sections!.indices.last, sections![last].items.count < Self.sectionSize {
+            sections![last].items.append(item)
+        } else {
+            sections!.append(Section(id: item.id, items: [item]))
+        }
+    }
+
+    /// Removes the item at `index` (counted across sections), if there is one.
+    mutating func removeItem(at index: Int) {
+        guard index >= 0 else { return }
+        guard sections != nil else {
+            if items.indices.contains(index) { items.remove(at: index) }
+            return
+        }
+        var rest = index
+        for section in sections!.indices {
+            let count = sections![section].items.count
+            if rest < count {
+                sections![section].items.remove(at: rest)
+                return
+            }
+            rest -= count
+        }
+    }
+}
+
+/// How `stress` lays its items out.
+enum StressLayout: String {
+    /// One flat array of items (a change copies the whole array).
+    case flat
+    /// Sections of 100 items (a change copies one section's items and the array of sections).
+    case sections
 }
 
 /// The actions `stress` generates: small changes to one item, larger writes, appends and removals.
@@ -34,13 +116,13 @@ enum StressAction: Codable, Equatable, Sendable {
 let stressReducer = Reducer<StressState, StressAction> { state, action in
     switch action {
     case .touch(let index, let value):
-        if state.items.indices.contains(index) { state.items[index].value = value }
+        state.updateItem(at: index) { $0.value = value }
     case .write(let index, let text):
-        if state.items.indices.contains(index) { state.items[index].payload = text }
+        state.updateItem(at: index) { $0.payload = text }
     case .append(let item):
-        state.items.append(item)
+        state.append(item)
     case .remove(let index):
-        if state.items.indices.contains(index) { state.items.remove(at: index) }
+        state.removeItem(at: index)
     case .tick:
         break
     }
@@ -52,7 +134,7 @@ let stressReducer = Reducer<StressState, StressAction> { state, action in
 func randomAction(in state: StressState, changeBytes: Int, mix: StressMix, using generator: inout SplitMix64)
     -> StressAction
 {
-    let count = state.items.count
+    let count = state.itemCount
     let roll = Int.random(in: 0..<100, using: &generator)
     switch mix {
     case .touch:

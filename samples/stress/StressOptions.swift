@@ -9,6 +9,7 @@ struct StressOptions {
     var changeBytes = 20
     var seed: UInt64 = 1
     var mix = StressMix.mixed
+    var layout = StressLayout.flat
     var printState = false
     var stay = false
     var deliverTimeout = 30.0
@@ -24,6 +25,7 @@ struct StressOptions {
           --state-bytes B    approximate size of the state's JSON (default 1000)
           --change-bytes C   size of the text a 'write' action puts in (default 20)
           --mix touch|mixed  only one-field changes, or changes, writes, appends and removals (default mixed)
+          --layout flat|sections  the items in one array, or in sections of 100 (default flat)
           --seed S           random seed (default 1): the same seed repeats the same run
           --print-state      print the final state as one line of JSON on standard output
           --deliver-timeout S  after the last dispatch, wait up to S seconds for everything to reach the daemon
@@ -40,8 +42,8 @@ struct StressOptions {
           handedOver    true when every action was accounted for by the daemon (committed to its record, or counted
                         lost there) within --deliver-timeout
           delivered     true when every action sent is committed to the daemon's record: handed over, none lost
-        Environment: REWIND_URL, REWIND_TOKEN, REWIND_DISABLED=1, REWIND_OUTBOX_BYTES, REWIND_OUTBOX_ACTION_BYTES,
-        REWIND_EXIT_FLUSH_SECONDS.
+        Environment: REWIND_URL, REWIND_TOKEN, REWIND_DISABLED=1, REWIND_OUTBOX_BYTES (the inspector's memory
+        budget), REWIND_EXIT_FLUSH_SECONDS.
         """
 
     init(_ arguments: [String]) throws {
@@ -69,6 +71,12 @@ struct StressOptions {
                     throw StressUsageError("--mix takes 'touch' or 'mixed', not '\(text)'")
                 }
                 mix = parsed
+            case "--layout":
+                let text = try value(argument)
+                guard let parsed = StressLayout(rawValue: text) else {
+                    throw StressUsageError("--layout takes 'flat' or 'sections', not '\(text)'")
+                }
+                layout = parsed
             case "--print-state": printState = true
             case "--stay": stay = true
             case "--deliver-timeout": deliverTimeout = try number(argument)

@@ -18,7 +18,7 @@ do {
 }
 
 let store = Store(
-    initialState: StressState.sized(options.stateBytes),
+    initialState: StressState.sized(options.stateBytes, layout: options.layout),
     reducer: stressReducer,
     middleware: [Inspector.middleware(name: "stress")]
 )
@@ -41,7 +41,9 @@ while deadline.map({ DispatchTime.now().uptimeNanoseconds < $0 }) ?? (sent < opt
     if interval > 0 {
         let due = start + UInt64(Double(sent) * interval)
         let now = DispatchTime.now().uptimeNanoseconds
-        if due > now { try? await Task.sleep(nanoseconds: due - now) }
+        // Sleeps of at least a millisecond (the actions that fall due meanwhile are dispatched back to back when it
+        // ends): a timer per action at thousands per second would cost more than the dispatches measured.
+        if due > now { try? await Task.sleep(nanoseconds: max(due - now, 1_000_000)) }
     } else if sent % 4096 == 0 {
         await Task.yield()
     }
@@ -58,13 +60,27 @@ latencies.sort()
 @MainActor func percentile(_ p: Double) -> Double {
     latencies.isEmpty ? 0 : Double(latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]) / 1000
 }
-var usage = rusage()
-getrusage(RUSAGE_SELF.rawValue, &usage)
+/// The process's peak resident memory in KiB: the kernel's high-water mark of this program's memory (`VmHWM`) where
+/// it can be read — `ru_maxrss` would include a parent's peak, inherited across `fork` and `exec` — else `ru_maxrss`.
+func peakResidentKiB() -> Int {
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+       let kib = Int(line.split(separator: " ").dropFirst().first ?? "") {
+        return kib
+    }
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    #if canImport(Darwin)
+    return Int(usage.ru_maxrss) / 1024
+    #else
+    return Int(usage.ru_maxrss)
+    #endif
+}
 let report = String(
     format: #"{"sent":%d,"seconds":%.3f,"rate":%.0f,"p50Micros":%.3f,"p99Micros":%.3f,"maxMicros":%.3f,"#
         + #""maxRSSKiB":%d,"withState":%llu,"withoutState":%llu,"lost":%llu,"handedOver":%@,"delivered":%@}"#,
     sent, seconds, Double(sent) / max(seconds, 1e-9), percentile(0.5), percentile(0.99), percentile(1.0),
-    usage.ru_maxrss, counts.sentWithState, counts.sentWithoutState, lost,
+    peakResidentKiB(), counts.sentWithState, counts.sentWithoutState, lost,
     handedOver ? "true" : "false", delivered ? "true" : "false")
 FileHandle.standardError.write(Data((report + "\n").utf8))
 

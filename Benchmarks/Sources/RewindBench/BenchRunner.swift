@@ -16,7 +16,7 @@ enum BenchRunner {
         #if DEBUG
         context.progress("warning: a debug build — the figures mean nothing; use `swift run -c release`")
         #endif
-        let order: [BenchArea] = [.ingest, .encode, .memo, .wire, .appThread, .recorderPath, .timeTravel, .seek,
+        let order: [BenchArea] = [.ingest, .encode, .memo, .wire, .appThread, .outOfProcess, .recorderPath, .timeTravel, .seek,
                                   .history, .tui, .search]
         var results: [BenchArea: AreaReport] = [:]
         var session: RecordedSession?
@@ -32,6 +32,7 @@ enum BenchRunner {
             case .memo: report = try await MemoBenchmarks.run(context)
             case .wire: report = try WireBenchmarks.run(context)
             case .appThread: report = try await AppThreadBenchmarks.run(context)
+            case .outOfProcess: report = try await OutOfProcessBenchmarks.run(context)
             case .recorderPath: report = try await RecorderPathBenchmarks.run(context)
             case .timeTravel: report = try await TimeTravelBenchmarks.run(context)
             case .search: report = try SearchBenchmarks.run(context)
@@ -59,6 +60,7 @@ enum BenchRunner {
                 context.progress("missed: \(row.figure): \(row.value) (target \(row.target?.text ?? ""))")
             }
         }
+        compareWithInProcessRates(&results)
         var command = options.command ?? (options.quick ? "make bench QUICK=1" : "make bench")
         #if DEBUG
         command += " (DEBUG BUILD: figures not meaningful)"
@@ -68,6 +70,25 @@ enum BenchRunner {
             loadAverageAtEnd: MachineInfo.currentLoadAverage(), toolchain: toolchain(),
             areas: BenchArea.allCases.compactMap { results[$0] },
             seconds: MonotonicClock.seconds() - context.startedAt, areaNames: BenchArea.allCases.map(\.rawValue))
+    }
+
+    /// Gives each out-of-process rate row the in-process figure of the same run as its baseline (the App thread
+    /// area's highest sustained rate with the memo on, for the same state size).
+    private static func compareWithInProcessRates(_ results: inout [BenchArea: AreaReport]) {
+        guard let inProcess = results[.appThread], var outOfProcess = results[.outOfProcess] else { return }
+        for index in outOfProcess.rows.indices {
+            let row = outOfProcess.rows[index]
+            guard row.figure.hasPrefix("out of process: highest rate") else { continue }
+            let size = row.figure.contains("1 MB") ? "1 MB" : "100 kB"
+            guard let baseline = inProcess.rows.first(where: {
+                $0.figure.hasPrefix("highest sustained action rate, \(size) state, memo on")
+            }) else { continue }
+            outOfProcess.rows[index].baseline = "in process, same run: \(baseline.value)"
+            if let mine = row.value.number, let theirs = baseline.value.number, theirs > 0 {
+                outOfProcess.rows[index].ratio = "\(Quantity.multiple(mine / theirs)) of in process"
+            }
+        }
+        results[.outOfProcess] = outOfProcess
     }
 
     /// The first line of `swift --version`, plus the build configuration.

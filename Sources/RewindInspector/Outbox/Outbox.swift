@@ -14,17 +14,25 @@ import Rewind
 /// anyway: when the app dispatches after a pause, on cold caches, every further line (a separate lock object,
 /// Foundation's code) costs it a miss.
 ///
-/// The outbox has two byte budgets, because under pressure it gives up states long before actions: actions are the
-/// record, while an intermediate state can be marked unknown and the next one taken whole.
+/// The outbox holds what the app dispatched until the pipeline takes it, within one byte budget, the inspector's
+/// memory budget (``InspectorConfiguration/outboxBudgetBytes``), shared with what the pipeline itself holds
+/// (``updateCosts(stateCharge:actionBytes:reservedBytes:)``'s `reservedBytes`: the resend log, the frames queued in
+/// the transport, the encoded trees of the last state). What is left of it, the *queue budget* (never less than a
+/// quarter of the budget), is for queued entries. Under pressure the outbox gives up states long before actions:
+/// actions are the record, while an intermediate state can be marked unknown and the next one taken whole.
 ///
-/// - The **state budget** (``InspectorConfiguration/outboxBudgetBytes``) bounds the states held for queued entries.
-///   Each kept state is charged an estimate of its size: its encoding's size as last measured by the pipeline
-///   (``updateCosts(stateBytes:actionBytes:)``) plus its slot. When the next state does not fit, the entry keeps its
-///   action but not its state (it is *stateless*): the outbox *coalesces*.
-/// - The **action budget** (``InspectorConfiguration/outboxActionBudgetBytes``) bounds the entries themselves. Each is
-///   charged its slot in the queue (`MemoryLayout<Record>.stride`) plus what its action may hold outside it (its
-///   encoding's size beyond the inline size, as last measured). Only when even the action does not fit is it
-///   dropped and counted as *lost* — the last resort, announced with `dropped` (`actionsLost`) so the record says so.
+/// - **States** may take up to a quarter of the queue budget (a burst of actions needs the rest more). Each kept state is charged what holding it costs the process:
+///   its slot plus what it does not share with the states after it, as the pipeline last measured it (the encoding
+///   memo sees which collections a change copied; without the memo, the state's whole encoded size). When a
+///   measurement raises the charge, the states already held are charged again at the new figure (so a state that
+///   grew stops the outbox keeping more until enough of them are gone). When the next state does not fit, the entry
+///   keeps its action but not its state (it is *stateless*): the outbox *coalesces*. The pipeline also watches the
+///   process's resident memory: while it has grown by more than half the budget since the outbox was last empty,
+///   states are refused whatever the charges say (``refuseStates(_:)``), so a wrong charge cannot put the app at risk.
+/// - **Actions** take the rest of the queue budget. Each is charged its slot in the queue
+///   (`MemoryLayout<Record>.stride`) plus what its action may hold outside it (its encoding's size beyond the inline
+///   size, as last measured) and the allocator's overhead. Only when even the action does not fit is it dropped and
+///   counted as *lost* — the last resort, announced with `dropped` (`actionsLost`) so the record says so.
 ///
 /// States are kept in their own queue, beside the entries and in the same order, so a stateless entry costs only its
 /// record, whatever the size of the app's `State`.
@@ -36,14 +44,17 @@ import Rewind
 /// (``pushSnapshot(afterSeq:finishedNanos:state:reason:)`` with ``closingReason``), or takes the first later entry
 /// that kept its state, whichever comes first; the timeline says honestly where detail was lost.
 ///
-/// Entries count against the budgets from ``push(seq:finishedNanos:action:source:state:reducerNanos:)`` until the
+/// Entries count against the budget from ``push(seq:finishedNanos:action:source:state:reducerNanos:)`` until the
 /// pipeline ``release(_:)``s them after encoding and sending, so the outbox and the batch in the pipeline's hands
-/// together stay within the budgets. Both queues are chunked (``ChunkedQueue``): a push never copies what is
+/// together stay within it. Both queues are chunked (``ChunkedQueue``): a push never copies what is
 /// already queued, however long the queue.
 ///
 /// Threading: the `push` methods from the store's thread; ``drain(waitingUpTo:limit:)`` and
-/// ``updateCosts(stateBytes:actionBytes:)`` from the pipeline thread. Safe for exactly that pairing (one producer,
+/// ``updateCosts(stateCharge:actionBytes:reservedBytes:)`` from the pipeline thread. Safe for exactly that pairing (one producer,
 /// one consumer); all state is guarded by `queue`'s lock.
+///
+/// Threading (continued): ``updateCosts(stateCharge:actionBytes:reservedBytes:)`` and ``refuseStates(_:)`` from the
+/// pipeline thread as well.
 ///
 /// The producer's side (``push(seq:finishedNanos:action:source:state:reducerNanos:)``) is inlinable so that it is
 /// specialized for the app's types: run unspecialized, generic code looks up type metadata at run time on every
@@ -131,7 +142,7 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         var charge = Charge()
     }
 
-    /// Bytes charged against each budget.
+    /// Bytes charged against the budget, for states and for actions.
     struct Charge: Sendable {
         var stateBytes = 0
         var actionBytes = 0
@@ -148,6 +159,10 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         @usableFromInline var latestSeq: UInt64 = 0
         @usableFromInline var stateCost: Int
         @usableFromInline var actionCost: Int
+        /// What the pipeline holds itself, charged against the same budget.
+        @usableFromInline var reservedBytes = 0
+        /// True while the pipeline saw the process's resident memory grow past the budget: no state is kept.
+        @usableFromInline var statesRefused = false
         var closed = false
         var poked = false
         /// True while the pipeline waits parked: the next push wakes it (and clears this).
@@ -161,6 +176,11 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         }
 
         var isEmpty: Bool { records.isEmpty && lostRun == 0 }
+
+        /// What the kept states are charged: what they were charged when kept, or, when a later measurement raised
+        /// the charge of a state, the states still queued at that charge (whichever is more).
+        @inlinable
+        var effectiveStateCharge: Int { Swift.max(stateChargedBytes, states.count &* stateCost) }
     }
 
     /// The queue and the lock that guards it, stored together.
@@ -169,22 +189,30 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     /// touches it.
     private let wakeup = DispatchSemaphore(value: 0)
 
-    /// The most the kept states may be charged, in bytes.
-    @usableFromInline let stateBudgetBytes: Int
-    /// The most the queued entries (without their states) may be charged, in bytes.
-    @usableFromInline let actionBudgetBytes: Int
+    /// The inspector's memory budget, in bytes: the queued entries and what the pipeline reserves together.
+    @usableFromInline let budgetBytes: Int
 
     /// What one queued entry costs in memory before its action's own storage: its record's slot.
     static var recordBytes: Int { MemoryLayout<Record>.stride }
 
-    /// Creates an empty outbox charging kept states against `stateBudgetBytes` and entries against
-    /// `actionBudgetBytes`.
-    init(stateBudgetBytes: Int, actionBudgetBytes: Int) {
-        self.stateBudgetBytes = max(stateBudgetBytes, 1)
-        self.actionBudgetBytes = max(actionBudgetBytes, 1)
-        let queue = Queue(stateCost: MemoryLayout<KeptState>.stride + 64,
+    /// What the allocator adds to each separate allocation an entry may make (its header and rounding), bytes.
+    static var allocationOverhead: Int { 32 }
+
+    /// Creates an empty outbox whose entries and the pipeline's reservation share `budgetBytes`. Until the pipeline
+    /// first measures the state (``updateCosts(stateCharge:actionBytes:reservedBytes:)``), a state is charged a
+    /// sixty-fourth of the budget: a few dozen states at most are kept on trust.
+    init(budgetBytes: Int) {
+        self.budgetBytes = max(budgetBytes, 1)
+        let queue = Queue(stateCost: MemoryLayout<KeptState>.stride + self.budgetBytes / 64,
                           actionCost: MemoryLayout<Record>.stride + 64)
         self.queue = MutexGuardedBuffer.make(queue)
+    }
+
+    /// What queued entries may take: the budget less what the pipeline reserves, and never less than a quarter of the
+    /// budget.
+    @inlinable
+    func queueBudget(_ queue: Queue) -> Int {
+        Swift.max(budgetBytes / 4, budgetBytes &- queue.reservedBytes)
     }
 
     /// Queues one dispatched action. Store thread only; O(1); never blocks on the pipeline's work.
@@ -220,12 +248,18 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
                 queue.parked = false
                 queue.parkedWakeUps += 1
             }
-            guard isSnapshot || queue.actionChargedBytes + queue.actionCost <= actionBudgetBytes else {
+            let available = queueBudget(queue)
+            // Actions are weighed against the states' charges as kept, so that a raised state charge makes the outbox
+            // keep fewer states, never lose actions.
+            guard isSnapshot
+                || queue.stateChargedBytes + queue.actionChargedBytes + queue.actionCost <= available else {
                 queue.lostRun += 1
                 queue.latestSeq = seq
                 return wasParked
             }
-            let keepState = isSnapshot || queue.stateChargedBytes + queue.stateCost <= stateBudgetBytes
+            let stateCharge = queue.effectiveStateCharge
+            let keepState = isSnapshot || (!queue.statesRefused && stateCharge + queue.stateCost <= available / 4
+                && stateCharge + queue.actionChargedBytes + queue.stateCost <= available)
             let actionCharge = queue.actionCost
             queue.records.append(Record(
                 seq: seq, finishedNanos: finishedNanos, reducerNanos: reducerNanos, lostBefore: queue.lostRun,
@@ -296,6 +330,9 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     }
 
     /// Returns the charge of drained entries the pipeline has finished with. Pipeline thread only.
+    ///
+    /// A charge raised after the entries were kept (``Queue/effectiveStateCharge``) needs no return: it is worked out
+    /// from the states still queued.
     func release(_ charge: Charge) {
         queue.withLock {
             $0.stateChargedBytes = max(0, $0.stateChargedBytes - charge.stateBytes)
@@ -303,14 +340,30 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Updates the per-entry charges from what the pipeline last measured: `stateBytes`, the size of the encoded
-    /// state; `actionBytes`, the size of an encoded action (the part beyond the action's inline size is charged as
-    /// storage it may hold outside the record). Pipeline thread only.
-    func updateCosts(stateBytes: Int, actionBytes: Int) {
+    /// Updates the charges from what the pipeline last measured: `stateCharge`, what holding one more state costs
+    /// beyond its slot (what it does not share with the next state); `actionBytes`, the size of an encoded action
+    /// (the part beyond the action's inline size is charged as storage it may hold outside the record, with the
+    /// allocator's overhead); `reservedBytes`, what the pipeline holds itself. Pipeline thread only.
+    func updateCosts(stateCharge: Int, actionBytes: Int, reservedBytes: Int) {
+        let outside = max(0, actionBytes - MemoryLayout<Action>.size)
         queue.withLock {
-            $0.stateCost = stateBytes + MemoryLayout<KeptState>.stride
-            $0.actionCost = MemoryLayout<Record>.stride + max(0, actionBytes - MemoryLayout<Action>.size)
+            $0.stateCost = stateCharge + MemoryLayout<KeptState>.stride
+            $0.actionCost = MemoryLayout<Record>.stride + (outside > 0 ? outside + Self.allocationOverhead : 0)
+            $0.reservedBytes = reservedBytes
         }
+    }
+
+    /// Refuses every state (`true`: the entries pushed from now on keep only their actions) or lets the charges
+    /// decide again (`false`): the pipeline's answer to the process's resident memory (see the type's
+    /// documentation). Pipeline thread only.
+    func refuseStates(_ refuse: Bool) {
+        queue.withLock { $0.statesRefused = refuse }
+    }
+
+    /// What one more state and one more action are charged now, and what the pipeline reserves (for tests and
+    /// benchmarks).
+    var costs: (state: Int, action: Int, reserved: Int) {
+        queue.withLock { ($0.stateCost, $0.actionCost, $0.reservedBytes) }
     }
 
     /// The newest state the outbox holds, for the pipeline to measure (states can grow faster than the pipeline
@@ -324,9 +377,9 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
         queue.withLock { $0.isEmpty && $0.stateChargedBytes == 0 && $0.actionChargedBytes == 0 }
     }
 
-    /// Bytes currently charged against each budget (for tests and statistics).
+    /// Bytes currently charged against the budget, for states and for actions (for tests and statistics).
     var currentCharge: Charge {
-        queue.withLock { Charge(stateBytes: $0.stateChargedBytes, actionBytes: $0.actionChargedBytes) }
+        queue.withLock { Charge(stateBytes: $0.effectiveStateCharge, actionBytes: $0.actionChargedBytes) }
     }
 
     /// How many times a push woke the parked pipeline (at most once per idle period). Any thread.

@@ -8,7 +8,7 @@ import RewindWire
 /// Every frame carries the app run's own action numbers (protocol 2) and numbers source locations with one table for
 /// the whole run (``sources``, sent in every `hello`), so a frame can be sent again after a reconnect exactly as it
 /// was first sent. The state encoding, with its memo and size measurements, is the ``StateEncoder``'s; the measured
-/// sizes are handed to the outbox as the charges it applies (``Outbox/updateCosts(stateBytes:actionBytes:)``).
+/// sizes are handed to the outbox as the charges it applies (``Outbox/updateCosts(stateCharge:actionBytes:reservedBytes:)``).
 ///
 /// When the outbox coalesced, the affected range is announced with `dropped`, its actions are sent with empty
 /// patches, and it is closed with a full `snapshot`: of the first later entry that kept its state, or of the state
@@ -50,10 +50,17 @@ struct FrameBuilder<State: Sendable, Action: Sendable> {
     private var actionBytes = 64
     private var actionsSinceMeasure = 255
 
-    /// A builder for `outbox`'s entries; `onSnapshotWanted` asks the app's side for the state that closes a range.
+    /// What the pipeline holds for delivery (the resend log and the transport's queue), charged to the outbox's
+    /// budget with the encoder's trees.
+    private let deliveryReserveBytes: Int
+
+    /// A builder for `outbox`'s entries; `onSnapshotWanted` asks the app's side for the state that closes a range;
+    /// `deliveryReserveBytes` is what the pipeline holds for delivery.
     init(outbox: Outbox<State, Action>, coding: RecorderCoding<State, Action>, redactor: Redactor,
-         configuration: InspectorConfiguration, stateType: String, onSnapshotWanted: @escaping @Sendable () -> Void) {
+         configuration: InspectorConfiguration, stateType: String, deliveryReserveBytes: Int,
+         onSnapshotWanted: @escaping @Sendable () -> Void) {
         self.outbox = outbox
+        self.deliveryReserveBytes = deliveryReserveBytes
         self.coding = coding
         self.redactor = redactor
         maxBatchEvents = max(1, configuration.maxBatchEvents)
@@ -69,19 +76,28 @@ struct FrameBuilder<State: Sendable, Action: Sendable> {
 
     // MARK: - Entries to frames
 
+    /// How many entries ``frame(_:now:emit:checkpoint:)`` handles between two calls of its `checkpoint`.
+    static var checkpointInterval: Int { 32 }
+
     /// Turns one drained chunk into frames, handed to `emit` in order. A coalesced range (entries without a state, or
     /// lost actions) may span several chunks: each portion is announced with `dropped` before its events, and the range
     /// is closed with a `snapshot` once a state is known again.
-    mutating func frame(_ drained: Outbox<State, Action>.Drained, now: Double, emit: (Frame) -> Void) {
+    ///
+    /// `checkpoint` is called every ``checkpointInterval`` entries, so that the pipeline keeps watching the process's
+    /// memory while it works through a long chunk.
+    mutating func frame(_ drained: Outbox<State, Action>.Drained, now: Double, emit: (Frame) -> Void,
+                        checkpoint: () -> Void = {}) {
         wallOffset = DispatchClock.wallOffsetSeconds()
         var pending: [ActionEvent] = []
         var portionFrom: UInt64?
         var portion: [ActionEvent] = []
         var portionLost: UInt64 = 0
         var lastSeq: UInt64?
+        var encodedAny = false
 
         latestSeq = max(latestSeq, drained.latestSeq)
-        for entry in drained.entries {
+        for (index, entry) in drained.entries.enumerated() {
+            if index % Self.checkpointInterval == Self.checkpointInterval - 1 { checkpoint() }
             latestSeq = max(latestSeq, entry.seq)
             let isClosingSnapshot = entry.action == nil && entry.reason == Outbox<State, Action>.closingReason
             if isClosingSnapshot { snapshotRequested = false }
@@ -125,8 +141,11 @@ struct FrameBuilder<State: Sendable, Action: Sendable> {
             }
             baseline = encoded
             baselineSeq = entry.seq
-            if encoder.measureOccasionally(encoded, now: now) { updateOutboxCosts() }
+            _ = encoder.measureOccasionally(encoded, now: now)
+            encodedAny = true
         }
+        // The charges follow what these states measured (the memo's changed storage, the state's size).
+        if encodedAny { updateOutboxCosts() }
         flush(&pending, emit: emit)
         if drained.lostAfter > 0 {
             // Actions lost after the last entry: they belong to the range too.
@@ -155,11 +174,12 @@ struct FrameBuilder<State: Sendable, Action: Sendable> {
         counts.sentWithoutState += UInt64(events.count)
         flush(&events, emit: emit)
         let encoded = encoder.encodeForSending(state)
-        send(.snapshot(Snapshot(seq: to, state: encoded, reason: reason)), through: to, emit: emit)
+        let frameBytes = send(.snapshot(Snapshot(seq: to, state: encoded, reason: reason)), through: to, emit: emit)
         baseline = encoded
         baselineSeq = to
         rangeOpen = false
-        encoder.measure(encoded, now: now)
+        // The snapshot's frame is the state's encoding and a few dozen bytes more: its size, without encoding again.
+        encoder.measured(bytes: frameBytes, now: now)
         updateOutboxCosts()
     }
 
@@ -200,8 +220,12 @@ struct FrameBuilder<State: Sendable, Action: Sendable> {
         events.removeAll(keepingCapacity: true)
     }
 
-    private func send(_ message: AppMessage, through: UInt64, emit: (Frame) -> Void) {
-        emit(Frame(bytes: WireCodec.encode(message), through: through))
+    /// Encodes `message` and hands it to `emit`; returns the frame's size in bytes.
+    @discardableResult
+    private func send(_ message: AppMessage, through: UInt64, emit: (Frame) -> Void) -> Int {
+        let bytes = WireCodec.encode(message)
+        emit(Frame(bytes: bytes, through: through))
+        return bytes.count
     }
 
     // MARK: - The memo's verdicts and measurements
@@ -228,13 +252,17 @@ struct FrameBuilder<State: Sendable, Action: Sendable> {
         baseline = state
     }
 
-    /// Measures the newest state the outbox holds when nothing measured the state for a while.
+    /// Measures the newest state the outbox holds when nothing measured the state for a while, and what it shares
+    /// with the states before it when nothing measured that yet.
     mutating func remeasureQueuedState(now: Double) {
         let outbox = self.outbox
-        if encoder.remeasure(newest: { outbox.newestState }, now: now) { updateOutboxCosts() }
+        let remeasured = encoder.remeasure(newest: { outbox.newestState }, now: now)
+        let probed = encoder.probeUnshared(newest: { outbox.newestState })
+        if remeasured || probed { updateOutboxCosts() }
     }
 
     private func updateOutboxCosts() {
-        outbox.updateCosts(stateBytes: encoder.stateBytes, actionBytes: actionBytes)
+        outbox.updateCosts(stateCharge: encoder.stateCharge, actionBytes: actionBytes,
+                           reservedBytes: deliveryReserveBytes + encoder.heldTreeBytes)
     }
 }

@@ -59,6 +59,8 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     private var stopping = false
     private var thread: Thread?
     private var finished = false
+    /// True once the pipeline thread measured the initial state.
+    private var started = false
     private var inbox: [TransportEvent] = []
     private var published = Published()
     /// How many times the pipeline thread went round its loop (for the idle wake-up benchmark and tests).
@@ -75,11 +77,23 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     private var lastEntrySeen = 0.0
     /// The pipeline thread, for the run-time checks of the threading contract.
     private let owner = ThreadOwner()
+    /// Refuses states while the process's resident memory grew past the budget (the bound's second line).
+    private var memoryWatch: ResidentMemoryWatch
 
     /// The high-water mark of bytes queued in the transport above which the pipeline stops draining the outbox
     /// (so a slow daemon makes the outbox coalesce instead of memory growing in the transport). It is also the
     /// window: how many bytes may be sent beyond the daemon's last acknowledgment.
     let transportHighWater: Int
+
+    /// The transport's high-water mark (and the window) for a memory budget of `budgetBytes`: a sixteenth of it,
+    /// between 256 KiB and 4 MiB.
+    static func transportHighWater(budgetBytes: Int) -> Int {
+        max(256 << 10, min(4 << 20, budgetBytes / 16))
+    }
+
+    /// What delivery holds at most, charged to the budget: the resend log (twice the window) and the frames queued in
+    /// the transport (up to the high-water mark, copied there).
+    static func deliveryReserveBytes(highWater: Int) -> Int { 3 * highWater }
 
     /// Creates a pipeline for one store. `initialState` is the store's state when the inspector was attached;
     /// `coding` turns states and actions into JSON; `capabilities` are sent in every `hello`.
@@ -96,21 +110,33 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         self.configuration = configuration
         self.initialState = initialState
         self.onCommand = onCommand
-        let highWater = max(256 << 10, min(8 << 20, configuration.outboxBudgetBytes / 8))
+        let highWater = Self.transportHighWater(budgetBytes: configuration.outboxBudgetBytes)
         self.transportHighWater = highWater
         frames = FrameBuilder(outbox: outbox, coding: coding, redactor: Redactor(paths: configuration.redactedPaths),
-                              configuration: configuration, stateType: stateType, onSnapshotWanted: onSnapshotWanted)
+                              configuration: configuration, stateType: stateType,
+                              deliveryReserveBytes: Self.deliveryReserveBytes(highWater: highWater),
+                              onSnapshotWanted: onSnapshotWanted)
         delivery = DeliveryStateMachine(seq: 0, state: .null, now: 0, answerTimeout: configuration.answerTimeoutSeconds,
                                         window: highWater, logLimit: 2 * highWater)
+        // Half the budget: states are the part of the budget a lagging charge can let grow, and the growth the watch
+        // sees includes the actions queued beside them (charged from the other half).
+        memoryWatch = ResidentMemoryWatch(limitBytes: configuration.outboxBudgetBytes / 2)
     }
 
-    /// Starts the pipeline thread. Call once.
-    func start() {
+    /// Starts the pipeline thread, and waits up to `measuringFor` seconds for it to have encoded and measured the
+    /// initial state, so that the outbox charges the first states what they cost (about 60 ms for a 1 MB state, once,
+    /// when the inspector is attached; should it take longer, the states pushed meanwhile are charged a conservative
+    /// estimate instead). Call once.
+    func start(measuringFor wait: Double = 0.5) {
         InspectorRegistry.shared.add(self)
         let thread = Thread { [self] in run() }
         thread.name = "rewind.inspector"
         self.thread = thread
         thread.start()
+        let deadline = Date(timeIntervalSinceNow: wait)
+        lock.lock()
+        while !started && !stopping && lock.wait(until: deadline) {}
+        lock.unlock()
     }
 
     /// Stops the thread and the transport, and waits for the thread to end. When everything dispatched has been
@@ -168,11 +194,16 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             frames.start(with: initialState, now: now)
         }
         initialState = nil
+        lock.withLock {
+            started = true
+            lock.broadcast()
+        }
         delivery = DeliveryStateMachine(seq: 0, state: frames.baseline, now: now,
                                         answerTimeout: configuration.answerTimeoutSeconds,
                                         window: transportHighWater, logLimit: 2 * transportHighWater)
         lastEntrySeen = now
         while true {
+            watchMemory()
             frames.remeasureQueuedState(now: monotonicSeconds())
             frames.takeMemoVerdict(now: monotonicSeconds(), emit: handOver)
             let (events, isStopping) = lock.withLock { () -> ([TransportEvent], Bool) in
@@ -236,7 +267,8 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             pollSchedule.observeDispatch(at: entry.finishedNanos)
         }
         if !drained.entries.isEmpty || drained.lostAfter > 0 { lastEntrySeen = monotonicSeconds() }
-        frames.frame(drained, now: monotonicSeconds(), emit: handOver)
+        watchMemory()
+        frames.frame(drained, now: monotonicSeconds(), emit: handOver, checkpoint: watchMemory)
         delivery.handed(through: frames.latestSeq)
         if !frames.rangeOpen {
             delivery.stateSent(seq: frames.baselineSeq, state: frames.baseline, now: monotonicSeconds())
@@ -245,6 +277,14 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         // it held (see ``deliveryVerdict``).
         publish()
         outbox.release(drained.charge)
+    }
+
+    /// Reads the process's resident memory (at most once a millisecond) and has the outbox refuse states while it grew
+    /// by more than the budget since the outbox was last empty (see ``ResidentMemoryWatch``).
+    private func watchMemory() {
+        if let refuse = memoryWatch.check(now: monotonicSeconds(), outboxEmpty: outbox.isEmpty) {
+            outbox.refuseStates(refuse)
+        }
     }
 
     /// Hands one frame to the transport; the machine logs it for a resend and counts it against the window.

@@ -11,7 +11,13 @@ protocol MemoizableCollection {
     var memoStorageIdentity: MemoStorageIdentity? { get }
     /// The number of elements.
     var memoCount: Int { get }
+    /// The bytes of this collection's own storage (its elements' inline sizes, with a hash table's spare room), not
+    /// counting what the elements refer to: what a copy-on-write copy of it allocates.
+    var memoStorageBytes: Int { get }
 }
+
+/// What a collection's storage object adds to its elements (the object's header and the allocator's), bytes.
+private let storageHeaderBytes = 48
 
 /// A collection's storage address and count (see ``MemoizableCollection``).
 struct MemoStorageIdentity: Equatable {
@@ -33,6 +39,7 @@ protocol ElementwiseReusableCollection {
 }
 
 extension Array: MemoizableCollection {
+    var memoStorageBytes: Int { storageHeaderBytes + capacity * MemoryLayout<Element>.stride }
     /// The collection is one reference to its storage object (on Apple platforms an `Array` may instead refer to an
     /// immutable `NSArray`); its bits are that object's address. Not the element buffer's address: for a bridged
     /// array that can be a temporary copy, whose address a later temporary could take.
@@ -44,6 +51,7 @@ extension Array: MemoizableCollection {
 }
 
 extension ContiguousArray: MemoizableCollection {
+    var memoStorageBytes: Int { storageHeaderBytes + capacity * MemoryLayout<Element>.stride }
     /// The collection is one reference to its storage object (on Apple platforms an `Array` may instead refer to an
     /// immutable `NSArray`); its bits are that object's address. Not the element buffer's address: for a bridged
     /// array that can be a temporary copy, whose address a later temporary could take.
@@ -55,6 +63,10 @@ extension ContiguousArray: MemoizableCollection {
 }
 
 extension Dictionary: MemoizableCollection {
+    /// Keys and values in separate arrays sized to the table's capacity, plus a bit per bucket.
+    var memoStorageBytes: Int {
+        storageHeaderBytes + capacity * (MemoryLayout<Key>.stride + MemoryLayout<Value>.stride) * 4 / 3 + capacity / 4
+    }
     /// A native `Dictionary` is one reference to its storage object; its bits are that object's address.
     var memoStorageIdentity: MemoStorageIdentity? {
         guard MemoryLayout<Self>.size == MemoryLayout<UnsafeRawPointer>.size else { return nil }
@@ -64,6 +76,8 @@ extension Dictionary: MemoizableCollection {
 }
 
 extension Set: MemoizableCollection {
+    /// The elements in an array sized to the table's capacity, plus a bit per bucket.
+    var memoStorageBytes: Int { storageHeaderBytes + capacity * MemoryLayout<Element>.stride * 4 / 3 + capacity / 4 }
     /// A native `Set` is one reference to its storage object; its bits are that object's address.
     var memoStorageIdentity: MemoStorageIdentity? {
         guard MemoryLayout<Self>.size == MemoryLayout<UnsafeRawPointer>.size else { return nil }

@@ -149,6 +149,12 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
     public private(set) var reusedElementwise = 0
     /// Collections encoded in full (changed, and not elementwise reusable).
     public private(set) var encodedFully = 0
+    /// The storage bytes of the collections the last encoding found changed (not reused whole: new storage since the
+    /// encoding before), as ``MemoizableCollection/memoStorageBytes`` counts them: what the copy-on-write of the
+    /// change allocated, so what an earlier state held beside this one does not share with it. Collections below
+    /// ``minimumCount`` elements are not counted.
+    public private(set) var lastUnsharedBytes = 0
+    private var unsharedBytes = 0
 
     /// A memo that remembers collections of at least `minimumCount` elements, encoding with `encoder` (the
     /// encoder whose whole encodings its trees must equal).
@@ -162,8 +168,10 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
     public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         generation &+= 1
         current = Node(generation: generation)
+        unsharedBytes = 0
         do {
             let result = try encoder.encode(value, memo: self)
+            lastUnsharedBytes = unsharedBytes
             previous = current
             current = Node(generation: generation)
             return result
@@ -231,7 +239,11 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
         }
         let type = ObjectIdentifier(T.self)
         if verdicts[type] == .unknown { judge(value) }
-        guard verdicts[type] == .reusable else { return try site.encodeFully(value) }
+        guard verdicts[type] == .reusable else {
+            // Not compared: counted as changed.
+            unsharedBytes += collection.memoStorageBytes
+            return try site.encodeFully(value)
+        }
         let path = site.pathTokens
         let earlierNode = previous.node(at: path)
         let earlier = earlierNode?.entry.flatMap { $0.type == type ? $0 : nil }
@@ -240,6 +252,7 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
             takeOver(earlierNode, at: path)
             return earlier.encoded
         }
+        unsharedBytes += collection.memoStorageBytes
         if let earlierNode, let earlier, case .array(let elements) = earlier.encoded,
            let reusable = value as? any ElementwiseReusableCollection {
             // What was remembered under the elements stays, except under those that changed (their places are

@@ -81,8 +81,7 @@ public final class Recorder<State: Sendable, Action: Sendable>: @unchecked Senda
             return
         }
         let transport = transport ?? Inspector.defaultTransport()
-        let outbox = Outbox<State, Action>(stateBudgetBytes: configuration.outboxBudgetBytes,
-                                           actionBudgetBytes: configuration.outboxActionBudgetBytes)
+        let outbox = Outbox<State, Action>(budgetBytes: configuration.outboxBudgetBytes)
         let commands = CommandApplier<State, Action>(
             host: host, coding: coding, transport: transport, redactor: Redactor(paths: configuration.redactedPaths))
         let executor = host.executor

@@ -3,6 +3,7 @@
 /// Threading: a plain value; `Sendable`.
 enum BenchArea: String, CaseIterable, Sendable, Hashable {
     case appThread = "app-thread"
+    case outOfProcess = "out-of-process"
     case recorderPath = "recorder-path"
     case encode
     case memo
