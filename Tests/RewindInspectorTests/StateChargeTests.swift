@@ -27,6 +27,16 @@ struct StateChargeTests {
         })
     }
 
+    /// A state encoder with the memo always on, prepared with `initial`.
+    private static func encoder(preparedWith initial: Sections) -> StateEncoder<Sections, Int> {
+        var configuration = InspectorConfiguration()
+        configuration.memoMinimumStateBytes = 0
+        var encoder = StateEncoder<Sections, Int>(coding: .codable, redactor: Redactor(paths: []),
+                                                  configuration: configuration, stateType: "Sections")
+        _ = encoder.prepare(initial, now: 0)
+        return encoder
+    }
+
     @Test("one item changed: the memo counts the changed section's items and the array of sections, not the rest")
     func unsharedBytesFollowTheChangedPath() throws {
         let memo = StateEncodingMemo(minimumCount: 8)
@@ -49,13 +59,9 @@ struct StateChargeTests {
 
     @Test("the encoder charges a held state the changed storage and half again once the memo measured it, its whole size before")
     func encoderChargeFollowsTheMemo() throws {
-        var configuration = InspectorConfiguration()
-        configuration.memoMinimumStateBytes = 0
-        var encoder = StateEncoder<Sections, Int>(coding: .codable, redactor: Redactor(paths: []),
-                                                  configuration: configuration, stateType: "Sections")
-        defer { encoder.stop() }
         var state = Self.state(sections: 50, items: 100)
-        _ = encoder.prepare(state, now: 0)
+        var encoder = Self.encoder(preparedWith: state)
+        defer { encoder.stop() }
         #expect(encoder.stateCharge == encoder.stateBytes, "nothing measured yet: the whole state")
         state.sections[3].items[1].value = 9
         _ = encoder.encodeForSending(state)
@@ -67,13 +73,9 @@ struct StateChargeTests {
 
     @Test("before any state is sent, the newest queued state is probed through the memo")
     func probeMeasuresBeforeTheFirstSend() throws {
-        var configuration = InspectorConfiguration()
-        configuration.memoMinimumStateBytes = 0
-        var encoder = StateEncoder<Sections, Int>(coding: .codable, redactor: Redactor(paths: []),
-                                                  configuration: configuration, stateType: "Sections")
-        defer { encoder.stop() }
         var state = Self.state(sections: 50, items: 100)
-        _ = encoder.prepare(state, now: 0)
+        var encoder = Self.encoder(preparedWith: state)
+        defer { encoder.stop() }
         state.sections[0].items[0].value = 1
         let probed = encoder.probeUnshared(newest: { state })
         #expect(probed)
@@ -96,24 +98,24 @@ struct ResidentMemoryWatchTests {
         let reading = Reading()
         var watch = ResidentMemoryWatch(limitBytes: 64 << 20, interval: 0, read: { reading.bytes })
         var decision: Bool?
-        decision = watch.check(now: 0, outboxEmpty: true)
+        decision = watch.check(now: 0, caughtUp: true)
         #expect(decision == nil, "the baseline")
         reading.bytes += 60 << 20
-        decision = watch.check(now: 1, outboxEmpty: false)
+        decision = watch.check(now: 1, caughtUp: false)
         #expect(decision == nil, "within the limit")
         reading.bytes += 8 << 20
-        decision = watch.check(now: 2, outboxEmpty: false)
+        decision = watch.check(now: 2, caughtUp: false)
         #expect(decision == true)
         reading.bytes -= 10 << 20
-        decision = watch.check(now: 3, outboxEmpty: false)
+        decision = watch.check(now: 3, caughtUp: false)
         #expect(decision == nil, "still above three quarters")
         reading.bytes -= 20 << 20
-        decision = watch.check(now: 4, outboxEmpty: false)
+        decision = watch.check(now: 4, caughtUp: false)
         #expect(decision == false)
         reading.bytes += 80 << 20
-        decision = watch.check(now: 5, outboxEmpty: false)
+        decision = watch.check(now: 5, caughtUp: false)
         #expect(decision == true)
-        decision = watch.check(now: 6, outboxEmpty: true)
+        decision = watch.check(now: 6, caughtUp: true)
         #expect(decision == false, "caught up: a new baseline")
     }
 
@@ -125,7 +127,7 @@ struct ResidentMemoryWatchTests {
             reads += 1
             return reading.bytes
         })
-        for step in 0..<100 { _ = watch.check(now: Double(step) * 0.0001, outboxEmpty: false) }
+        for step in 0..<100 { _ = watch.check(now: Double(step) * 0.0001, caughtUp: false) }
         #expect(reads == 10)
     }
 

@@ -27,7 +27,7 @@ import Rewind
 ///   measurement raises the charge, the states already held are charged again at the new figure (so a state that
 ///   grew stops the outbox keeping more until enough of them are gone). When the next state does not fit, the entry
 ///   keeps its action but not its state (it is *stateless*): the outbox *coalesces*. The pipeline also watches the
-///   process's resident memory: while it has grown by more than half the budget since the outbox was last empty,
+///   process's resident memory: while it has grown by more than half the budget since the pipeline last caught up,
 ///   states are refused whatever the charges say (``refuseStates(_:)``), so a wrong charge cannot put the app at risk.
 /// - **Actions** take the rest of the queue budget. Each is charged its slot in the queue
 ///   (`MemoryLayout<Record>.stride`) plus what its action may hold outside it (its encoding's size beyond the inline
@@ -370,6 +370,12 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     /// drains them, and while it is disconnected it drains nothing). Pipeline thread only.
     var newestState: State? {
         queue.withLock { $0.states.last?.state }
+    }
+
+    /// True when what is queued, and what the pipeline holds of what it drained, is charged at most `bytes` and no
+    /// action was dropped since the last drain. Pipeline thread.
+    func holds(atMost bytes: Int) -> Bool {
+        queue.withLock { $0.lostRun == 0 && $0.effectiveStateCharge + $0.actionChargedBytes <= bytes }
     }
 
     /// True when nothing is queued and the pipeline holds nothing it drained (everything was handed on).

@@ -280,9 +280,11 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     }
 
     /// Reads the process's resident memory (at most once a millisecond) and has the outbox refuse states while it grew
-    /// by more than the budget since the outbox was last empty (see ``ResidentMemoryWatch``).
+    /// by more than half the budget since the pipeline last caught up: the outbox held at most a sixty-fourth of the
+    /// budget (see ``ResidentMemoryWatch``).
     private func watchMemory() {
-        if let refuse = memoryWatch.check(now: monotonicSeconds(), outboxEmpty: outbox.isEmpty) {
+        let caughtUp = outbox.holds(atMost: max(256 << 10, configuration.outboxBudgetBytes / 64))
+        if let refuse = memoryWatch.check(now: monotonicSeconds(), caughtUp: caughtUp) {
             outbox.refuseStates(refuse)
         }
     }

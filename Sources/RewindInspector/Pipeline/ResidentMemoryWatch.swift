@@ -1,6 +1,6 @@
 /// The second line of the inspector's memory bound: watches the process's resident memory while the outbox holds
 /// entries and tells the pipeline to refuse states when it grew by more than its limit (half the budget) since the
-/// outbox was last empty — whatever the charges say, so that a charge that under-estimates what a state holds (a state that grew
+/// pipeline last caught up (the outbox held no more than about a batch) — whatever the charges say, so that a charge that under-estimates what a state holds (a state that grew
 /// faster than it was measured) cannot put the app at risk.
 ///
 /// The outbox's charges are the first line (see ``Outbox``); this watch measures instead of estimating. It counts
@@ -13,7 +13,7 @@ struct ResidentMemoryWatch {
     let limitBytes: Int
     /// How often the resident memory is read, at most, in seconds.
     let interval: Double
-    /// The resident memory when the outbox was last found empty, bytes.
+    /// The resident memory when the pipeline was last found caught up, bytes.
     private(set) var baselineBytes: Int?
     /// The resident memory last read, bytes.
     private(set) var lastBytes: Int?
@@ -30,16 +30,17 @@ struct ResidentMemoryWatch {
         self.read = read
     }
 
-    /// Reads the resident memory when `interval` has passed since the last reading; `outboxEmpty`: nothing is queued
-    /// or held for the outbox (the moment the baseline is taken). Returns the new decision when it changed: `true` to
-    /// refuse states from now on, `false` to let the charges decide again (once the growth is back under three
-    /// quarters of the limit, or the outbox emptied).
-    mutating func check(now: Double, outboxEmpty: Bool) -> Bool? {
+    /// Reads the resident memory when `interval` has passed since the last reading; `caughtUp`: the outbox holds
+    /// little (the moment the baseline is taken: while an app dispatches steadily the outbox is seldom empty, and a
+    /// baseline that old would count every later allocation of the process). Returns the new decision when it
+    /// changed: `true` to refuse states from now on, `false` to let the charges decide again (once the growth is back
+    /// under three quarters of the limit, or the pipeline caught up).
+    mutating func check(now: Double, caughtUp: Bool) -> Bool? {
         guard now - lastRead >= interval else { return nil }
         lastRead = now
         guard let bytes = read() else { return nil }
         lastBytes = bytes
-        if outboxEmpty || baselineBytes == nil { baselineBytes = bytes }
+        if caughtUp || baselineBytes == nil { baselineBytes = bytes }
         let grown = bytes - (baselineBytes ?? bytes)
         let refuse = refusing ? grown > limitBytes * 3 / 4 : grown > limitBytes
         guard refuse != refusing else { return nil }
