@@ -119,6 +119,28 @@ struct CommandLineTests {
         #expect(run.err.first?.contains("no rewind daemon is running") == true)
     }
 
+    @Test("tail piped into head: when head has its lines, tail ends quietly (status 0, no crash report)",
+          arguments: [["tail"], ["tail", "--json"]])
+    func tailIntoHead(_ command: [String]) throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let tail = ([Executables.path("rewind")] + command + ["--port", "\(harness.port)"]).joined(separator: " ")
+        let pipeline = try ChildProcess("/bin/bash", ["-c", "set -o pipefail; \(tail) | head -2"])
+        usleep(300_000)
+        let app = try ChildProcess(Executables.path("counter"),
+                                   ["--script", try file("add 1\nadd 2\nadd 3\nadd 4\nadd 5\n"), "--stay"],
+                                   environment: ["REWIND_URL": harness.url])
+        defer { app.closeInput() }
+        #expect(pipeline.waitForExit(timeout: TestTime.seconds(15)) == 0, "tail's status: \(pipeline.stderrLines)")
+        #expect(pipeline.stdoutLines.count == 2)
+        #expect(!pipeline.stderrLines.contains { $0.contains("Fatal error") || $0.contains("Stack dump") })
+        if command == ["tail"] {
+            // Each `add` changes one field: one operation, said so.
+            #expect(pipeline.stdoutLines.contains { $0.contains("(1 op)") }, "\(pipeline.stdoutLines)")
+            #expect(!pipeline.stdoutLines.contains { $0.contains("(1 ops)") })
+        }
+    }
+
     @Test("tail --json streams live events; jump and dispatch drive the live app")
     func tailJumpDispatch() throws {
         let harness = try DaemonHarness()

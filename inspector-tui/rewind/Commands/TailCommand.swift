@@ -7,7 +7,8 @@ struct TailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tail",
         abstract: "Print live events from a running daemon, one line each (all sessions, or one).",
-        discussion: "With --json each line is a JSON object (pipe to jq). Ends on Ctrl-C or when the daemon stops."
+        discussion: "With --json each line is a JSON object (pipe to jq). Ends on Ctrl-C, when the daemon stops, or "
+            + "quietly when its reader goes away (| head)."
     )
 
     @Argument(help: "Only this live session's events: its id or a unique prefix.")
@@ -30,7 +31,7 @@ struct TailCommand: ParsableCommand {
             } else {
                 line = Self.describe(event)
             }
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            StandardOutput.writeLineOrExit(line)
         }
         let only = try session.map { try SessionIDResolver.resolveLive($0, with: client, for: "be tailed").rawValue }
         _ = try client.request(.tail(session: only))
@@ -52,7 +53,9 @@ struct TailCommand: ParsableCommand {
         let kind = text("kind") ?? text("type") ?? "event"
         // A label that starts with the kind ("jump to #12") says it already: not "jump  jump to #12".
         if let label = text("label") { parts.append(label.hasPrefix(kind) ? label : "\(kind)  \(label)") } else { parts.append(kind) }
-        if case .array(let operations)? = object["patch"] { parts.append("(\(operations.count) ops)") }
+        if case .array(let operations)? = object["patch"] {
+            parts.append(operations.count == 1 ? "(1 op)" : "(\(operations.count) ops)")
+        }
         if let detail = text("detail") { parts.append("— \(detail)") }
         return TerminalText.escaped(parts.joined(separator: "  "))  // the app's labels and details: no escapes
     }

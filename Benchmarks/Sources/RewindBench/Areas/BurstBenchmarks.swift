@@ -100,7 +100,7 @@ enum BurstBenchmarks {
         let rate = Double(outcome.actions) / max(outcome.dispatchSeconds, 1e-9)
         return ReportRow(
             "ingest/burst: \(Quantity.grouped(Double(outcome.actions))) one-field actions dispatched back to back, "
-                + "\(outcome.size.label) state, \(Quantity.size(Double(budget))) budget — actions lost",
+                + "\(outcome.size.label) state, \(budget >> 20) MiB budget — actions lost",
             .text(Quantity.grouped(Double(outcome.lost))),
             detail: "dispatched at \(Quantity.grouped(rate))/s in \(Quantity.duration(outcome.dispatchSeconds * 1e9)); "
                 + "all accounted for in the session file after \(Quantity.duration(outcome.recordSeconds * 1e9)) "
