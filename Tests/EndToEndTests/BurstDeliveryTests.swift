@@ -65,8 +65,10 @@ struct BurstDeliveryTests {
         defer { harness.tearDown() }
         var configuration = InspectorConfiguration()
         configuration.url = harness.url
-        // A small state budget brings the pressure of a million-action burst into a debug build's few seconds.
-        configuration.outboxBudgetBytes = 4 << 20
+        // A small budget brings the pressure of a million-action burst into a debug build's few seconds: room for
+        // about 3,000 of its 1 kB states (a quarter of what delivery leaves), and for all 60,000 actions (about 9 MB)
+        // however slowly the pipeline drains them (under a sanitizer).
+        configuration.outboxBudgetBytes = 16 << 20
         let count = 60_000
         let store = Store(initialState: Self.kilobyteState, reducer: Self.reducer,
                           middleware: [Inspector.middleware(name: "burst", configuration: configuration)])

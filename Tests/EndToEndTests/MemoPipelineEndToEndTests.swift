@@ -177,8 +177,9 @@ struct MemoPipelineEndToEndTests {
         let harness = try DaemonHarness()
         defer { harness.tearDown() }
         let count = 100
-        // Paced well below what a debug build's pipeline sustains at 1 MB, so that states are not coalesced away. The
-        // final state (one line of about 1 MB) goes to a file: through a pipe its end may arrive after the exit.
+        // Paced well below what a debug build's pipeline sustains at 1 MB (slower still under a sanitizer, which
+        // slows the memo's pass over the 10,000 items alike), so that states are not coalesced away. The final state
+        // (one line of about 1 MB) goes to a file: through a pipe its end may arrive after the exit.
         let printed = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-memo-\(UUID()).json")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-memo-\(UUID()).jsonl")
         defer {
@@ -188,9 +189,9 @@ struct MemoPipelineEndToEndTests {
         let stress = try ChildProcess("/bin/sh", [
             "-c", #"out="$1"; shift; exec "$@" > "$out""#, "sh", printed.path, Executables.path("stress"),
             "--count", "\(count)", "--state-bytes", "1000000", "--mix", "mixed", "--change-bytes", "40",
-            "--rate", "30", "--seed", "21", "--print-state", "--deliver-timeout", String(TestTime.seconds(30)),
+            "--rate", "\(max(3, 30 / Int(TestTime.scale)))", "--seed", "21", "--print-state", "--deliver-timeout", String(TestTime.seconds(30)),
         ], environment: ["REWIND_URL": harness.url, "REWIND_MEMO_MIN_BYTES": "0"])
-        #expect(stress.waitForExit(timeout: 60) == 0, "stress said: \(stress.stderrLines.suffix(3))")
+        #expect(stress.waitForExit(timeout: 120) == 0, "stress said: \(stress.stderrLines.suffix(3))")
         // Handed over: the daemon acknowledged every event as committed to the session file.
         #expect(stress.stderrLines.contains { $0.contains(#""handedOver":true"#) }, "\(stress.stderrLines.suffix(3))")
         let appFinal = try JSONValue(parsing: try String(contentsOf: printed, encoding: .utf8))
