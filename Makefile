@@ -58,8 +58,9 @@ demo: setup
 	$(SWIFT) build
 	@samples/demo.sh
 
-## bench: release build of Benchmarks/ and every benchmark; rewrites BENCHMARKS.md (under 10 minutes).
-## QUICK=1: a smoke run (under a minute) that writes bench-results/BENCHMARKS-quick.md instead.
+## bench: release builds of rewind, stress and Benchmarks/, then every benchmark; rewrites BENCHMARKS.md (about 12 minutes
+## on a 2-processor machine).
+## QUICK=1: a smoke run (about 4 minutes, with the debug builds make test made) that writes bench-results/BENCHMARKS-quick.md instead.
 bench: setup
 	$(if $(QUICK),,$(SWIFT) build -c release --product rewind && $(SWIFT) build -c release --product stress)
 	cd Benchmarks && $(SWIFT) run -c release rewind-bench $(if $(QUICK),--quick --output ../bench-results/BENCHMARKS-quick.md,--output ../BENCHMARKS.md)

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Threading: a plain value; `Sendable`.
 struct BenchOptions: Sendable {
-    /// Smaller sessions and shorter runs (a smoke test that finishes in well under a minute).
+    /// Smaller sessions and shorter runs (a smoke test: about 4 minutes on a 2-processor machine).
     var quick = false
     /// Where the Markdown report goes; nil: standard output only gets the summary.
     var output: String?
@@ -21,7 +21,7 @@ struct BenchOptions: Sendable {
         rewind-bench — Rewind's benchmarks; rewrites BENCHMARKS.md (run through `make bench`).
 
         Usage: rewind-bench [--quick] [--output FILE] [--only AREA,…] [--command TEXT]
-          --quick          smaller sessions and short runs (under a minute); figures are indicative only
+          --quick          smaller sessions and short runs (about 4 minutes); figures are indicative only
           --output FILE    write the Markdown report to FILE
           --only AREAS     run only these areas: \(BenchArea.allCases.map(\.rawValue).joined(separator: ", "))
           --command TEXT   the command to name in the report (default: make bench)
