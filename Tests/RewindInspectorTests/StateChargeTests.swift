@@ -131,6 +131,13 @@ struct ResidentMemoryWatchTests {
         #expect(reads == 10)
     }
 
+    @Test("under a sanitizer (make sanitize sets REWIND_TEST_TIME_SCALE) the watch reads nothing: shadow memory is not the inspector's")
+    func sanitizerTurnsTheWatchOff() {
+        let sanitized = (ProcessInfo.processInfo.environment["REWIND_TEST_TIME_SCALE"].flatMap(Double.init) ?? 1) > 1
+        #expect(ResidentMemory.sanitizerRuntimeLoaded == sanitized)
+        #expect((ResidentMemory.currentBytesUnlessSanitized() == nil) == sanitized)
+    }
+
     @Test("the process's resident memory is readable here and grows with memory the process touches")
     func residentMemoryIsMeasured() throws {
         #if os(Linux) || canImport(Darwin)

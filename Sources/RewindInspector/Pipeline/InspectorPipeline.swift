@@ -120,7 +120,8 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                                         window: highWater, logLimit: 2 * highWater)
         // Half the budget: states are the part of the budget a lagging charge can let grow, and the growth the watch
         // sees includes the actions queued beside them (charged from the other half).
-        memoryWatch = ResidentMemoryWatch(limitBytes: configuration.outboxBudgetBytes / 2)
+        memoryWatch = ResidentMemoryWatch(limitBytes: configuration.outboxBudgetBytes / 2,
+                                          read: ResidentMemory.currentBytesUnlessSanitized)
     }
 
     /// Starts the pipeline thread, and waits up to `measuringFor` seconds for it to have encoded and measured the

@@ -13,6 +13,20 @@ import Glibc
 ///
 /// Threading: stateless; any thread.
 enum ResidentMemory {
+    /// True when AddressSanitizer or ThreadSanitizer runs in this process (its runtime's entry point is loaded). Their
+    /// shadow memory and ASan's quarantine of freed blocks grow the resident memory with every allocation and free,
+    /// so it says nothing about what the inspector holds: the watch stays off (the charges still bound the outbox).
+    static let sanitizerRuntimeLoaded: Bool = {
+        guard let handle = dlopen(nil, RTLD_NOW) else { return false }
+        defer { dlclose(handle) }
+        return dlsym(handle, "__tsan_init") != nil || dlsym(handle, "__asan_init") != nil
+    }()
+
+    /// ``currentBytes()`` where the resident memory means what the watch needs; nil under a sanitizer.
+    static func currentBytesUnlessSanitized() -> Int? {
+        sanitizerRuntimeLoaded ? nil : currentBytes()
+    }
+
     /// The process's resident memory now, in bytes; nil when it cannot be read here.
     static func currentBytes() -> Int? {
         #if canImport(Darwin)
