@@ -45,8 +45,10 @@ struct InspectorEndToEndTests {
                                     // suite: on a loaded machine that took more than the usual 30 s.
                                     "--deliver-timeout", String(TestTime.seconds(90))],
                                    // Every state of the burst kept (none coalesced), so that each of the
-                                   // 10,000 patches is checked: a budget that holds them all.
-                                   environment: ["REWIND_URL": harness.url, "REWIND_OUTBOX_BYTES": "\(256 << 20)"])
+                                   // 10,000 patches is checked: a budget that holds them all, however slowly the
+                                   // pipeline (a sanitizer's) takes them.
+                                   environment: ["REWIND_URL": harness.url,
+                                                 "REWIND_OUTBOX_BYTES": "\(Int(TestTime.scale) << 28)"])
         #expect(app.waitForExit(timeout: TestTime.seconds(120)) == 0)
         let reportLine = try #require(app.stderrLines.last)
         let report = try JSONValue(parsing: reportLine)
