@@ -284,8 +284,8 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     /// by more than half the budget since the pipeline last caught up: the outbox held at most a sixty-fourth of the
     /// budget (see ``ResidentMemoryWatch``).
     private func watchMemory() {
-        let caughtUpBytes = max(256 << 10, configuration.outboxBudgetBytes / 64)
-        if let refuse = memoryWatch.check(now: monotonicSeconds(), caughtUp: outbox.holds(atMost: caughtUpBytes)) {
+        let caughtUp = outbox.holds(atMost: max(256 << 10, configuration.outboxBudgetBytes / 64))
+        if let refuse = memoryWatch.check(now: monotonicSeconds(), caughtUp: caughtUp) {
             outbox.refuseStates(refuse)
         }
     }

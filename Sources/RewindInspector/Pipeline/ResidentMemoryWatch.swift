@@ -35,13 +35,12 @@ struct ResidentMemoryWatch {
     /// baseline that old would count every later allocation of the process). Returns the new decision when it
     /// changed: `true` to refuse states from now on, `false` to let the charges decide again (once the growth is back
     /// under three quarters of the limit, or the pipeline caught up).
-    /// `caughtUp` is evaluated only when a reading is due (it takes the outbox's lock, which the app's pushes share).
-    mutating func check(now: Double, caughtUp: @autoclosure () -> Bool) -> Bool? {
+    mutating func check(now: Double, caughtUp: Bool) -> Bool? {
         guard now - lastRead >= interval else { return nil }
         lastRead = now
         guard let bytes = read() else { return nil }
         lastBytes = bytes
-        if baselineBytes == nil || caughtUp() { baselineBytes = bytes }
+        if caughtUp || baselineBytes == nil { baselineBytes = bytes }
         let grown = bytes - (baselineBytes ?? bytes)
         let refuse = refusing ? grown > limitBytes * 3 / 4 : grown > limitBytes
         guard refuse != refusing else { return nil }
