@@ -131,6 +131,86 @@ struct SearchTests {
     }
 }
 
+/// Issue 31: the `/` prompt opens empty, so typing a new search does not append to the old one; Up and Down recall
+/// past searches as a shell or vim's `/` does.
+@Suite("The / prompt: opens empty, Up recalls past searches")
+struct SearchPromptHistoryTests {
+    private static func app() -> TimelineApp {
+        let source = InMemoryTimelineDataSource()
+        source.addSession(id: "s", appName: "s", instance: "s:1", startedAt: Fixtures.start, status: .ended,
+                          initialState: ["n": 0])
+        for (index, label) in ["navigation/push", "login/alice", "navigation/pop"].enumerated() {
+            _ = try? source.append(session: "s", time: Fixtures.start + Double(index + 1), label: label,
+                                   action: ["n": .int(Int64(index))], patch: JSONPatch([]), stateAfter: ["n": 0])
+        }
+        let app = TimelineApp(dataSource: source, actions: RecordingActions(), initialSession: "s", clock: { 0 })
+        _ = app.renderFrame(width: 100, height: 30)
+        return app
+    }
+
+    private static func prompt(_ app: TimelineApp) -> PromptState? {
+        if case .prompt(let prompt) = app.model.dialog { return prompt }
+        return nil
+    }
+
+    private static func type(_ text: String, into app: TimelineApp, then last: Key = .enter) {
+        for key in text.map(Key.character) + [last] { app.handle(key) }
+    }
+
+    @Test("after /navigation, / then a:alice searches a:alice, not navigationa:alice")
+    func opensEmpty() {
+        let app = Self.app()
+        app.handle(.character("/"))
+        Self.type("navigation", into: app)
+        #expect(app.waitForCommands())
+        app.handle(.character("/"))
+        #expect(Self.prompt(app)?.editor.text == "")
+        Self.type("a:alice", into: app)
+        #expect(app.waitForCommands())
+        #expect(app.model.searchQuery?.description == TimelineSearchQuery.action(text: "alice").description)
+        #expect(app.model.searchHistory == ["navigation", "a:alice"])
+    }
+
+    @Test("Up recalls the newest past search, then older ones; Down comes back to what was being typed")
+    func upAndDown() {
+        let app = Self.app()
+        for search in ["navigation", "login", "navigation"] {
+            app.handle(.character("/"))
+            Self.type(search, into: app)
+            #expect(app.waitForCommands())
+        }
+        #expect(app.model.searchHistory == ["login", "navigation"])
+        app.handle(.character("/"))
+        Self.type("pu", into: app, then: .up)
+        #expect(Self.prompt(app)?.editor.text == "navigation")
+        app.handle(.up)
+        #expect(Self.prompt(app)?.editor.text == "login")
+        app.handle(.up)
+        #expect(Self.prompt(app)?.editor.text == "login")
+        app.handle(.down)
+        #expect(Self.prompt(app)?.editor.text == "navigation")
+        app.handle(.down)
+        #expect(Self.prompt(app)?.editor.text == "pu")
+        app.handle(.character("s"))
+        app.handle(.enter)
+        #expect(app.waitForCommands())
+        #expect(app.model.searchHistory == ["login", "navigation", "pus"])
+    }
+
+    @Test("Up recalls a Tab filter too; the prompt's footer names Up/Down and ^U")
+    func tabAndFooter() {
+        let app = Self.app()
+        app.handle(.character("/"))
+        Self.type("navigation", into: app, then: .tab)
+        app.handle(.character("/"))
+        let screen = app.renderOnce(width: 100, height: 30)
+        #expect(screen.contains("↑↓ past searches"))
+        #expect(screen.contains("^U clear"))
+        app.handle(.up)
+        #expect(Self.prompt(app)?.editor.text == "navigation")
+    }
+}
+
 /// Issue 22's row filter: `/REGEX` then Tab shows only the matching rows, `/-kind,…` hides kinds, Esc shows all.
 @Suite("Hiding rows")
 struct HidingRowsTests {

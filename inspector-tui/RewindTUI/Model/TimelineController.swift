@@ -143,7 +143,7 @@ public struct TimelineController {
             ensureCursorVisible()
             model.status = StatusMessage("following live events")
         case .character("/"):
-            model.dialog = .prompt(PromptState(kind: .filter, text: model.searchText))
+            model.dialog = .prompt(PromptState(kind: .filter, history: model.searchHistory))
         case .character(":"):
             guard requireSession() != nil else { return [] }
             model.dialog = .prompt(PromptState(kind: .goTo))
@@ -596,6 +596,8 @@ public struct TimelineController {
                 return submit(prompt)
             case .tab where prompt.kind == .filter:
                 hideRows(prompt)
+            case .up, .down:
+                if prompt.recall(older: key == .up) { model.dialog = .prompt(prompt) }
             default:
                 if prompt.editor.handle(key) {
                     prompt.error = nil
@@ -610,7 +612,7 @@ public struct TimelineController {
         let text = prompt.editor.text
         switch prompt.kind {
         case .filter:
-            model.searchText = text
+            model.rememberSearch(text)
             guard !text.isEmpty else {
                 model.dialog = nil
                 model.filter = nil
@@ -934,7 +936,7 @@ public struct TimelineController {
         do {
             let labels = text.isEmpty ? nil : try TimelineLabelFilter(pattern: text)
             model.dialog = nil
-            model.searchText = text
+            model.rememberSearch(text)
             setHiding(labels: labels, kinds: model.hiding?.hiddenKinds ?? [])
         } catch {
             var refused = prompt

@@ -24,8 +24,19 @@ public struct TimelineModel: Sendable, Hashable {
     public var filter: TimelineLabelFilter?
     /// The last query of the `/` prompt (`n`/`N` repeat it), and its text as typed.
     public var searchQuery: TimelineSearchQuery?
-    /// The `/` prompt's last text (it reopens with it).
-    public var searchText = ""
+    /// The `/` prompt's past texts, oldest first, without repeats (at most `searchHistoryLimit`): the prompt opens
+    /// empty, and Up recalls them.
+    public private(set) var searchHistory: [String] = []
+    /// How many past searches `searchHistory` keeps.
+    public static let searchHistoryLimit = 50
+
+    /// Keeps `text` as the newest past search (moved to the end if it was there already); empty texts are not kept.
+    public mutating func rememberSearch(_ text: String) {
+        guard !text.isEmpty else { return }
+        searchHistory.removeAll { $0 == text }
+        searchHistory.append(text)
+        if searchHistory.count > Self.searchHistoryLimit { searchHistory.removeFirst() }
+    }
     /// The running search's progress line ("searching … 40% — Esc cancels"); nil when no search runs.
     public var search: StatusMessage?
     /// The rows hidden (`/REGEX` Tab, `/-kind,…`), if any; see `TimelineModel+Rows.swift`.

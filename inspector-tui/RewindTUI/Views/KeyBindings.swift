@@ -94,8 +94,9 @@ public enum KeyBindings {
         case .prompt(let prompt):
             switch prompt.kind {
             case .filter:
-                return [Binding("Enter", "search"), Binding("Tab", "only matching rows"), Binding("a:text", "actions"),
-                        Binding("s:/p == v", "states"), Binding("-kind,…", "hide"), Binding("Esc", "cancel")]
+                return [Binding("Enter", "search"), Binding("Esc", "cancel"), Binding("↑↓", "past searches"),
+                        Binding("^U", "clear"), Binding("Tab", "only matching rows"), Binding("a:text", "actions"),
+                        Binding("s:/p == v", "states"), Binding("-kind,…", "hide")]
             case .dispatch:
                 return [Binding("Enter", "dispatch"), Binding("Esc", "cancel"), Binding("^U", "clear")]
             case .goTo:
