@@ -141,7 +141,13 @@ public struct TimelineController {
             model.following = true
             model.cursor = model.lastRowIndex
             ensureCursorVisible()
-            model.status = StatusMessage("following live events")
+            if model.paused {
+                model.status = StatusMessage("paused: at the last event shown; p resumes following live events")
+            } else if model.selectedSession?.status == .live {
+                model.status = StatusMessage("following live events")
+            } else {
+                model.status = StatusMessage("at the last event: this session has ended, nothing more will arrive")
+            }
         case .character("/"):
             model.dialog = .prompt(PromptState(kind: .filter, history: model.searchHistory))
         case .character(":"):

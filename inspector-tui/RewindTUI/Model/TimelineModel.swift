@@ -111,12 +111,22 @@ public struct TimelineModel: Sendable, Hashable {
 
     /// The layout for the current screen size and content.
     public var layout: TimelineLayout {
-        var hasStatusLine = status != nil || activity != nil || search != nil || filtering != nil
-        if case .prompt = dialog { hasStatusLine = true }
-        if case .viewer = dialog { hasStatusLine = true }  // what o and y report shows below the viewer
-        if case .confirmDelete = dialog { hasStatusLine = true }  // the question is asked there
-        return TimelineLayout(
-            width: screenWidth, height: screenHeight, sessionCount: sessions.count, hasStatusLine: hasStatusLine)
+        var statusLines = statusText.map {
+            WrappedText.lines($0.text, width: screenWidth - 1, limit: TimelineLayout.maximumStatusLines).count
+        } ?? 0
+        switch dialog {
+        case .prompt, .confirmDelete: statusLines = 1
+        case .viewer: statusLines = max(1, statusLines)  // what o and y report shows below the viewer
+        default: break
+        }
+        return TimelineLayout(width: screenWidth, height: screenHeight, sessionCount: sessions.count,
+                              statusLines: statusLines)
+    }
+
+    /// What the status rows show when no prompt is open: the status message, else the running search's or row
+    /// filter's progress, else what the running command is doing; nil when there is none.
+    public var statusText: StatusMessage? {
+        status ?? search ?? filtering ?? activity
     }
 
     /// The last event index visible in the timeline.

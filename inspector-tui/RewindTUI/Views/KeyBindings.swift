@@ -159,7 +159,11 @@ public enum KeyBindings {
             if replays && onMainLine { bindings.append(Binding("r", "replay")) }
             if session.offers(WireCapability.dispatch) { bindings.append(Binding("d", "dispatch")) }
         }
-        if model.sessions.contains(where: { $0.status == .live }) { bindings.append(Binding("p", "pause")) }
+        if model.paused {
+            bindings.append(Binding("p", "resume"))
+        } else if model.sessions.contains(where: { $0.status == .live }) {
+            bindings.append(Binding("p", "pause"))
+        }
         if session.status == .live && !model.following { bindings.append(Binding("f", "follow")) }
         bindings += [Binding("t", "time"), Binding("e", "export"), Binding("Tab", "pane")]
         return bindings

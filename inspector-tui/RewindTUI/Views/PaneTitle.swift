@@ -1,7 +1,13 @@
 /// A pane's title row: reverse video across the pane when it has the focus, bold underlined otherwise (both
 /// visible in monochrome). Pure rendering helper.
 public enum PaneTitle {
-    /// Draws `left` and `right` (right-aligned) on the first row of `rect`.
+    /// How much of `left` stays when `right` needs the room: its first columns (the pane's name or the session id's
+    /// start), so the reader still knows which pane this is.
+    public static let leftKept = 12
+
+    /// Draws `left` and `right` (right-aligned) on the first row of `rect`. `right` carries what must not go
+    /// unseen (the timeline's filter), so when both do not fit, `left` is cut (with `…`) down to `leftKept`
+    /// columns, and only then `right`, from its end.
     public static func render(
         into buffer: inout ScreenBuffer, rect: Rect, focused: Bool, left: [TextSpan], right: [TextSpan] = []
     ) {
@@ -9,13 +15,18 @@ public enum PaneTitle {
         let row = rect.top(1)
         let base = focused ? Theme.bar : Theme.title
         buffer.fill(row, style: base)
+        let leftWidth = DisplayWidth.of(left.map(\.text).joined())
+        let rightWidth = DisplayWidth.of(right.map(\.text).joined())
+        var leftShown = min(leftWidth, rect.width)
+        if !right.isEmpty && leftShown + rightWidth + 1 > rect.width {
+            leftShown = max(min(leftWidth, leftKept), rect.width - rightWidth - 1)
+        }
         let used = buffer.put(left.map { TextSpan($0.text, merge($0.style, into: base)) },
-                              row: rect.row, column: rect.column, width: rect.width)
-        let rightText = right.map(\.text).joined()
-        let rightWidth = DisplayWidth.of(rightText)
-        if !right.isEmpty && used + rightWidth + 1 <= rect.width {
+                              row: rect.row, column: rect.column, width: leftShown)
+        let rightShown = min(rightWidth, rect.width - used - 1)
+        if !right.isEmpty && rightShown > 0 {
             buffer.put(right.map { TextSpan($0.text, merge($0.style, into: base)) },
-                       row: rect.row, column: rect.right - rightWidth, width: rightWidth)
+                       row: rect.row, column: rect.right - rightShown, width: rightShown)
         }
     }
 

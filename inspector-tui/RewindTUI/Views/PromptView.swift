@@ -1,8 +1,9 @@
 /// The row above the footer: the open prompt (`/regex` or `dispatch JSON: …`, with a reverse-video cursor and
 /// the reason a submission was refused), or the sessions pane's question ("Delete session … (counter, 1,204
 /// events)? y/n"), or else the status message (errors red and bold), or else what the
-/// running command is doing ("jumping to event 12…", in the warning colour). Long text scrolls
-/// horizontally so that the cursor stays visible. Pure rendering.
+/// running command is doing ("jumping to event 12…", in the warning colour). A long message wraps onto the rows
+/// the layout gave it (up to three); a long prompt scrolls horizontally so that the cursor stays visible. Pure
+/// rendering.
 public struct PromptView {
     /// The model to draw.
     public var model: TimelineModel
@@ -12,24 +13,22 @@ public struct PromptView {
         self.model = model
     }
 
-    /// Draws into `rect` (its first row).
+    /// Draws into `rect`: the prompt or question on its first row, or the status text wrapped onto its rows.
     public func render(into buffer: inout ScreenBuffer, rect: Rect) {
         guard !rect.isEmpty else { return }
-        buffer.fill(rect.top(1))
+        buffer.fill(rect)
         if case .prompt(let prompt) = model.dialog {
             renderPrompt(prompt, into: &buffer, rect: rect)
         } else if case .confirmDelete(let session) = model.dialog {
             buffer.put([TextSpan(" Delete session \(session.shortID) (\(session.summary))? ", Theme.warning),
                         TextSpan("y/n", Theme.key)], row: rect.row, column: rect.column, width: rect.width)
-        } else if let status = model.status {
-            buffer.put(" " + status.text, row: rect.row, column: rect.column,
-                       style: status.isError ? Theme.error : Theme.plain, maxWidth: rect.width)
-        } else if let search = model.search ?? model.filtering {
-            buffer.put(" " + search.text, row: rect.row, column: rect.column, style: Theme.warning,
-                       maxWidth: rect.width)
-        } else if let activity = model.activity {
-            buffer.put(" " + activity.text, row: rect.row, column: rect.column, style: Theme.warning,
-                       maxWidth: rect.width)
+        } else if let text = model.statusText {
+            let style = model.status != nil ? (text.isError ? Theme.error : Theme.plain) : Theme.warning
+            let lines = WrappedText.lines(text.text, width: rect.width - 1, limit: rect.height)
+            for (offset, line) in lines.enumerated() {
+                buffer.put(line, row: rect.row + offset, column: rect.column + 1, style: style,
+                           maxWidth: rect.width - 1)
+            }
         }
     }
 

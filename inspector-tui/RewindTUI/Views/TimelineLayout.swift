@@ -3,7 +3,8 @@
 /// - Wide terminals (120 columns or more): sessions above the timeline on the left, the detail pane on the
 ///   right, full height.
 /// - Narrower ones (80×24 and up): sessions (up to 3 rows), timeline, and detail stacked.
-/// Header and footer take one row each; the status/prompt row appears above the footer when needed. Below
+/// Header and footer take one row each; the status/prompt row appears above the footer when needed (up to three
+/// rows for a long message). Below
 /// `minimumWidth`×`minimumHeight` the screen only says it is too small. Each pane's rectangle includes its
 /// title row. A plain value type.
 public struct TimelineLayout: Sendable, Hashable {
@@ -13,6 +14,8 @@ public struct TimelineLayout: Sendable, Hashable {
     public static let minimumHeight = 10
     /// From this width on, the detail pane goes to the right.
     public static let wideWidth = 120
+    /// The most rows a status message wraps onto (the rest is cut with `…`).
+    public static let maximumStatusLines = 3
 
     /// The screen.
     public var screen: Rect
@@ -26,7 +29,7 @@ public struct TimelineLayout: Sendable, Hashable {
     public var separator: Rect
     /// The detail pane (tab bar + content).
     public var detail: Rect
-    /// The status/prompt row (zero height when not shown).
+    /// The status/prompt rows (zero height when not shown; more than one when a long message wraps).
     public var status: Rect
     /// The footer row with the keys.
     public var footer: Rect
@@ -40,12 +43,20 @@ public struct TimelineLayout: Sendable, Hashable {
     ///   - sessionCount: number of sessions (the sessions pane grows to show them, within limits).
     ///   - hasStatusLine: whether a status message or a prompt needs the row above the footer.
     public init(width: Int, height: Int, sessionCount: Int, hasStatusLine: Bool) {
+        self.init(width: width, height: height, sessionCount: sessionCount, statusLines: hasStatusLine ? 1 : 0)
+    }
+
+    /// Lays out a `width`×`height` screen whose status rows (above the footer) are `statusLines` high: a long
+    /// message wraps onto up to `maximumStatusLines` rows, taken from the panes.
+    public init(width: Int, height: Int, sessionCount: Int, statusLines: Int) {
         screen = Rect(row: 0, column: 0, width: width, height: height)
         isTooSmall = width < Self.minimumWidth || height < Self.minimumHeight
         isWide = width >= Self.wideWidth
         header = screen.top(1)
         footer = screen.bottom(1)
-        status = hasStatusLine ? screen.droppingBottom(1).bottom(1) : Rect(row: footer.row, column: 0, width: width, height: 0)
+        let statusHeight = min(max(0, statusLines), Self.maximumStatusLines)
+        status = statusHeight > 0 ? screen.droppingBottom(1).bottom(statusHeight)
+            : Rect(row: footer.row, column: 0, width: width, height: 0)
         let body = screen.droppingTop(1).droppingBottom(1 + status.height)
         let sessionRows = max(1, sessionCount)
         if isWide {

@@ -85,7 +85,9 @@ public struct TimelineView {
         } else if let filter = model.filter {
             right.append(TextSpan("/\(filter.pattern)/ ", Theme.match))
         }
-        if model.following {
+        if model.paused {
+            right.append(TextSpan("‖ paused ", Theme.warning))
+        } else if model.following {
             if model.selectedSession?.status == .live {
                 right.append(TextSpan("● following ", Theme.good))
             }
