@@ -54,6 +54,9 @@ struct GoToTests {
         #expect(controller.model.cursor == 0, "the start itself is the initial state")
         goTo("+1h", &controller)
         #expect(controller.model.cursor == 30, "after the last event: the last event")
+        #expect(controller.model.status == StatusMessage(
+            "event 30: the last event, at +7.500s: the session has nothing at or after +1:00:00"),
+            "not 'the first event at or after +1:00:00', which would be false")
         goTo(String(Formatting.clockTime(Fixtures.start + 5).prefix(8)), &controller)
         #expect(controller.model.cursor == 20, "a wall-clock time on the session's day")
         goTo("50%", &controller)

@@ -831,15 +831,29 @@ public struct TimelineController {
                 target = Int((Double(count) * share / 100).rounded())
                 said = "\(prompt.editor.text.trimmingCharacters(in: .whitespaces)) of the session"
             case .relativeTime(let seconds):
-                target = try index(atOrAfter: session.startedAt + seconds, in: session)
-                said = "the first event at or after \(Formatting.relativeTime(seconds))"
+                let time = session.startedAt + seconds
+                if let last = try lastTime(of: session), time > last {
+                    target = count
+                    said = "the last event, at \(Formatting.relativeTime(last - session.startedAt)): the session "
+                        + "has nothing at or after \(Formatting.relativeTime(seconds))"
+                } else {
+                    target = try index(atOrAfter: time, in: session)
+                    said = "the first event at or after \(Formatting.relativeTime(seconds))"
+                }
             case .clockTime(let secondsOfDay):
                 var time = GoToTarget.localTime(secondsOfDay: secondsOfDay, dayOf: session.startedAt)
-                if time < session.startedAt - 1, let last = try lastTime(of: session), time + 86_400 <= last {
+                let last = try lastTime(of: session)
+                if time < session.startedAt - 1, let last, time + 86_400 <= last {
                     time += 86_400  // the session ran past midnight
                 }
-                target = try index(atOrAfter: time, in: session)
-                said = "the first event at or after \(Formatting.clockTime(time))"
+                if let last, time > last {
+                    target = count
+                    said = "the last event, at \(Formatting.clockTime(last)): the session has nothing at or after "
+                        + Formatting.clockTime(time)
+                } else {
+                    target = try index(atOrAfter: time, in: session)
+                    said = "the first event at or after \(Formatting.clockTime(time))"
+                }
             }
         } catch let invalid as GoToTarget.Invalid {
             refuse(invalid.description)
