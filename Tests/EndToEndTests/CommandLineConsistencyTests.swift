@@ -95,6 +95,9 @@ struct CommandLineConsistencyTests {
             let run = try rewind(command + ["--port", port], timeout: 10)
             #expect(run.status == 1, "\(command[0])")
             #expect(run.err.contains("has ended"), "\(command[0]): \(run.err)")
+            // Issue 31: the suggested command must work as printed: this daemon's port and data directory.
+            #expect(run.err.contains("'rewind open \(id.rawValue) --port \(port) --data \(harness.dataDirectory.path)'"),
+                    "\(command[0]): \(run.err)")
         }
     }
 
@@ -176,6 +179,24 @@ struct CommandLineConsistencyTests {
         #expect(run.status == 1)
         #expect(run.err.contains("another rewind is probably running there"), "\(run.err)")
         #expect(run.err.contains("rewind open") && run.err.contains("--port \(harness.port)"), "\(run.err)")
+    }
+
+    @Test("serve on a busy port, with another --data than the rewind there: the hints name that rewind's directory")
+    func busyPortNamesTheOtherDirectory() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let app = try DaemonPeer(port: harness.port)
+        let session = try #require(try app.hello(AppFrames.hello(name: "elsewhere")))
+        #expect(harness.waitForSession() != nil)
+        let mine = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-busy-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: mine) }
+        let run = try rewind(["serve", "--headless", "--port", "\(harness.port)", "--data", mine.path], timeout: 10)
+        let theirs = harness.dataDirectory.path
+        #expect(run.status == 1)
+        #expect(run.err.contains("'rewind open \(session) --port \(harness.port) --data \(theirs)'"), "\(run.err)")
+        #expect(run.err.contains("'rewind sessions --data \(theirs)'"), "\(run.err)")
+        #expect(run.err.contains("it records into \(theirs), not \(mine.path)"), "\(run.err)")
+        #expect(!run.err.contains("--data \(mine.path)"), "never the directory it does not record into: \(run.err)")
     }
 
     @Test("rewind (the timeline) on a busy port without a terminal never asks to attach: it says so and exits 1")

@@ -110,7 +110,8 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
                 members["commandTimeout"] = commandTimeout
                 return .object(members)
             }
-            reply(ControlReply(id: id, result: ["sessions": .array(infos)]))
+            reply(ControlReply(id: id, result: ["sessions": .array(infos),
+                                                "dataDirectory": .string(daemon.store.directory.path)]))
         case .tail(let session):
             startTail(session: session, daemon: daemon)
             reply(ControlReply(id: id, result: ["tailing": .string(session ?? "*")]))

@@ -162,22 +162,27 @@ struct ServeCommand: ParsableCommand {
             while text.hasPrefix(prefix + prefix) { text.removeFirst(prefix.count) }
             throw CommandError(text + (text.hasSuffix("in use") ? " (choose another port with --port N)" : ""))
         }
-        let live = ((try? SessionIDResolver.daemonSessions(client)) ?? []).filter(\.live)
-            .sorted { $0.startedAt > $1.startedAt }
+        let listing = try? SessionIDResolver.daemonListing(client)
+        let live = (listing?.sessions ?? []).filter(\.live).sorted { $0.startedAt > $1.startedAt }
         // The live sessions this command can show: their files are in its session directory.
         let store = try? data.openStoreForReading()
         let saved = Set((try? store?.sessionIDs()) ?? [])
         let shown = live.filter { (try? SessionID(validating: $0.session)).map(saved.contains) ?? false }
         let port = connection.port == WireProtocol.defaultPort ? "" : " --port \(connection.port)"
-        let dataOption = data.data.map { " --data \($0)" } ?? ""
-        let example = (shown.first ?? live.first).map { "'rewind open \($0.session)\(port)\(dataOption)'" }
-            ?? "'rewind open SESSION\(port)'"
+        // The other rewind says where it records; an older one does not, and then its sessions are looked for in
+        // this command's directory.
+        let theirDirectory = listing?.dataDirectory ?? data.directory.path
+        let example = (shown.first ?? live.first).map {
+            "'" + SessionIDResolver.openCommand($0.session, port: connection.port, dataDirectory: theirDirectory) + "'"
+        } ?? "'rewind open SESSION\(port)'"
+        let sessionsCommand = URL(fileURLWithPath: theirDirectory).standardizedFileURL
+            == SessionStore.defaultDirectory.standardizedFileURL ? "rewind sessions" : "rewind sessions --data \(theirDirectory)"
         let elsewhere = !live.isEmpty && shown.isEmpty
-            ? "; its live sessions are not in \(data.directory.path): it records elsewhere (pass its --data DIR)" : ""
+            ? "; it records into \(listing?.dataDirectory ?? "another directory"), not \(data.directory.path)" : ""
         let message = "cannot listen on \(address): another rewind is probably running there (a rewind daemon "
             + "answers on that port\(live.isEmpty ? "" : " with \(live.count) live session\(live.count == 1 ? "" : "s")")"
             + "\(elsewhere)). Watch it as a viewer instead: \(example) shows a session and drives its app, "
-            + "'rewind tail\(port)' prints its events, 'rewind sessions' lists what it recorded; or start this one on "
+            + "'rewind tail\(port)' prints its events, '\(sessionsCommand)' lists what it recorded; or start this one on "
             + "another port with --port N"
         guard offeringToAttach, let store, let session = shown.first,
               let id = try? SessionID(validating: session.session) else {

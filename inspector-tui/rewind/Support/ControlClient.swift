@@ -41,6 +41,8 @@ final class ControlClient: @unchecked Sendable {  // mutable state guarded by `c
     private let token: String?
     /// `host:port` of the daemon, for messages.
     let address: String
+    /// The daemon's port, for the commands a message suggests (`--port N` when it is not the default).
+    let port: Int
     /// Called with every `event` message (from `tail`), on the client's service thread.
     var onEvent: @Sendable (ControlEvent) -> Void = { _ in }
 
@@ -48,6 +50,7 @@ final class ControlClient: @unchecked Sendable {  // mutable state guarded by `c
     init(host: String, port: Int, token: String?, timeout: Double = 3) throws {
         self.token = token
         self.address = "\(host):\(port)"
+        self.port = port
         guard let url = WebSocketURL(string: "ws://\(host):\(port)") else {
             throw CommandError("'\(host):\(port)' is not a valid daemon address")
         }

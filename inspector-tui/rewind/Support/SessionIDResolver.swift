@@ -54,11 +54,31 @@ enum SessionIDResolver {
 
     /// The sessions the daemon behind `client` has seen since it started, live and ended.
     static func daemonSessions(_ client: ControlClient) throws -> [ControlSessionInfo] {
+        try daemonListing(client).sessions
+    }
+
+    /// The daemon's `sessions` answer: its sessions, and the directory it records into (nil from a daemon that
+    /// does not say).
+    static func daemonListing(_ client: ControlClient) throws -> (sessions: [ControlSessionInfo],
+                                                                    dataDirectory: String?) {
         let reply = try client.request(.sessions, timeout: 5)
         guard case .array(let list)? = reply["sessions"] else {
             throw CommandError("the daemon at \(client.address) answered 'sessions' with something unreadable")
         }
-        return list.compactMap { try? ControlSessionInfo(json: $0) }
+        let directory: String? = if case .string(let path)? = reply["dataDirectory"] { path } else { nil }
+        return (list.compactMap { try? ControlSessionInfo(json: $0) }, directory)
+    }
+
+    /// `rewind open SESSION`, with the `--port` and `--data` that reach the recording of the daemon on `port`
+    /// recording into `dataDirectory`: each only when it is not the default, so that the command works as printed.
+    static func openCommand(_ session: String, port: Int, dataDirectory: String?) -> String {
+        var command = "rewind open \(session)"
+        if port != WireProtocol.defaultPort { command += " --port \(port)" }
+        if let dataDirectory,
+           URL(fileURLWithPath: dataDirectory).standardizedFileURL != SessionStore.defaultDirectory.standardizedFileURL {
+            command += " --data \(dataDirectory)"
+        }
+        return command
     }
 
     /// The session of the daemon that `text` names, whether its app is connected or not.
@@ -82,11 +102,13 @@ enum SessionIDResolver {
     /// The live session of the daemon behind `client` that `text` names, for a command that needs its app
     /// (`what`, e.g. "jump"): refused at once when the session has ended.
     static func resolveLive(_ text: String, with client: ControlClient, for what: String) throws -> SessionID {
-        let info = try resolve(text, among: try daemonSessions(client), of: client)
+        let listing = try daemonListing(client)
+        let info = try resolve(text, among: listing.sessions, of: client)
         guard info.live else {
+            let open = openCommand(info.session, port: client.port, dataDirectory: listing.dataDirectory)
             throw CommandError("session \(info.session) has ended: its app (\(TerminalText.escaped(info.app.name))) is no "
                 + "longer connected to the daemon at \(client.address), so it cannot \(what); "
-                + "'rewind open \(info.session)' shows the recording")
+                + "'\(open)' shows the recording")
         }
         return try validated(info.session)
     }
