@@ -19,44 +19,24 @@ public struct LineSampleRunner {
     /// Runs one command line; throws a sentence when the line is not a command.
     public typealias Execute = @MainActor (String) async throws -> Void
 
-    private let name: String
-    private let summary: String
-    private let commandHelp: [String]
+    private let sample: LineSample
+    private let options: LineSample.Options
     private let execute: Execute
 
-    /// A runner for a sample called `name` (one-line `summary`, one line per command in `commandHelp`).
-    public init(name: String, summary: String, commandHelp: [String], execute: @escaping Execute) {
-        self.name = name
-        self.summary = summary
-        self.commandHelp = commandHelp
+    /// A runner for `sample`, in the mode `options` chose (read with `sample.options()` before the store and its
+    /// recorder were made).
+    public init(_ sample: LineSample, options: LineSample.Options, execute: @escaping Execute) {
+        self.sample = sample
+        self.options = options
         self.execute = execute
     }
 
-    /// Parses `arguments` (without the program name), runs the chosen mode, waits (up to 5 s) for the recorder to
-    /// deliver what it recorded, and exits.
-    public func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
-        var script: String?
-        var stay = false
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "-h", "--help":
-                print(usage)
-                exit(0)
-            case "--script":
-                guard let path = rest.popFirst() else { fail("--script needs a file") }
-                script = path
-            case "--stay":
-                stay = true
-            default:
-                fail("unknown option '\(argument)'")
-            }
-        }
-        if stay && script == nil { fail("--stay goes with --script") }
+    /// Runs the chosen mode, waits (up to 5 s) for the recorder to deliver what it recorded, and exits.
+    public func run() async -> Never {
         var status: Int32 = 0
-        if let script {
+        if let script = options.script {
             status = await runScript(script)
-            if status == 0 && stay { for await _ in Self.standardInputLines() {} }
+            if status == 0 && options.stay { for await _ in Self.standardInputLines() {} }
         } else {
             for await line in Self.standardInputLines() {
                 let command = line.trimmingCharacters(in: .whitespaces)
@@ -94,31 +74,8 @@ public struct LineSampleRunner {
         }
     }
 
-    private var usage: String {
-        """
-        \(name) — \(summary)
-
-        Usage:
-          \(name)                         interactive: commands on standard input
-          \(name) --script FILE [--stay]  run the commands in FILE (then keep serving with --stay)
-          \(name) --help
-
-        Commands:
-        \(commandHelp.map { "  " + $0 }.joined(separator: "\n"))
-          quit
-
-        The state is printed as one line of JSON after every change.
-        Environment: REWIND_URL (default ws://127.0.0.1:7723), REWIND_TOKEN, REWIND_DISABLED=1.
-        """
-    }
-
-    private func fail(_ message: String) -> Never {
-        printError("\(message)\nRun '\(name) --help' for usage.")
-        exit(2)
-    }
-
     private func printError(_ message: String) {
-        FileHandle.standardError.write(Data("\(name): \(message)\n".utf8))
+        sample.printError(message)
     }
 
     /// Lines of standard input, read on a background thread; the stream finishes at end of input.

@@ -22,49 +22,29 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
     /// Turns one command line into the action to dispatch; nil means the command did its work itself.
     public typealias Parse = @MainActor (String) throws(SampleError) -> Action?
 
-    private let name: String
-    private let summary: String
-    private let commandHelp: [String]
-    private let demoScript: [String]
+    private let sample: SampleDescription
+    private let options: SampleOptions
     private let store: Store<State, Action>
     private let parse: Parse
     /// Where the sample made this runner (its `main.swift`): the source of the demo's actions.
     private let origin: SourceLocation
 
-    /// A runner for `store`.
+    /// A runner for `store`, in the mode `options` chose (read with `sample.options()` before the store was made).
     /// - Parameters:
-    ///   - name: The executable's name, for `--help`.
-    ///   - summary: One sentence saying what the sample shows.
-    ///   - commandHelp: One line per command word (`"add N    adds N to the count"`).
-    ///   - demoScript: The commands `--demo` loops over.
     ///   - parse: Turns a command word line into an action.
     ///   - file, line: the caller's location, the source the timeline shows for the demo's actions (a script's and
     ///     typed actions show the script's line, or `stdin:N`: the command that caused them).
-    public init(name: String, summary: String, commandHelp: [String], demoScript: [String],
-                store: Store<State, Action>, file: StaticString = #fileID, line: UInt = #line,
-                parse: @escaping Parse) {
+    public init(_ sample: SampleDescription, options: SampleOptions, store: Store<State, Action>,
+                file: StaticString = #fileID, line: UInt = #line, parse: @escaping Parse) {
         origin = SourceLocation(file: file, line: line)
-        self.name = name
-        self.summary = summary
-        self.commandHelp = commandHelp
-        self.demoScript = demoScript
+        self.sample = sample
+        self.options = options
         self.store = store
         self.parse = parse
     }
 
-    /// Parses `arguments` (without the program name), runs the chosen mode, and exits the process.
-    public func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
-        let options: SampleOptions
-        do {
-            options = try SampleOptions(arguments)
-        } catch {
-            printError("\(error)\nRun '\(name) --help' for usage.")
-            exit(2)
-        }
-        if options.help {
-            print(usage)
-            exit(0)
-        }
+    /// Runs the chosen mode, waits (up to 5 s) for the inspector to deliver what it recorded, and exits the process.
+    public func run() async -> Never {
         let printer = StatePrinter<State>()
         let subscription = store.subscribe(deduplicate: false) { state in printer.print(state) }
         defer { subscription.cancel() }
@@ -102,7 +82,7 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
     private func runDemo(loops: Int?, pace: Double) async {
         var loop = 0
         while loops.map({ loop < $0 }) ?? true {
-            for command in demoScript {
+            for command in sample.demoScript {
                 _ = await execute(command, context: "demo", source: origin)
                 try? await Task.sleep(nanoseconds: UInt64(pace * 1e9))
             }
@@ -112,7 +92,7 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
 
     private func runInteractive() async {
         let interactive = isatty(0) == 1
-        if interactive { print("\(name): type a command ('help' lists them, 'quit' ends)") }
+        if interactive { print("\(sample.name): type a command ('help' lists them, 'quit' ends)") }
         var number: UInt = 0
         for await line in StandardInputLines.stream() {
             number += 1
@@ -120,7 +100,7 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
             if command.isEmpty { continue }
             if command == "quit" { break }
             if command == "help" {
-                print(commandList)
+                print(sample.commandList)
                 continue
             }
             _ = await execute(command, context: "input", source: SourceLocation(file: "stdin", line: number))
@@ -160,31 +140,7 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
         await Task.detached { _ = Inspector.waitUntilDelivered(timeout: 5) }.value
     }
 
-    // MARK: - Help
-
-    private var commandList: String {
-        (["Commands:"] + commandHelp.map { "  " + $0 }
-            + ["  {JSON}     any action in its Codable JSON form", "  quit"]).joined(separator: "\n")
-    }
-
-    private var usage: String {
-        """
-        \(name) — \(summary)
-
-        Usage:
-          \(name)                      interactive: commands on standard input
-          \(name) --script FILE [--stay]  run the commands in FILE (then keep serving with --stay)
-          \(name) --demo [--pace S] [--demo-loops N]  loop a demo sequence at a human pace
-          \(name) --help
-
-        \(commandList)
-
-        The state is printed as one line of JSON after every change.
-        Environment: REWIND_URL (default ws://127.0.0.1:7723), REWIND_TOKEN, REWIND_DISABLED=1.
-        """
-    }
-
     private func printError(_ message: String) {
-        FileHandle.standardError.write(Data("\(name): \(message)\n".utf8))
+        sample.printError(message)
     }
 }

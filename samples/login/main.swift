@@ -15,7 +15,20 @@ do {
     exit(2)
 }
 
-let clock: any EffectClock = arguments.contains("--script") ? InstantClock() : SystemClock()
+let sample = SampleDescription(
+    name: "login",
+    summary: """
+        screen modules coordinated by a flow, navigation in the app state, an API with latency and failures,
+        and the password redacted from the inspector.
+        \(LoginOptions.help)
+        With --script, time is instant (the API answers at once), so a script gives the same session every time.
+        """,
+    commandHelp: LoginCommands.help,
+    demoScript: LoginCommands.demoScript
+)
+let sampleOptions = sample.options(arguments)  // --help answered before the store, and so its inspector, exists
+
+let clock: any EffectClock = sampleOptions.script != nil ? InstantClock() : SystemClock()
 let api = SimulatedAuthenticationAPI(clock: clock, latency: options.latency, failureRate: options.failureRate,
                                      seed: options.seed)
 let flow = LoginFlow()
@@ -29,16 +42,5 @@ let store = Store(
 let context = LoginFlowContext(store: store)
 flow.start(with: context)
 
-await SampleRunner(
-    name: "login",
-    summary: """
-        screen modules coordinated by a flow, navigation in the app state, an API with latency and failures,
-        and the password redacted from the inspector.
-        \(LoginOptions.help)
-        With --script, time is instant (the API answers at once), so a script gives the same session every time.
-        """,
-    commandHelp: LoginCommands.help,
-    demoScript: LoginCommands.demoScript,
-    store: store,
-    parse: LoginCommands(store: store, navigator: context.navigator).parse
-).run(arguments: arguments)
+await SampleRunner(sample, options: sampleOptions, store: store,
+                   parse: LoginCommands(store: store, navigator: context.navigator).parse).run()

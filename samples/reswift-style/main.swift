@@ -27,28 +27,30 @@ func makeStore() -> (ReduxStore<CartState>, Recorder<CartState, RecordedAction>)
     return (store, recorder)
 }
 
+let sample = LineSample(
+    name: "reswift-style",
+    summary: "a ReSwift-shaped store recorded through Recorder (jump, dispatch and replay offered)",
+    commandHelp: ["add NAME N   adds N of NAME", "remove I     removes item I", "clear        empties the cart",
+                  "{JSON}       an action as the timeline shows it, e.g. {\"AddItem\":{\"name\":\"tea\",\"quantity\":1}}"]
+)
+let options = sample.options()  // --help answered before the store, and so its recorder, exists
+
 let (store, recorder) = makeStore()
 let printer = JSONLinePrinter()
 store.subscribe { state in printer.print(state) }
 
-await LineSampleRunner(
-    name: "reswift-style",
-    summary: "a ReSwift-shaped store recorded through Recorder (jump, dispatch and replay offered)",
-    commandHelp: ["add NAME N   adds N of NAME", "remove I     removes item I", "clear        empties the cart",
-                  "{JSON}       an action as the timeline shows it, e.g. {\"AddItem\":{\"name\":\"tea\",\"quantity\":1}}"],
-    execute: { line in
-        let words = line.split(separator: " ").map(String.init)
-        switch words.first {
-        case "add" where words.count == 3 && Int(words[2]) != nil:
-            store.dispatch(AddItem(name: words[1], quantity: Int(words[2])!))
-        case "remove" where words.count == 2 && Int(words[1]) != nil:
-            store.dispatch(RemoveItem(index: Int(words[1])!))
-        case "clear":
-            store.dispatch(ClearCart())
-        case let first? where first.hasPrefix("{"):
-            store.dispatch(try JSONDecoder().decode(RecordedAction.self, from: Data(line.utf8)).action)
-        default:
-            throw SampleLineError("'\(line)' is not a command (see --help)")
-        }
+await LineSampleRunner(sample, options: options, execute: { line in
+    let words = line.split(separator: " ").map(String.init)
+    switch words.first {
+    case "add" where words.count == 3 && Int(words[2]) != nil:
+        store.dispatch(AddItem(name: words[1], quantity: Int(words[2])!))
+    case "remove" where words.count == 2 && Int(words[1]) != nil:
+        store.dispatch(RemoveItem(index: Int(words[1])!))
+    case "clear":
+        store.dispatch(ClearCart())
+    case let first? where first.hasPrefix("{"):
+        store.dispatch(try JSONDecoder().decode(RecordedAction.self, from: Data(line.utf8)).action)
+    default:
+        throw SampleLineError("'\(line)' is not a command (see --help)")
     }
-).run()
+}).run()

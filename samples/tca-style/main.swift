@@ -28,28 +28,30 @@ func makeStore() -> ComposableStore<CounterState, CounterAction> {
     return store
 }
 
-let store = makeStore()
-let printer = JSONLinePrinter()
-store.onChange = { state in printer.print(state) }
-
-await LineSampleRunner(
+let sample = LineSample(
     name: "tca-style",
     summary: "a TCA-shaped reducer with non-Codable actions, recorded through Recorder (jump only)",
     commandHelp: ["increment    adds the step", "decrement    subtracts the step",
                   "fact         an effect that answers with a Result (a failure below 0)",
-                  "step N       a binding action (a closure) setting the step"],
-    execute: { line in
-        let words = line.split(separator: " ").map(String.init)
-        switch words.first {
-        case "increment": store.send(.increment)
-        case "decrement": store.send(.decrement)
-        case "fact": store.send(.factButtonTapped)
-        case "step" where words.count == 2 && Int(words[1]) != nil:
-            let step = Int(words[1])!
-            store.send(.binding { $0.step = step })
-        default:
-            throw SampleLineError("'\(line)' is not a command (see --help)")
-        }
-        await store.settle()
+                  "step N       a binding action (a closure) setting the step"]
+)
+let options = sample.options()  // --help answered before the store, and so its recorder, exists
+
+let store = makeStore()
+let printer = JSONLinePrinter()
+store.onChange = { state in printer.print(state) }
+
+await LineSampleRunner(sample, options: options, execute: { line in
+    let words = line.split(separator: " ").map(String.init)
+    switch words.first {
+    case "increment": store.send(.increment)
+    case "decrement": store.send(.decrement)
+    case "fact": store.send(.factButtonTapped)
+    case "step" where words.count == 2 && Int(words[1]) != nil:
+        let step = Int(words[1])!
+        store.send(.binding { $0.step = step })
+    default:
+        throw SampleLineError("'\(line)' is not a command (see --help)")
     }
-).run()
+    await store.settle()
+}).run()

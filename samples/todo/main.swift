@@ -16,7 +16,19 @@ if let index = arguments.firstIndex(of: "--file") {
     arguments.removeSubrange(index...index + 1)
 }
 
-let clock: any EffectClock = arguments.contains("--script") ? InstantClock() : SystemClock()
+let sample = SampleDescription(
+    name: "todo",
+    summary: """
+        a todo list with effects as values: save and load a JSON file, a debounced search, ids from a generator.
+          --file PATH   the list's file (default ~/.rewind-todo.json)
+        With --script, time is instant (the debounce ends at once), so a script gives the same session every time.
+        """,
+    commandHelp: TodoCommands.help,
+    demoScript: TodoCommands.demoScript
+)
+let options = sample.options(arguments)  // --help answered before the store, and so its inspector, exists
+
+let clock: any EffectClock = options.script != nil ? InstantClock() : SystemClock()
 let store = Store(
     initialState: TodoState(),
     reducer: todoReducer,
@@ -26,15 +38,4 @@ let store = Store(
 )
 let commands = TodoCommands(store: store)
 
-await SampleRunner(
-    name: "todo",
-    summary: """
-        a todo list with effects as values: save and load a JSON file, a debounced search, ids from a generator.
-          --file PATH   the list's file (default ~/.rewind-todo.json)
-        With --script, time is instant (the debounce ends at once), so a script gives the same session every time.
-        """,
-    commandHelp: TodoCommands.help,
-    demoScript: TodoCommands.demoScript,
-    store: store,
-    parse: commands.parse
-).run(arguments: arguments)
+await SampleRunner(sample, options: options, store: store, parse: commands.parse).run()
