@@ -14,13 +14,11 @@ public final class DaemonTimelineActions: TimelineActions {
     private let onQuit: () -> Void
 
     /// Actions against `daemon` (nil for `rewind open`, where only export works) and `store`; exports are
-    /// written to `exportDirectory`.
-    public init(daemon: Daemon?, store: SessionStore,
-                exportDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-                onQuit: @escaping () -> Void) {
+    /// written to `exportDirectory` (default: the data directory's `exports` folder, `TimelineExportFile`).
+    public init(daemon: Daemon?, store: SessionStore, exportDirectory: URL? = nil, onQuit: @escaping () -> Void) {
         self.daemon = daemon
         self.store = store
-        self.exportDirectory = exportDirectory
+        self.exportDirectory = exportDirectory ?? TimelineExportFile.directory(of: store)
         self.onQuit = onQuit
     }
 
@@ -55,9 +53,7 @@ public final class DaemonTimelineActions: TimelineActions {
     public func export(session: String) throws -> String {
         let id = try SessionID(validating: session)
         if let live = daemon?.session(id) { live.flush() }
-        let file = exportDirectory.appendingPathComponent("\(id.rawValue).jsonl")
-        try SessionExporter(reader: try store.openSession(id)).export(format: .jsonl, to: file)
-        return "exported to \(file.path)"
+        return try TimelineExportFile.write(id, of: store, into: exportDirectory)
     }
 
     public func quit() { onQuit() }

@@ -16,13 +16,13 @@ final class ControlTimelineActions: TimelineActions {
     /// What the session's app offered, as the daemon listed it when attaching (nil from a daemon that does not say).
     let appCapabilities: [String]?
 
-    /// Actions through `client`; exports read `store` and are written to `exportDirectory`.
-    init(client: ControlClient, store: SessionStore, appCapabilities: [String]? = nil,
-         exportDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+    /// Actions through `client`; exports read `store` and are written to `exportDirectory` (default: the data
+    /// directory's `exports` folder, `TimelineExportFile`).
+    init(client: ControlClient, store: SessionStore, appCapabilities: [String]? = nil, exportDirectory: URL? = nil) {
         self.client = client
         self.appCapabilities = appCapabilities
         self.store = store
-        self.exportDirectory = exportDirectory
+        self.exportDirectory = exportDirectory ?? TimelineExportFile.directory(of: store)
     }
 
     /// Connects to the daemon at `connection` and returns actions through it when that daemon has `session`
@@ -68,9 +68,7 @@ final class ControlTimelineActions: TimelineActions {
 
     func export(session: String) throws -> String {
         let id = try SessionID(validating: session)
-        let file = exportDirectory.appendingPathComponent("\(id.rawValue).jsonl")
-        try SessionExporter(reader: try store.openSession(id)).export(format: .jsonl, to: file)
-        return "exported to \(file.path)"
+        return try TimelineExportFile.write(id, of: store, into: exportDirectory)
     }
 
     func quit() {}
