@@ -51,6 +51,27 @@ struct RecorderEndToEndTests {
         }
     }
 
+    @Test("a host that does not time its reducer records the time as unknown, not 0ns; a measured time is kept")
+    func unmeasuredReducerTimeIsUnknown() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let store = QueueStore(CodableState(count: 0))
+        let host = RecorderHost<CodableState, CodableAction>(executor: .queue(store.queue)) { store.state }
+        var configuration = InspectorConfiguration()
+        configuration.url = harness.url
+        let recorder = Recorder(name: "untimed", initialState: store.state, host: host, configuration: configuration)
+        store.queue.sync {
+            store.set(CodableState(count: 1))
+            recorder.record(.add(1), state: store.state)
+            store.set(CodableState(count: 3))
+            recorder.record(.add(2), state: store.state, reducerNanos: 2_500)
+        }
+        let session = try #require(harness.waitForSession(events: 2, app: "untimed"))
+        session.flush()
+        let events = try harness.daemon.store.openSession(session.id).events(1...2)
+        #expect(events.map(\.reducerMicros) == [nil, 2.5])
+    }
+
     @Test("a Codable state with `_name` storage is recorded with the keys `name`, and a jump decodes them back")
     func underscoredStorageRecordsPlainNamesAndJumps() throws {
         let harness = try DaemonHarness()

@@ -203,7 +203,8 @@ struct FrameBuilder<State: Sendable, Action: Sendable> {
         return ActionEvent(
             seq: entry.seq, time: Double(entry.finishedNanos) / 1e9 + wallOffset,
             action: ActionPayload(type: coding.label(action), payload: payload),
-            patch: patch, reducerMicros: Double(entry.reducerNanos) / 1000,
+            patch: patch,
+            reducerMicros: entry.reducerNanos == ReducerTime.unmeasured ? nil : Double(entry.reducerNanos) / 1000,
             source: entry.source.map { sources.encode("\($0.file):\($0.line)") })
     }
 

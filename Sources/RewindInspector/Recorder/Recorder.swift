@@ -116,15 +116,16 @@ public final class Recorder<State: Sendable, Action: Sendable>: @unchecked Senda
     ///   - action: The action the host just handled.
     ///   - state: The host's state after it.
     ///   - source: Where the action was dispatched, if the host knows (shown on the timeline).
-    ///   - reducerNanos: How long the host's reducer took, in nanoseconds, if it measured it (0 otherwise).
+    ///   - reducerNanos: How long the host's reducer took, in nanoseconds, if it measured it; nil (the default)
+    ///     records the time as unknown — the timeline shows nothing rather than `0ns`.
     @inlinable
-    public func record(_ action: Action, state: State, source: SourceLocation? = nil, reducerNanos: UInt64 = 0) {
+    public func record(_ action: Action, state: State, source: SourceLocation? = nil, reducerNanos: UInt64? = nil) {
         record(action, state: state, source: source, finishedNanos: DispatchClock.nanoseconds(),
-               reducerNanos: reducerNanos)
+               reducerNanos: reducerNanos ?? ReducerTime.unmeasured)
     }
 
     /// ``record(_:state:source:reducerNanos:)`` with the time the action finished already read (on
-    /// ``DispatchClock``), for adapters that time the reducer themselves.
+    /// ``DispatchClock``), for adapters that time the reducer themselves (`ReducerTime.unmeasured` when not).
     @inlinable
     func record(_ action: Action, state: State, source: SourceLocation?, finishedNanos: UInt64,
                 reducerNanos: UInt64) {
