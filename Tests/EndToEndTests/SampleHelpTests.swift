@@ -30,3 +30,28 @@ struct SampleHelpTests {
         #expect(try harness.daemon.store.sessionIDs().isEmpty)
     }
 }
+
+/// Issue 31: an app the daemon refuses (a wrong token) said so on every reconnect attempt (15 times in 20 s) and,
+/// on exit, spoke of a session that does not exist.
+@Suite("An app refused for its token says so once")
+struct RefusedAppTests {
+    @Test("the refusal is printed once; on exit the app says nothing was recorded, and no session exists")
+    func refusalSaidOnce() throws {
+        let harness = try DaemonHarness(token: "secret")
+        defer { harness.tearDown() }
+        let app = try ChildProcess(Executables.path("counter"), [],
+                                   environment: ["REWIND_URL": harness.url, "REWIND_TOKEN": "wrong"])
+        app.write("increment\n")
+        Thread.sleep(forTimeInterval: TestTime.seconds(4))  // several reconnect attempts (backoff from 0.1 s)
+        app.write("increment\n")
+        app.closeInput()
+        #expect(app.waitForExit() == 0, "\(app.stderrLines)")
+        let refusals = app.stderrLines.filter { $0.contains("the daemon refused this app") }
+        #expect(refusals.count == 1, "\(app.stderrLines)")
+        #expect(refusals.first?.contains("unauthorized") == true)
+        #expect(app.stderrLines.last == "rewind inspector: 'counter' stops with nothing recorded: the daemon "
+                + "refused it (unauthorized: the token does not match)", "\(app.stderrLines)")
+        #expect(!app.stderrLines.contains { $0.contains("its session") }, "no word of a session that does not exist")
+        #expect(try harness.daemon.store.sessionIDs().isEmpty)
+    }
+}

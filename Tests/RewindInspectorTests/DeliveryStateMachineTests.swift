@@ -131,6 +131,25 @@ struct DeliveryStateMachineTests {
         #expect(delivery.verdict(rangeOpen: false, lostInOutbox: 0) == .delivered)
     }
 
+    @Test("refused before any welcome (a wrong token): nothing can be recorded, so nothing waits; once welcomed, it does")
+    func refusedBeforeWelcome() {
+        var delivery = machine()
+        _ = delivery.tick(now: 0)
+        _ = delivery.connected(now: 0, baselineSeq: 0, baseline: ["n": 0])
+        delivery.handed(through: 3)
+        #expect(delivery.verdict(rangeOpen: false, lostInOutbox: 0) == .pending)
+        delivery.refused()
+        delivery.disconnected(now: 0)
+        #expect(!delivery.everWelcomed)
+        #expect(delivery.verdict(rangeOpen: false, lostInOutbox: 0) == .delivered, "no session exists to wait for")
+        var welcomed = streaming()
+        welcomed.handed(through: 3)
+        welcomed.refused()
+        welcomed.disconnected(now: 0)
+        #expect(welcomed.verdict(rangeOpen: false, lostInOutbox: 0) == .pending,
+                "a session exists: its actions still wait for a daemon")
+    }
+
     @Test("a log that gave up starts the next connection from the last state sent, with nothing to send again")
     func logGaveUp() {
         var delivery = DeliveryStateMachine(seq: 0, state: ["n": 0], now: 0, answerTimeout: 30, window: 4,

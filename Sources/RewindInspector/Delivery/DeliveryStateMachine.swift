@@ -84,6 +84,11 @@ struct DeliveryStateMachine {
     private var log: ResendLog
     /// True once a connection was made (its `hello` sent).
     private(set) var everConnected = false
+    /// True once a `welcome` came: the daemon opened a session for this run.
+    private(set) var everWelcomed = false
+    /// True when the daemon refused the app (an `error` closing the connection: a wrong token, a protocol it does
+    /// not speak) and no connection was welcomed since.
+    private(set) var refusedSinceWelcome = false
     /// Connection attempts that failed or ended since the start.
     private(set) var failedAttempts = 0
     /// Whether the daemon of the current connection acknowledges (`welcome.ack`); nil until it says.
@@ -168,6 +173,8 @@ struct DeliveryStateMachine {
     mutating func welcomed(_ welcome: Welcome, now: Double) {
         guard case .greeting = link else { return }
         link = .streaming
+        everWelcomed = true
+        refusedSinceWelcome = false
         acknowledges = welcome.acknowledges
         backoff.reset()
         answerWatch.heard(now: now)
@@ -187,6 +194,11 @@ struct DeliveryStateMachine {
             inFlight.removeFirst(inFlightHead)
             inFlightHead = 0
         }
+    }
+
+    /// The daemon refused the app with an `error` that closes the connection (``disconnected(now:)`` follows).
+    mutating func refused() {
+        refusedSinceWelcome = true
     }
 
     /// The connection ended (or an attempt failed, or the daemon refused the app): try again after the backoff's
@@ -250,7 +262,8 @@ struct DeliveryStateMachine {
 
     /// Whether everything handed on so far is delivered (the driver also asks the outbox whether anything waits there,
     /// and, with a daemon that does not acknowledge, the transport whether it wrote everything):
-    /// - with nobody there (the first attempt failed and none succeeded since), delivered: nothing can be recorded;
+    /// - with nobody there (the first attempt failed and none succeeded since), or a daemon that refused the app
+    ///   before ever welcoming it, delivered: nothing can be recorded;
     /// - while a coalesced range waits for its closing state, pending;
     /// - with a daemon that acknowledges, pending until it acknowledged every action handed on; without one, until
     ///   the connection is welcomed;
@@ -258,6 +271,7 @@ struct DeliveryStateMachine {
     ///   incomplete.
     func verdict(rangeOpen: Bool, lostInOutbox: UInt64) -> Verdict {
         if !everConnected && failedAttempts > 0 { return .delivered }
+        if !everWelcomed && refusedSinceWelcome { return .delivered }
         if rangeOpen { return .pending }
         let settled: Bool
         switch acknowledges {

@@ -79,6 +79,8 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     private let owner = ThreadOwner()
     /// Refuses states while the process's resident memory grew past the budget (the bound's second line).
     private var memoryWatch: ResidentMemoryWatch
+    /// The daemon's last refusal (`code: message`), said once; nil once a connection is welcomed.
+    private var lastRefusal: String?
 
     /// The high-water mark of bytes queued in the transport above which the pipeline stops draining the outbox
     /// (so a slow daemon makes the outbox coalesce instead of memory growing in the transport). It is also the
@@ -306,10 +308,18 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             sendHello(now: now)
         case .welcome(let welcome):
             delivery.welcomed(welcome, now: now)
+            lastRefusal = nil
         case .ack(let ack):
             delivery.acknowledged(ack, now: now)
         case .refused(let error):
-            log("the daemon refused this app: \(error.code.rawValue): \(error.message)")
+            delivery.refused()
+            // Said once per reason: the inspector keeps trying (the daemon may be restarted with another token),
+            // and the same sentence on every attempt would bury the app's own output.
+            let reason = "\(error.code.rawValue): \(error.message)"
+            if reason != lastRefusal {
+                log("the daemon refused this app: \(reason) (trying again every few seconds without saying so)")
+                lastRefusal = reason
+            }
         case .disconnected:
             delivery.disconnected(now: now)
         }
@@ -390,6 +400,10 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     private func reportUndelivered() {
         let verdict = delivery.verdict(rangeOpen: frames.rangeOpen, lostInOutbox: frames.counts.lostInOutbox)
         guard delivery.everConnected else { return }
+        if !delivery.everWelcomed, let lastRefusal {
+            log("'\(identity.name)' stops with nothing recorded: the daemon refused it (\(lastRefusal))")
+            return
+        }
         switch verdict {
         case .delivered where outbox.isEmpty:
             return
