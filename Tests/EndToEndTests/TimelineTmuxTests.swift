@@ -41,6 +41,31 @@ struct TimelineTmuxTests {
         #expect(tmux.waitForExit(), "rewind quit")
     }
 
+    @Test("on quit, rewind says where the sessions are and how to reopen the last one (issue 31)")
+    func quitSaysWhereSessionsAre() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-tmux-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let port = FreePort.next()
+        // The shell keeps the pane after rewind exits, so that what it printed on quit can be read.
+        let tmux = try Tmux(command: "sh -c '\(Executables.path("rewind")) --port \(port) --data \(data.path); sleep 60'",
+                            width: 300, height: 30)
+        defer { tmux.kill() }
+        #expect(tmux.waitForScreen { $0.contains("REWIND_URL=ws://127.0.0.1:\(port)") } != nil,
+                "off the default port, the header says what an app needs")
+        let app = try ChildProcess(Executables.path("counter"), [], environment: ["REWIND_URL": "ws://127.0.0.1:\(port)"])
+        app.write("add 1\n")
+        app.closeInput()
+        #expect(app.waitForExit() == 0)
+        let listed = try #require(tmux.waitForScreen { $0.contains("1 event") && $0.contains("ended") })
+        let id = try #require(listed.split(separator: " ").first { $0.contains("-counter-") }.map(String.init))
+        tmux.send("q")
+        // The line is longer than the pane: tmux wraps it.
+        let farewell = tmux.waitForScreen { $0.contains("sessions are in") }?.replacingOccurrences(of: "\n", with: "")
+        #expect(farewell?.contains("rewind: 1 session recorded this run; sessions are in \(data.path): "
+            + "'rewind open \(id) --data \(data.path)' reopens the last one, 'rewind sessions --data \(data.path)' "
+            + "lists them") == true, "\(farewell ?? tmux.screen)")
+    }
+
     @Test("p holds the app's actions back and resume counts them; < steps back one event and jumps the app there")
     func pauseAndStep() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-tmux-\(UUID().uuidString)")

@@ -1,3 +1,5 @@
+import RewindWire
+
 /// What the header line shows about the daemon. A plain value type.
 public struct TimelineHeader: Sendable, Hashable {
     /// The listening address (`ws://127.0.0.1:7723`); nil when viewing saved sessions without a server.
@@ -10,6 +12,13 @@ public struct TimelineHeader: Sendable, Hashable {
     public var eventsPerSecond: [Double]
     /// Shown instead of the server facts when `listeningAddress` is nil (e.g. "saved session 2026…-todo").
     public var caption: String?
+
+    /// The address an app must be given in `REWIND_URL` to reach this daemon: `listeningAddress` when its port is
+    /// not the default (apps find the default without it); nil otherwise.
+    public var appURL: String? {
+        guard let listeningAddress, !listeningAddress.hasSuffix(":\(WireProtocol.defaultPort)") else { return nil }
+        return listeningAddress
+    }
 
     /// Creates a header.
     public init(

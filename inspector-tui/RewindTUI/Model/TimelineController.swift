@@ -46,6 +46,7 @@ public struct TimelineController {
     public mutating func refresh() {
         model.header = dataSource.header()
         model.deletesSessions = dataSource.deletesSessions
+        model.dataDirectory = dataSource.dataDirectory?.path
         // Live sessions first (in the source's order), then the others.
         let listed = dataSource.sessions()
         let sessions = listed.filter { $0.status == .live } + listed.filter { $0.status != .live }
@@ -126,6 +127,7 @@ public struct TimelineController {
         switch key {
         case .character("?"), .function(1):
             model.dialog = .help
+            model.helpScroll = 0
         case .character("q"), .control("c"):
             return requestQuit()
         case .control("l"):
@@ -577,7 +579,22 @@ public struct TimelineController {
     private mutating func handleDialog(_ dialog: TimelineDialog, _ key: Key) -> [TimelineCommand] {
         switch dialog {
         case .help:
-            model.dialog = nil
+            // ↑↓ PgUp PgDn scroll a help taller than the screen; any other key closes it.
+            let page = max(1, model.screenHeight - 6)
+            let scroll: Int? = switch key {
+            case .up, .character("k"): model.helpScroll - 1
+            case .down, .character("j"): model.helpScroll + 1
+            case .pageUp, .control("b"): model.helpScroll - page
+            case .pageDown, .control("f"), .character(" "): model.helpScroll + page
+            default: nil
+            }
+            if let scroll {
+                let most = HelpOverlay(facts: model.facts).maximumScroll(
+                    area: Rect(row: 1, column: 0, width: model.screenWidth, height: model.screenHeight - 2))
+                model.helpScroll = min(max(0, scroll), most)
+            } else {
+                model.dialog = nil
+            }
         case .confirmQuit:
             switch key {
             case .character("y"), .character("Y"), .character("q"), .enter, .control("c"):

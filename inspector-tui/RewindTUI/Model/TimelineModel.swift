@@ -61,6 +61,21 @@ public struct TimelineModel: Sendable, Hashable {
     public var actionChildLimits: [String: Int] = [:]
     /// The open dialog, if any.
     public var dialog: TimelineDialog?
+    /// The directory the sessions are read from (the data source's `dataDirectory`), for the help and the quit
+    /// message; nil when they are not files.
+    public var dataDirectory: String?
+    /// The first line of the `?` overlay shown (it scrolls when taller than the screen).
+    public var helpScroll = 0
+
+    /// Where this timeline's sessions are and what an app needs to reach it, for the `?` overlay: the data
+    /// directory, and `REWIND_URL=…` when the daemon listens on another port than the default (`appURL`).
+    public var facts: [String] {
+        var facts: [String] = []
+        if let dataDirectory { facts.append("Sessions: \(dataDirectory)") }
+        if let url = header.appURL { facts.append("REWIND_URL=\(url)") }
+        return facts
+    }
+
     /// Whether the sessions pane may delete saved sessions here (the data source's `deletesSessions`).
     public var deletesSessions = false
     /// The session the timeline was opened on (`rewind open SESSION`), if any: never deleted while shown.

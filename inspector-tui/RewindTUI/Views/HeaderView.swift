@@ -21,7 +21,8 @@ public struct HeaderView {
         buffer.fill(rect.top(1))
         var spans = [TextSpan(" rewind ", CellStyle(bold: true))]
         if let address = header.listeningAddress {
-            spans.append(TextSpan(address, CellStyle(foreground: .cyan)))
+            // Off the default port, what an app must be given: REWIND_URL=ws://…
+            spans.append(TextSpan(header.appURL.map { "REWIND_URL=\($0)" } ?? address, CellStyle(foreground: .cyan)))
             spans.append(TextSpan(" · ", Theme.dim))
             let apps = header.connectedApps == 1 ? "1 app" : "\(header.connectedApps) apps"
             spans.append(TextSpan(apps, header.connectedApps > 0 ? Theme.good : Theme.dim))

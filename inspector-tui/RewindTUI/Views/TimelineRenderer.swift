@@ -65,7 +65,7 @@ public struct TimelineRenderer {
         let overlayArea = layout.screen.droppingTop(1).droppingBottom(1)
         switch model.dialog {
         case .help:
-            HelpOverlay().render(into: &buffer, area: overlayArea)
+            HelpOverlay(facts: model.facts).render(into: &buffer, area: overlayArea, scroll: model.helpScroll)
         case .confirmQuit:
             ConfirmQuitOverlay(connectedApps: model.header.connectedApps).render(into: &buffer, area: overlayArea)
         case .viewer(let viewer):

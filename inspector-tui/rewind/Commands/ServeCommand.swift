@@ -218,5 +218,19 @@ extension ServeCommand {
         } catch {
             throw CommandError("\(error)")
         }
+        log(Self.farewell(recorded: daemon.sessions.sorted { $0.startedAt < $1.startedAt }.map(\.id.rawValue),
+                          directory: daemon.store.directory))
+    }
+
+    /// What the timeline says on quit: where the sessions are and the commands that reopen and list them (with
+    /// `--data` when the directory is not the default), naming the newest session this run recorded.
+    static func farewell(recorded: [String], directory: URL) -> String {
+        let isDefault = directory.standardizedFileURL == SessionStore.defaultDirectory.standardizedFileURL
+        let data = isDefault ? "" : " --data \(directory.path)"
+        let reopen = recorded.last.map { "'rewind open \($0)\(data)' reopens the last one" }
+            ?? "'rewind open SESSION\(data)' reopens one"
+        let count = recorded.count == 1 ? "1 session" : "\(recorded.count) sessions"
+        return "\(count) recorded this run; sessions are in \(directory.path): \(reopen), "
+            + "'rewind sessions\(data)' lists them"
     }
 }
