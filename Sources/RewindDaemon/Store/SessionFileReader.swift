@@ -61,10 +61,16 @@ final class SessionFileReader {
         case keyframeIndices = "SELECT idx FROM keyframes WHERE idx BETWEEN ?1 AND ?2"
         case keyframeAt = "SELECT state FROM keyframes WHERE branch = ?1 AND idx = ?2"
         case branchOf = "SELECT branch FROM events WHERE idx = ?1"
-        case stateBreaks = """
+        // Through the label index (`coalesce(label, kind)`): the rows whose label can make a state unknown.
+        case stateBreakCauses = """
             SELECT idx, branch, kind, label, detail FROM events
-            WHERE idx > ?1 AND idx <= ?2 AND kind IN ('dropped', 'error', 'snapshot', 'jump', 'replay', 'reconnect')
+            WHERE coalesce(label, kind) IN ('dropped', 'patch_failed', 'out_of_order') AND idx > ?1 AND idx <= ?2
             ORDER BY idx
+            """
+        case firstStateRestore = """
+            SELECT idx, kind, label, detail FROM events
+            WHERE idx > ?1 AND idx < ?2 AND branch = ?3 AND kind IN ('snapshot', 'jump', 'replay', 'reconnect')
+            ORDER BY idx LIMIT 1
             """
     }
 
@@ -344,21 +350,45 @@ final class SessionFileReader {
         return statement.int64(at: 0)
     }
 
-    /// Calls `body` with each event in (`start`, `end`] that can make a branch's state unknown or known again
-    /// (`dropped`, `error`, and the kinds that carry a full state), in index order: the raw material of
-    /// `UnknownStateRanges`.
-    func forEachStateBreak(
-        after start: Int64, through end: Int64,
-        _ body: (_ index: Int64, _ branch: Int64, _ kind: EventKind, _ label: String?, _ detail: String?) -> Void
-    ) throws(SessionStoreError) {
-        let statement = try prepared(.stateBreaks)
+    /// One row that can make a branch's state unknown or known again: the raw material of `UnknownStateRanges`.
+    struct StateBreak {
+        let index: Int64
+        let branch: Int64
+        let kind: EventKind
+        let label: String?
+        let detail: String?
+    }
+
+    /// The events in (`start`, `end`] whose label says they can make a state unknown (`dropped`, `patch_failed`,
+    /// `out_of_order`; their kinds are checked by the caller), in index order. Through the label index: cheap on a
+    /// long session with few of them.
+    func stateBreakCauses(after start: Int64, through end: Int64) throws(SessionStoreError) -> [StateBreak] {
+        let statement = try prepared(.stateBreakCauses)
         defer { statement.reset() }
         statement.bind(start, at: 1)
         statement.bind(end, at: 2)
+        var found: [StateBreak] = []
         while try statement.step() {
             guard let kind = statement.string(at: 2).flatMap(EventKind.init(rawValue:)) else { continue }
-            body(statement.int64(at: 0), statement.int64(at: 1), kind, statement.string(at: 3), statement.string(at: 4))
+            found.append(StateBreak(index: statement.int64(at: 0), branch: statement.int64(at: 1), kind: kind,
+                                    label: statement.string(at: 3), detail: statement.string(at: 4)))
         }
+        return found
+    }
+
+    /// The first event of `branch` in (`start`, `end`) that carries a full state again (`snapshot`, `jump`,
+    /// `replay`, `reconnect`), if any. Reads the rows from `start` on until it finds one.
+    func firstStateRestore(after start: Int64, before end: Int64, branch: Int64) throws(SessionStoreError) -> StateBreak? {
+        let statement = try prepared(.firstStateRestore)
+        defer { statement.reset() }
+        statement.bind(start, at: 1)
+        statement.bind(end, at: 2)
+        statement.bind(branch, at: 3)
+        guard try statement.step(), let kind = statement.string(at: 1).flatMap(EventKind.init(rawValue:)) else {
+            return nil
+        }
+        return StateBreak(index: statement.int64(at: 0), branch: branch, kind: kind, label: statement.string(at: 2),
+                          detail: statement.string(at: 3))
     }
 
     /// Calls `body` with each patch of `branch` for events after `start` up to `end`, in order.

@@ -171,12 +171,31 @@ public final class SessionReader: @unchecked Sendable {
     }
 
     /// Reads the state-changing events committed since the last call. Must be called with the lock held.
+    ///
+    /// The rows that can start a stretch are found through the label index; rows are read one after another only
+    /// inside an open stretch, up to the row that ends it (a full state). So a session of a million events with
+    /// a couple of thousand short stretches costs a couple of thousand short reads, not a scan of every row.
     private func updateUnknownStretches() throws(SessionStoreError) {
         let last = try file.maxIndex()
-        guard last > unknownStretches.scannedThrough else { return }
-        try file.forEachStateBreak(after: unknownStretches.scannedThrough, through: last) { index, branch, kind, label, detail in
-            unknownStretches.note(index: index, branch: branch, kind: kind, label: label, detail: detail)
+        let scanned = unknownStretches.scannedThrough
+        guard last > scanned else { return }
+        /// Ends the open stretches whose full state comes in (`from`, `before`).
+        func closeOpenStretches(from: Int64, before: Int64) throws(SessionStoreError) {
+            for (branch, since) in unknownStretches.openStretches {
+                guard let restore = try file.firstStateRestore(after: max(from, since), before: before, branch: branch)
+                else { continue }
+                unknownStretches.note(index: restore.index, branch: branch, kind: restore.kind, label: restore.label,
+                                      detail: restore.detail)
+            }
         }
+        var cursor = scanned
+        for cause in try file.stateBreakCauses(after: scanned, through: last) {
+            try closeOpenStretches(from: cursor, before: cause.index)
+            unknownStretches.note(index: cause.index, branch: cause.branch, kind: cause.kind, label: cause.label,
+                                  detail: cause.detail)
+            cursor = cause.index
+        }
+        try closeOpenStretches(from: cursor, before: last + 1)
         unknownStretches.markScanned(through: last)
     }
 

@@ -10,7 +10,13 @@ struct UnknownStateRanges {
     /// The stretch still open on each branch.
     private var open: [Int64: UnknownState] = [:]
 
-    /// Takes one event of the file into account; events must come in index order, after `scannedThrough`.
+    /// The branches with an open stretch, each with the index of the row that opened it (its `cause`).
+    var openStretches: [(branch: Int64, since: Int64)] {
+        open.values.map { ($0.branch, $0.cause) }.sorted { $0.branch < $1.branch }
+    }
+
+    /// Takes one event of the file into account; each branch's events must come in index order, after
+    /// `scannedThrough` (the reader gives only the rows that can start a stretch and those that end an open one).
     mutating func note(index: Int64, branch: Int64, kind: EventKind, label: String?, detail: String?) {
         scannedThrough = max(scannedThrough, index)
         switch kind {
@@ -28,7 +34,9 @@ struct UnknownStateRanges {
             start(UnknownState(branch: branch, first: max(1, index - 1), last: nil, cause: index,
                                reason: detail ?? "a patch did not apply"))
         case .snapshot, .jump, .replay, .reconnect:
-            guard var stretch = open.removeValue(forKey: branch) else { return }
+            guard var stretch = open[branch], index >= stretch.first else { return }
+            open[branch] = nil
+            // A full state right where the stretch would start leaves nothing unknown.
             guard index > stretch.first else { return }
             stretch.last = index - 1
             closed[branch, default: []].append(stretch)

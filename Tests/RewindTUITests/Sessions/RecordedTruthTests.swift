@@ -179,6 +179,48 @@ struct RecordedTruthTests {
         #expect(frame.lines[dropped].contains("D dropped"))
     }
 
+    @Test("an action whose patch did not apply is unknown in the timeline, as rewind state says (issue 29's defect)")
+    func patchFailedActionIsUnknown() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SessionStore(directory: directory)
+        let start = Fixtures.start
+        let recording = try store.createSession(appName: "raw", protocolVersion: 1, initialState: ["count": 0],
+                                                startedAt: Date(timeIntervalSince1970: start))
+        func set(_ value: Int) -> JSONPatch {
+            JSONPatch([.replace(path: JSONPointer(tokens: ["count"]), value: .int(Int64(value)))])
+        }
+        for value in 1...2 {
+            recording.append(NewEvent(appSeq: Int64(value), time: start + Double(value), label: "inc",
+                                      action: ["inc": [:]], patch: set(value)), stateAfter: ["count": .int(Int64(value))])
+        }
+        // As the daemon records it: action 3 without its patch (it did not apply), then the error row.
+        recording.append(NewEvent(appSeq: 3, time: start + 3, label: "inc", action: ["inc": [:]]),
+                         stateAfter: ["count": 2])
+        recording.append(NewEvent(time: start + 3, kind: .error, label: "patch_failed",
+                                  detail: "the patch of event 3 (action 3) does not apply"), stateAfter: ["count": 2])
+        recording.append(NewEvent(appSeq: 3, time: start + 4, kind: .snapshot, label: "resync"),
+                         stateAfter: ["count": 3], forceKeyframe: true)
+        recording.append(NewEvent(appSeq: 4, time: start + 5, label: "inc", action: ["inc": [:]], patch: set(4)),
+                         stateAfter: ["count": 4])
+        recording.finish(endState: .clean)
+        let id = recording.id
+        #expect(try store.openSession(id).unknownState(after: 3) != nil, "what rewind state and the daemon say")
+
+        let app = TimelineApp(dataSource: SessionTimelineSource(store: store, daemon: nil, only: id),
+                              actions: NoActions(), initialSession: id.rawValue, environment: [:], clock: { 0 })
+        _ = app.renderFrame(width: 200, height: 50)
+        _ = app.handle(.character("g"))
+        for _ in 0..<3 { _ = app.handle(.down) }
+        _ = app.handle(.character("3"))
+        let frame = app.renderFrame(width: 200, height: 50)
+        #expect(row(3, of: frame)?.contains("state unknown") == true, "\(row(3, of: frame) ?? "")")
+        #expect(frame.text.contains("state unknown: not recorded"), "\(frame.text)")
+        #expect(!frame.text.contains("count: 2"), "not the state before, as if it were known")
+        #expect(row(2, of: frame)?.contains("state unknown") == false)
+        #expect(row(5, of: frame)?.contains("state unknown") == false, "the resync snapshot is known again")
+    }
+
     @Test("inside a dropped range the Diff and State tabs say the state is unknown, not 'no change' or the state before")
     func droppedRangeDetail() throws {
         let directory = temporaryDirectory()

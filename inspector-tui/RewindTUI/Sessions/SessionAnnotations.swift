@@ -1,26 +1,19 @@
 import RewindDaemon
 
 /// What `SessionTimelineSource` knows about one session's main line beyond single rows — skipped actions,
-/// stretches of unknown state, reconnects — kept up to date incrementally: each `update` scans only the labels
-/// of the rows recorded since the previous one, and reads rows only after a row that made the state unknown,
-/// until it finds the row that carries a full state again.
+/// stretches of unknown state, reconnects — kept up to date incrementally: each `update` reads only the rows
+/// recorded since the previous one whose labels say they matter (through the label index). The stretches of
+/// unknown state are the session file's own (`SessionReader.unknownStates`, the reading `rewind state` and the
+/// daemon's commands use), so the timeline never shows as known a state they refuse as unknown.
 ///
 /// A plain value type, used under `SessionTimelineSource`'s lock.
 struct SessionAnnotations {
-    /// A stretch of main-line indices whose state is unknown: `first...` up to (not including) `end`, the row
-    /// that carries a full state again (nil: not recorded yet).
-    struct UnknownStretch {
-        var first: Int64
-        var end: Int64?
-        /// Rows up to this index have been searched for `end`.
-        var searchedThrough: Int64
-    }
-
     private let startedAt: Double
     private var scannedThrough: Int64 = 0
     private var skipped: Set<Int64> = []
     private var reconnects: [(index: Int64, time: Double)] = []
-    private var unknown: [UnknownStretch] = []
+    /// The main line's stretches of unknown state, in order.
+    private var unknown: [UnknownState] = []
     /// App `dropped` rows (stamped with the daemon's clock when the message arrived) whose first following row
     /// has not been read yet.
     private var pendingDropped: [(index: Int64, time: Double)] = []
@@ -37,8 +30,8 @@ struct SessionAnnotations {
     mutating func update(_ reader: SessionReader) throws {
         let count = reader.eventCount
         guard count > scannedThrough else { return }
-        let pattern = "^(skip|unskip|reconnect|dropped|patch_failed|out_of_order)$"
-        for index in try reader.eventIndices(matchingLabel: pattern, in: (scannedThrough + 1)...count) {
+        for index in try reader.eventIndices(matchingLabel: "^(skip|unskip|reconnect|dropped)$",
+                                             in: (scannedThrough + 1)...count) {
             let event = try reader.event(at: index)
             guard event.branch == 0 else { continue }
             switch event.kind {
@@ -48,18 +41,14 @@ struct SessionAnnotations {
                 if event.label == "skip" { skipped.insert(target) } else { skipped.remove(target) }
             case .reconnect:
                 reconnects.append((index, event.time))
+            case .dropped:
+                pendingDropped.append((index, event.time))
             default:
-                let kind = TimelineEventKind(rawValue: event.kind.rawValue) ?? .note
-                guard let start = RecordedRowMeaning.unknownStart(kind: kind, label: event.label) else { continue }
-                if event.kind == .dropped { pendingDropped.append((index, event.time)) }
-                try searchEnd(reader, before: index)
-                if let last = unknown.last, last.end == nil { continue }  // already unknown from before
-                let first = start == .afterRow ? index + 1 : index
-                unknown.append(UnknownStretch(first: first, end: nil, searchedThrough: index))
+                continue
             }
         }
         scannedThrough = count
-        try searchEnd(reader, before: count + 1)
+        unknown = try reader.unknownStates().filter { $0.branch == 0 }
         try placeDroppedRows(reader, through: count)
     }
 
@@ -68,8 +57,10 @@ struct SessionAnnotations {
         guard !pendingDropped.isEmpty else { return }
         var waiting: [(index: Int64, time: Double)] = []
         for dropped in pendingDropped {
+            // The next main-line row is nearly always the next row; branch rows may come between (read further).
             guard dropped.index < count,
-                  let next = try reader.events((dropped.index + 1)...min(count, dropped.index + 64)).first else {
+                  let next = try reader.events((dropped.index + 1)...(dropped.index + 1)).first
+                      ?? reader.events((dropped.index + 1)...min(count, dropped.index + 64)).first else {
                 waiting.append(dropped)
                 continue
             }
@@ -78,29 +69,20 @@ struct SessionAnnotations {
         pendingDropped = waiting
     }
 
-    /// Looks for the row that ends the last, still open, unknown stretch, among the rows before `limit`.
-    private mutating func searchEnd(_ reader: SessionReader, before limit: Int64) throws {
-        guard var stretch = unknown.last, stretch.end == nil else { return }
-        while stretch.searchedThrough < limit - 1 {
-            let lower = stretch.searchedThrough + 1
-            let upper = min(limit - 1, lower + 1_999)
-            for event in try reader.events(lower...upper) where [.snapshot, .jump, .replay, .reconnect].contains(event.kind) {
-                stretch.end = event.index
-                break
-            }
-            stretch.searchedThrough = upper
-            if stretch.end != nil { break }
-        }
-        unknown[unknown.count - 1] = stretch
-    }
-
     /// Whether the main line's state after `index` is unknown.
     func isUnknown(after index: Int64) -> Bool {
-        // Stretches are few and in order: look from the newest.
-        for stretch in unknown.reversed() {
-            if index >= stretch.first { return stretch.end.map { index < $0 } ?? true }
+        // The stretches are in order and do not overlap: the last one starting at or before `index` decides.
+        var low = 0, high = unknown.count - 1, found: UnknownState?
+        while low <= high {
+            let middle = (low + high) / 2
+            if unknown[middle].first <= index {
+                found = unknown[middle]
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
         }
-        return false
+        return found?.contains(index, branch: 0) ?? false
     }
 
     /// The time the connection that delivered main-line event `index` started.

@@ -64,6 +64,26 @@ enum TUIBenchmarks {
         guard frameText.contains("touch") else {
             throw BenchFailure("the opened session's first frame shows no events:\n\(frameText)")
         }
+        // The same with the app's outbox coalescing now and then: a `dropped` range every 522 events (1,915 in a
+        // million), each a stretch of unknown state the timeline marks.
+        let rangeEvery = 522
+        context.progress("tui: recording a \(events)-event session with a dropped range every \(rangeEvery) events")
+        let ranged = try RecordedSession.build(events: session.events, droppedRangeEvery: rangeEvery)
+        defer { ranged.remove() }
+        let ranges = (session.events - 4) / rangeEvery
+        var rangedText = ""
+        let openRanged = Sampler.collect(context.pick(full: SamplingPlan(minSamples: 7, minSeconds: 1),
+                                                      quick: SamplingPlan(minSamples: 3, minSeconds: 0.1))) {
+            let begin = MonotonicClock.nanoseconds()
+            let fileSource = SessionTimelineSource(store: ranged.store, daemon: nil, only: ranged.id)
+            let fileApp = TimelineApp(dataSource: fileSource, actions: NoTimelineActions(),
+                                      initialSession: ranged.id.rawValue, environment: ["TERM": "xterm-256color"])
+            rangedText = fileApp.renderFrame(width: 200, height: 60).text
+            return Double(MonotonicClock.nanoseconds() &- begin)
+        }
+        guard rangedText.contains("touch") else {
+            throw BenchFailure("the opened session's first frame shows no events:\n\(rangedText)")
+        }
         // Baseline: reading every row of the session (a timeline that loads everything before showing it).
         context.progress("tui: baseline, reading every row")
         let reader = try session.store.openSession(session.id)
@@ -93,6 +113,13 @@ enum TUIBenchmarks {
                 target: .atMost(nanoseconds: 500_000_000),
                 baseline: "reading every row first: \(Quantity.duration(loadAll))",
                 ratio: "\(Quantity.multiple(loadAll / open.median)) faster"),
+            ReportRow(
+                "open a \(events)-event session with \(Quantity.grouped(Double(ranges))) dropped ranges to its first "
+                    + "200×60 frame", .nanoseconds(openRanged.median),
+                detail: "max \(Quantity.duration(openRanged.maximum)) of \(openRanged.count)",
+                target: .atMost(nanoseconds: 500_000_000),
+                baseline: "the same session without them: \(Quantity.duration(open.median))",
+                ratio: "\(Quantity.multiple(openRanged.median / open.median)) the time"),
         ]
         return AreaReport(
             title: "TUI",
@@ -104,7 +131,9 @@ enum TUIBenchmarks {
                 feeds ↑/↓ through `handle(_:)` before each timed frame, so the detail pane is rebuilt for another \
                 event. Open: a `SessionTimelineSource` over the seek benchmark's \(events)-event session file and \
                 a new `TimelineApp` rendering its first frame, timed together from scratch each time (page cache \
-                warm). Baseline: reading every row of that session through `SessionReader.events`.
+                warm). Baseline: reading every row of that session through `SessionReader.events`. The same open of \
+                a session of as many events in which the app's outbox coalesced every \(rangeEvery) events (a \
+                `dropped` row, two actions without a patch, a `coalesced` snapshot), against the plain one.
                 """,
             rows: rows)
     }

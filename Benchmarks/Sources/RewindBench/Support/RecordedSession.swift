@@ -28,8 +28,11 @@ final class RecordedSession: Sendable {
         self.stateBytes = stateBytes
     }
 
-    /// Records `events` events into a new directory under the system's temporary directory.
-    static func build(events: Int) throws -> RecordedSession {
+    /// Records `events` events into a new directory under the system's temporary directory. With
+    /// `droppedRangeEvery: N`, every N events the app's outbox is shown coalescing as the daemon records it: a
+    /// `dropped` row, two actions without a patch (their states unknown), and the `coalesced` snapshot that makes
+    /// the state known again (these rows count among `events`).
+    static func build(events: Int, droppedRangeEvery: Int? = nil) throws -> RecordedSession {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("rewind-bench-session-\(UUID().uuidString)", isDirectory: true)
         let store = try SessionStore(directory: directory)
@@ -47,6 +50,8 @@ final class RecordedSession: Sendable {
         guard !paths.isEmpty else { throw BenchFailure("the seek state has no items") }
         let start = MonotonicClock.seconds()
         let time = Date().timeIntervalSince1970
+        var appSeq: Int64 = 0
+        var rangeRow = 0  // 0: not in a dropped range; 1…4: the range's rows
         for index in 1...events {
             let position = index % paths.count
             let value = JSONValue.int(Int64(1_000_000 + index))
@@ -55,10 +60,30 @@ final class RecordedSession: Sendable {
             let action: JSONValue = ["touch": ["section": .int(Int64(position / BenchState.sectionSize)),
                                                "item": .int(Int64(position % BenchState.sectionSize)),
                                                "value": value]]
-            recording.append(
-                NewEvent(appSeq: Int64(index), time: time + Double(index) * 0.001, kind: .action, label: "touch",
-                         action: action, patch: patch, reducerMicros: 1.5),
-                stateAfter: state)
+            let at = time + Double(index) * 0.001
+            if let every = droppedRangeEvery, rangeRow == 0, index % every == 0, index + 4 <= events { rangeRow = 1 }
+            switch rangeRow {
+            case 1:
+                recording.append(NewEvent(time: at, kind: .dropped, label: "dropped",
+                                          detail: "the app's outbox was full: states of actions \(appSeq + 1)–"
+                                              + "\(appSeq + 2) were not sent; a snapshot follows"),
+                                 stateAfter: state)
+            case 2, 3:
+                appSeq += 1
+                recording.append(NewEvent(appSeq: appSeq, time: at, kind: .action, label: "touch", action: action,
+                                          reducerMicros: 1.5), stateAfter: state)
+            case 4:
+                recording.append(NewEvent(appSeq: appSeq, time: at, kind: .snapshot, label: "coalesced",
+                                          detail: "full state (the previous one was unknown)"),
+                                 stateAfter: state, forceKeyframe: true)
+            default:
+                appSeq += 1
+                recording.append(
+                    NewEvent(appSeq: appSeq, time: at, kind: .action, label: "touch",
+                             action: action, patch: patch, reducerMicros: 1.5),
+                    stateAfter: state)
+            }
+            rangeRow = rangeRow == 0 || rangeRow == 4 ? 0 : rangeRow + 1
             // Let the writer catch up now and then: a loaded machine must not make it coalesce events (the
             // session must hold every one), and 8,192 events stay well under the recording's 16 MiB buffer.
             if index % 8_192 == 0 { recording.flush() }
