@@ -34,6 +34,26 @@ struct LargeStateReplayTests {
         #expect(replay.waitForExit(timeout: 60) == 0, "\(replay.stderrLines)")
         #expect(replay.stdoutLines == ["replayed 300 actions of \(session.id.rawValue) into \(session.id.rawValue)"],
                 "\(replay.stdoutLines) \(replay.stderrLines)")
+
+        // Issue 31: a skip recomputes the 300 actions in one replay per segment (a segment starts where the main
+        // line put a full state in place: here the snapshots closing ranges a debug build's inspector coalesced),
+        // each recorded as one "replay for a skip" row on the main line (PROTOCOL.md §4.4) — not one per part of a
+        // replay too long for one message (18 before, for one segment).
+        let recorded = try harness.daemon.store.openSession(session.id)
+        let before = recorded.eventCount
+        let rows = try recorded.events(2...before)
+        let segments = 1 + rows.indices.filter { position in
+            [.snapshot, .jump, .replay, .reconnect].contains(rows[position].kind)
+                && rows[(position + 1)...].contains { $0.kind == .action }
+        }.count
+        let skip = try ChildProcess(Executables.path("rewind"),
+                                    ["skip", session.id.rawValue, "2", "--port", "\(harness.port)"])
+        #expect(skip.waitForExit(timeout: 90) == 0, "\(skip.stdoutLines) \(skip.stderrLines)")
+        session.flush()
+        let after = try harness.daemon.store.openSession(session.id)
+        let added = try after.events((before + 1)...after.eventCount)
+        #expect(added.filter { $0.label == "replay for a skip" }.count == segments, "\(added.map { $0.label ?? "" })")
+
         stress.closeInput()
         #expect(stress.waitForExit(timeout: 10) == 0)
         harness.daemon.waitUntilIdle()

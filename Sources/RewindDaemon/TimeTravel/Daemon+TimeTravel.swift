@@ -149,22 +149,33 @@ extension Daemon {
     }
 
     /// The `replay` commands that carry `segments` to the app: each segment from its reset's state (the first from
-    /// `base`, unless a reset comes before its first action), in parts small enough for the app's answer, carrying a
-    /// state per action, to stay well under the message limit (the first part resets, the others continue). One
+    /// `base`, unless a reset comes before its first action), in parts whose command stays well under the message
+    /// limit (the first part resets, the others continue). One
     /// plain reset to `base` when there is no action at all. Pure; any thread.
     private func replays(for segments: [RecomputationSegment], from base: JSONValue) -> [SkipPlan.Replay] {
         guard !segments.isEmpty else {
             return [SkipPlan.Replay(state: base, reset: true, actions: [], segment: 0, first: 1, ofSegment: 0)]
         }
         var replays: [SkipPlan.Replay] = []
+        // The app answers in portions (patches, about 1 MiB each), so the answer is bounded whatever the number of
+        // actions: a part is bounded by what the command itself carries, the start state and the actions. One part
+        // is the usual case, and one "replay for a skip" row on the main line.
+        let budget = max(1, configuration.maxMessageBytes / 4)
         for (number, segment) in segments.enumerated() {
             let start = segment.reset?.state ?? base
             let actions = segment.actions.compactMap(\.action)
-            let stateBytes = max(64, start.serialized().utf8.count)
-            let size = max(1, min(1_000, configuration.maxMessageBytes / 4 / stateBytes))
+            let stateBytes = start.serialized().utf8.count
             var offset = 0
             repeat {
-                let part = Array(actions[offset..<min(actions.count, offset + size)])
+                var bytes = offset == 0 ? stateBytes : 0
+                var end = offset
+                while end < actions.count {
+                    let size = actions[end].serialized().utf8.count
+                    if end > offset && bytes + size > budget { break }
+                    bytes += size
+                    end += 1
+                }
+                let part = Array(actions[offset..<end])
                 replays.append(SkipPlan.Replay(state: offset == 0 ? start : .null, reset: offset == 0, actions: part,
                                                segment: number, first: offset + 1, ofSegment: actions.count))
                 offset += part.count
