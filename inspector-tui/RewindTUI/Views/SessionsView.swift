@@ -61,9 +61,12 @@ public struct SessionsView {
         case .interrupted: (symbol, symbolStyle, word) = ("!", Theme.warning, "interrupted")
         }
         let events = Formatting.grouped(session.eventCount) + " ev"
-        let started = String(Formatting.dateTime(session.startedAt).prefix(16))
-        let showStart = rect.width >= 60
-        let rightWidth = 12 + 12 + (showStart ? 17 : 0)
+        // Month, day and time to the second, without the year: sessions of one app started the same minute (a
+        // test run) must still look different.
+        let started = String(Formatting.dateTime(session.startedAt).dropFirst(5))
+        let startWidth = 1 + DisplayWidth.of(started)
+        let showStart = rect.width >= 46
+        let rightWidth = 12 + 12 + (showStart ? startWidth : 0)
         var column = rect.column
         column += buffer.put(selected ? "▸ " : "  ", row: row, column: column, style: CellStyle(bold: true))
         column += buffer.put(symbol + " ", row: row, column: column, style: symbolStyle)
@@ -73,8 +76,8 @@ public struct SessionsView {
         buffer.put(name, row: row, column: column, style: CellStyle(bold: selected), maxWidth: nameWidth)
         column += nameWidth
         if showStart {
-            buffer.put(" " + started, row: row, column: column, style: Theme.dim, maxWidth: 17)
-            column += 17
+            buffer.put(" " + started, row: row, column: column, style: Theme.dim, maxWidth: startWidth)
+            column += startWidth
         }
         buffer.putRightAligned(events, row: row, end: column + 12, minColumn: column)
         column += 12

@@ -60,7 +60,9 @@ public struct TimelineLayout: Sendable, Hashable {
         let body = screen.droppingTop(1).droppingBottom(1 + status.height)
         let sessionRows = max(1, sessionCount)
         if isWide {
-            let leftWidth = width * 46 / 100
+            // Below 160 columns the timeline takes a little more than half: at 120, labels get about 30 columns
+            // (20 with 46 %), and the detail pane still shows a state tree's lines.
+            let leftWidth = width * (width >= 160 ? 46 : 55) / 100
             let left = Rect(row: body.row, column: 0, width: leftWidth, height: body.height)
             separator = Rect(row: body.row, column: leftWidth, width: 1, height: body.height)
             detail = Rect(row: body.row, column: leftWidth + 1, width: width - leftWidth - 1, height: body.height)
