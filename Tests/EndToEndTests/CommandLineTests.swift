@@ -178,4 +178,15 @@ struct CommandLineTests {
         #expect(notJSON.status == 1)
         #expect(notJSON.err.first?.contains("not valid JSON") == true)
     }
+
+    @Test("patch with a document for a patch says it is not an object but an array of operations (issue 31)")
+    func patchThatIsAnObject() throws {
+        let doc = try file(#"{"x":1}"#)
+        let run = try rewind(["patch", doc, doc])
+        #expect(run.status == 1)
+        let message = run.err.joined(separator: "\n")
+        #expect(message.contains("a JSON Patch must be an array of operations, not an object"), "\(message)")
+        #expect(message.contains(#"[{"op":"replace","path":"/count","value":1}]"#), "shows one: \(message)")
+        #expect(!message.contains("a object"), "\(message)")
+    }
 }

@@ -28,7 +28,8 @@ struct PatchCommand: ParsableCommand {
         do {
             operations = try JSONPatch(json: patchJSON)
         } catch {
-            throw CommandError("'\(patch)' is not a JSON Patch: \(error)")
+            throw CommandError("'\(patch == "-" ? "standard input" : patch)' is not a JSON Patch: \(error) (a patch "
+                + #"looks like [{"op":"replace","path":"/count","value":1}])"#)
         }
         do {
             let result = try operations.apply(to: doc)
