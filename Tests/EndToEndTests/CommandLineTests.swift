@@ -179,6 +179,15 @@ struct CommandLineTests {
         #expect(notJSON.err.first?.contains("not valid JSON") == true)
     }
 
+    @Test("diff and patch refuse '-' for both files: standard input is read once (issue 31)", arguments: [
+        ["diff", "-", "-"], ["patch", "-", "-"],
+    ])
+    func standardInputOnce(_ command: [String]) throws {
+        let run = try rewind(command, input: #"{"x":1}"#)
+        #expect(run.status == 64)
+        #expect(run.err.first?.contains("may be '-': standard input is read once") == true, "\(run.err)")
+    }
+
     @Test("patch with a document for a patch says it is not an object but an array of operations (issue 31)")
     func patchThatIsAnObject() throws {
         let doc = try file(#"{"x":1}"#)

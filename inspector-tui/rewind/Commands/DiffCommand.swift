@@ -41,6 +41,9 @@ struct DiffCommand: ParsableCommand {
             }
         } else if pointer != nil {
             throw ValidationError("--pointer needs the session form: rewind diff SESSION A B --pointer /p")
+        } else if arguments == ["-", "-"] {
+            throw ValidationError("only one of FROM and TO may be '-': standard input is read once (give the other "
+                + "as a file)")
         }
     }
 

@@ -21,6 +21,13 @@ struct PatchCommand: ParsableCommand {
     @Flag(name: .long, help: "Pretty-print the result.")
     var pretty = false
 
+    func validate() throws {
+        if document == "-" && patch == "-" {
+            throw ValidationError("only one of DOCUMENT and PATCH may be '-': standard input is read once (give the "
+                + "other as a file)")
+        }
+    }
+
     func run() throws {
         let doc = try InputFile.readJSON(document)
         let patchJSON = try InputFile.readJSON(patch)
