@@ -110,6 +110,13 @@ struct HistoryCommandLineTests {
         #expect(try patch.apply(to: ["count": 0, "todos": []]) == ["count": 10, "todos": [["title": "milk"]]])
         let equal = try rewind(["diff", session.id.rawValue, "1", "2", "--pointer", "/count"], data: session.directory)
         #expect(equal.out == ["the states after events 1 and 2 are equal at /count"])
+        // B forgotten: not "cannot read '…': no such file" (issue 31).
+        let one = try rewind(["diff", session.id.rawValue, "3"], data: session.directory)
+        #expect(one.status == 64)
+        #expect(one.err.contains("'3' is not a file: diff compares the states after two events (SESSION A B, e.g. "
+                                 + "'rewind diff \(session.id) 2 3') or two JSON files (FROM TO)"), "\(one.err)")
+        #expect(one.err.contains("Usage: rewind diff"), "\(one.err)")
+        #expect(!one.err.contains("no such file"), "\(one.err)")
         let bad = try rewind(["diff", session.id.rawValue, "1", "x"], data: session.directory)
         #expect(bad.status != 0)
         #expect(bad.err.contains("'x' is not an event number"), "\(bad.err)")
