@@ -87,7 +87,8 @@ struct HistoryCommandLineTests {
 
         let beyond = try rewind(["state", session.id.rawValue, "99"], data: session.directory)
         #expect(beyond.status == 1)
-        #expect(beyond.err.contains("99"), "\(beyond.err)")
+        // The valid range, as `jump` says it (issue 31: "there is no event 99 in this session").
+        #expect(beyond.err.contains("session \(session.id) has no event 99 (it has 0–4"), "\(beyond.err)")
         let missing = try rewind(["state", session.id.rawValue, "1", "--pointer", "/todos/0"], data: session.directory)
         #expect(missing.status == 1)
         #expect(missing.err.contains("the state after event 1 has no value at /todos/0"), "\(missing.err)")
@@ -110,6 +111,9 @@ struct HistoryCommandLineTests {
         #expect(try patch.apply(to: ["count": 0, "todos": []]) == ["count": 10, "todos": [["title": "milk"]]])
         let equal = try rewind(["diff", session.id.rawValue, "1", "2", "--pointer", "/count"], data: session.directory)
         #expect(equal.out == ["the states after events 1 and 2 are equal at /count"])
+        let beyond = try rewind(["diff", session.id.rawValue, "1", "99"], data: session.directory)
+        #expect(beyond.status == 1)
+        #expect(beyond.err.contains("has no event 99 (it has 0–4"), "\(beyond.err)")
         // B forgotten: not "cannot read '…': no such file" (issue 31).
         let one = try rewind(["diff", session.id.rawValue, "3"], data: session.directory)
         #expect(one.status == 64)

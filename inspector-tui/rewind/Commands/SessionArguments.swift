@@ -18,9 +18,15 @@ enum SessionArguments {
 }
 
 extension SessionArguments {
-    /// The recorded state after event `index` (0: the initial state), or a `CommandError` naming the event and,
-    /// when the recording does not hold it, the range of unknown states.
+    /// The recorded state after event `index` (0: the initial state), or a `CommandError` naming the event and the
+    /// session's range of events when there is no such event, or the range of unknown states when the recording
+    /// does not hold it.
     static func state(after index: Int64, in reader: SessionReader) throws -> JSONValue {
+        guard (0...reader.eventCount).contains(index) else {
+            // As the daemon refuses `rewind jump` beyond the recording.
+            throw CommandError("session \(reader.id) has no event \(index) (it has 0–\(reader.eventCount); 0 is the "
+                               + "initial state)")
+        }
         let recorded: RecordedState
         do {
             recorded = try reader.recordedState(after: index)
