@@ -125,4 +125,16 @@ struct HistoryCommandLineTests {
         #expect(bad.status != 0)
         #expect(bad.err.contains("'x' is not an event number"), "\(bad.err)")
     }
+
+    @Test("history --branch N of a branch the session lacks says so and names the branches there are (issue 31)")
+    func historyOfAMissingBranch() throws {
+        let session = try Recorded()
+        let run = try rewind(["history", session.id.rawValue, "/count", "--branch", "7"], data: session.directory)
+        #expect(run.status == 1)
+        #expect(run.err.contains("session \(session.id) has no branch 7: it has only the main line, branch 0"),
+                "\(run.err)")
+        #expect(!run.err.contains("no event"), "names the branch, not an event: \(run.err)")
+        let main = try rewind(["history", session.id.rawValue, "/count", "--branch", "0"], data: session.directory)
+        #expect(main.status == 0, "\(main.err)")
+    }
 }

@@ -57,3 +57,21 @@ extension SessionArguments {
         return value
     }
 }
+
+extension SessionArguments {
+    /// Nothing when session `reader` has branch `branch` (0, the main line, always); otherwise a `CommandError`
+    /// saying there is no such branch and naming the branches there are.
+    static func requireBranch(_ branch: Int64, in reader: SessionReader) throws {
+        let branches: [Int64]
+        do {
+            branches = try reader.branches()
+        } catch {
+            throw CommandError("\(error)")
+        }
+        guard !branches.contains(branch) else { return }
+        let others = branches.filter { $0 != 0 }
+        throw CommandError("session \(reader.id) has no branch \(branch): "
+            + (others.isEmpty ? "it has only the main line, branch 0 (a skip records a new branch)"
+                : "its branches are 0 (the main line), " + others.map(String.init).joined(separator: ", ")))
+    }
+}
