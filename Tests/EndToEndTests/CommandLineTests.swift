@@ -179,6 +179,14 @@ struct CommandLineTests {
         #expect(notJSON.err.first?.contains("not valid JSON") == true)
     }
 
+    @Test("skip with neither SEQ nor --branch says that one of them is needed (issue 31: it said \"not both\")")
+    func skipNeedsAnEventOrABranch() throws {
+        let skip = try rewind(["skip", "some-session", "--port", "\(FreePort.next())"])
+        #expect(skip.status == 64)
+        #expect(skip.err.first?.contains("give the event to skip (SEQ) or --branch B:") == true, "\(skip.err)")
+        #expect(!skip.err.joined().contains("not both"), "\(skip.err)")
+    }
+
     @Test("diff and patch refuse '-' for both files: standard input is read once (issue 31)", arguments: [
         ["diff", "-", "-"], ["patch", "-", "-"],
     ])
