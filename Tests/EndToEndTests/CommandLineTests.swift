@@ -187,6 +187,16 @@ struct CommandLineTests {
         #expect(!skip.err.joined().contains("not both"), "\(skip.err)")
     }
 
+    @Test("an event number below 0 is named as such (issue 31: \"Missing expected argument\")", arguments: [
+        ["jump", "some-session", "-3"], ["skip", "some-session", "-3"], ["diff", "some-session", "1", "-3"],
+    ])
+    func negativeEventNumbers(_ command: [String]) throws {
+        let run = try rewind(command)
+        #expect(run.status == 64)
+        #expect(run.err.first == "Error: '-3' is not an event number: events are numbered from 0 (the initial "
+                + "state) to the session's last event (its EVENTS in 'rewind sessions')", "\(run.err)")
+    }
+
     @Test("diff and patch refuse '-' for both files: standard input is read once (issue 31)", arguments: [
         ["diff", "-", "-"], ["patch", "-", "-"],
     ])

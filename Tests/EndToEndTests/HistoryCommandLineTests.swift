@@ -89,6 +89,10 @@ struct HistoryCommandLineTests {
         #expect(beyond.status == 1)
         // The valid range, as `jump` says it (issue 31: "there is no event 99 in this session").
         #expect(beyond.err.contains("session \(session.id) has no event 99 (it has 0–4"), "\(beyond.err)")
+        let negative = try rewind(["state", session.id.rawValue, "-3"], data: session.directory)
+        #expect(negative.status == 64)
+        #expect(negative.err.contains("'-3' is not an event number: events are numbered from 0"), "\(negative.err)")
+        #expect(!negative.err.contains("Missing expected argument"), "\(negative.err)")
         let missing = try rewind(["state", session.id.rawValue, "1", "--pointer", "/todos/0"], data: session.directory)
         #expect(missing.status == 1)
         #expect(missing.err.contains("the state after event 1 has no value at /todos/0"), "\(missing.err)")

@@ -47,11 +47,13 @@ enum CommandSuggestion {
 
 extension ParsableCommand {
     /// Runs the command line as `main()` does, after refusing a mistyped subcommand with a suggestion
-    /// (``CommandSuggestion``): exit status 64, as for the parser's own usage errors.
+    /// (``CommandSuggestion``) or an event number below 0 (``NegativeEventNumber``): exit status 64, as for the
+    /// parser's own usage errors.
     static func mainSuggestingCommands() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let names = configuration.subcommands.map { $0.configuration.commandName ?? "\($0)" }
-        if let message = CommandSuggestion.error(for: arguments, commands: names) {
+        if let message = CommandSuggestion.error(for: arguments, commands: names)
+            ?? NegativeEventNumber.error(for: arguments) {
             var standardError = StandardError()
             print("Error: \(message)", to: &standardError)
             Self.exit(withError: ExitCode(64))
