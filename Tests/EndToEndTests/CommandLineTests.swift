@@ -206,6 +206,18 @@ struct CommandLineTests {
         #expect(run.err.first?.contains("may be '-': standard input is read once") == true, "\(run.err)")
     }
 
+    @Test("an unknown option without a command names it and lists the commands, not the serve usage (issue 31)",
+          arguments: [["--frobnicate"], ["--port", "7723", "--frobnicate"]])
+    func unknownOptionWithoutACommand(_ arguments: [String]) throws {
+        let run = try rewind(arguments)
+        #expect(run.status == 64)
+        let message = run.err.joined(separator: "\n")
+        #expect(message.hasPrefix("Error: Unknown option '--frobnicate' (not an option of 'rewind', nor of "
+                                  + "'rewind serve'"), "\(message)")
+        #expect(message.contains("Commands: serve, sessions, open"), "lists the commands: \(message)")
+        #expect(!message.contains("Usage: rewind serve"), "\(message)")
+    }
+
     @Test("patch with a document for a patch says it is not an object but an array of operations (issue 31)")
     func patchThatIsAnObject() throws {
         let doc = try file(#"{"x":1}"#)
