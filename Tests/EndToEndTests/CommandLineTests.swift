@@ -228,4 +228,22 @@ struct CommandLineTests {
         #expect(message.contains(#"[{"op":"replace","path":"/count","value":1}]"#), "shows one: \(message)")
         #expect(!message.contains("a object"), "\(message)")
     }
+
+    @Test("serving beyond loopback names --token-file: refused without a token, warned with --token (issue 31)")
+    func servingBeyondLoopbackNamesTheTokenFile() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-cli-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let refused = try rewind(["serve", "--headless", "--host", "0.0.0.0", "--port", "0", "--data", data])
+        #expect(refused.status == 1)
+        #expect(refused.err.first?.contains("requires a token: pass --token-file PATH") == true, "\(refused.err)")
+
+        let serve = try ChildProcess(Executables.path("rewind"), ["serve", "--headless", "--host", "0.0.0.0", "--port",
+                                                                  "0", "--data", data, "--token", "secret"])
+        defer {
+            serve.signal(SIGTERM)
+            _ = serve.waitForExit()
+        }
+        let warning = serve.waitForLine(timeout: 10, stderr: true) { $0.contains("--token-file") }
+        #expect(warning?.contains("every local user can read in 'ps'") == true, "\(serve.stderrLines)")
+    }
 }
