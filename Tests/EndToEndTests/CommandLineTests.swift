@@ -174,6 +174,10 @@ struct CommandLineTests {
         let refused = try rewind(["dispatch", session.id.rawValue, #"{"multiply":{}}"#, "--port", port])
         #expect(refused.status == 1)
         #expect(refused.err.first?.contains("command_failed") == true)
+        // Not "Invalid number of keys found, expected one" (issue 31): what went wrong, and the recorded actions.
+        #expect(refused.err.first?.contains(#""multiply" is not a case of CounterAction"#) == true, "\(refused.err)")
+        #expect(refused.err.first?.contains(#"the actions this session recorded (one of each): {"add":{"_0":40}}"#) == true,
+                "\(refused.err)")
         let notJSON = try rewind(["dispatch", session.id.rawValue, "{oops", "--port", port])
         #expect(notJSON.status == 1)
         #expect(notJSON.err.first?.contains("not valid JSON") == true)

@@ -67,12 +67,23 @@ extension Daemon {
     }
 
     /// Sends `action` (the JSON encoding of one of the app's actions) to session `id`'s app, which dispatches it.
+    /// An action the app cannot decode is refused with the app's reason followed by the actions the session
+    /// recorded, one of each label (the shapes the app's action type takes).
     /// Any thread; returns at once (the command goes out from the session's command queue, after those before).
     public func dispatch(session id: SessionID, action: JSONValue, completion: @escaping CommandCompletion) {
         onCommandQueue(of: id) { [self] in
             do throws(DaemonError) {
                 let (live, connection) = try liveApp(id, needing: WireCapability.dispatch, for: "dispatch")
-                send(to: live, connection, completion) { .dispatch(DispatchCommand(id: $0, action: action)) }
+                let answer: CommandCompletion = { [self] result in
+                    guard case .failure(let error) = result, error.code == .commandFailed,
+                          error.description.hasPrefix("cannot decode action") else { return completion(result) }
+                    // The answer runs on the app connection's queue, which does no file work.
+                    onCommandQueue(of: id) { [self] in
+                        completion(.failure(DaemonError(error.description + recordedActionsSentence(of: id),
+                                                        code: .commandFailed)))
+                    }
+                }
+                send(to: live, connection, answer) { .dispatch(DispatchCommand(id: $0, action: action)) }
             } catch {
                 completion(.failure(error))
             }
@@ -241,6 +252,19 @@ extension Daemon {
         } catch {
             throw DaemonError("cannot read the session file: \(error)", code: .unknownSession)
         }
+    }
+
+    /// "; the actions this session recorded (one of each): {"add":{"_0":2}}, {"increment":{}}", or "" when it
+    /// recorded none (or cannot be read). Each is shown whole up to 120 characters. Runs on the command queue.
+    private func recordedActionsSentence(of id: SessionID) -> String {
+        registry.session(id)?.flush()
+        guard let reader = try? openReader(id), let examples = try? reader.recordedActionExamples(),
+              !examples.isEmpty else { return "" }
+        let shown = examples.map { action in
+            let text = action.serialized()
+            return text.count <= 120 ? text : text.prefix(119) + "…"
+        }
+        return "; the actions this session recorded (one of each): " + shown.joined(separator: ", ")
     }
 
     func openReader(_ id: SessionID) throws(DaemonError) -> SessionReader {
