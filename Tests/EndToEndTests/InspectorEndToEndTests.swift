@@ -220,6 +220,35 @@ struct InspectorEndToEndTests {
         #expect(row.label == "replay of #2–#3")
         #expect(row.detail == "replayed the 2 actions of events 2–3 from the state after event 1")
     }
+
+    @Test("replay into the app of another state type is refused up front naming both types (issue 31)")
+    func replayIntoAnotherStateType() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let counter = try ChildProcess(Executables.path("counter"), ["--script", try script(["add 1", "add 2"])],
+                                       environment: ["REWIND_URL": harness.url])
+        #expect(counter.waitForExit() == 0)
+        let source = try #require(harness.waitForSession(events: 2, app: "counter"))
+        let todo = try ChildProcess(Executables.path("todo"), ["--script", try script([]), "--stay"],
+                                    environment: ["REWIND_URL": harness.url])
+        defer { todo.closeInput() }
+        let target = try #require(harness.waitForSession(app: "todo"))
+        let recorded = try #require(source.stateType), live = try #require(target.stateType)
+        #expect(recorded != live)
+
+        let result = harness.daemon.waitFor {
+            harness.daemon.replay(session: source.id, into: target.id, completion: $0)
+        }
+        guard case .failure(let error) = result else {
+            Issue.record("a counter session was replayed into a todo app")
+            return
+        }
+        #expect(error.code == .commandFailed)
+        #expect(error.description == "session \(source.id) recorded states of type \(recorded), but the app of session "
+                + "\(target.id) has states of type \(live): its actions cannot be replayed there; nothing was replayed")
+        #expect(try harness.daemon.store.openSession(target.id).events(1...max(1, target.lastIndex))
+                    .allSatisfy { $0.kind != .replay }, "nothing reached the todo app")
+    }
 }
 
 /// `rewind verify`: a recorded session replayed into a fresh run of the app.

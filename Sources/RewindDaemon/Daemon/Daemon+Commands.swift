@@ -103,6 +103,8 @@ extension Daemon {
             do throws(DaemonError) {
                 if let sourceLive = registry.session(source) { sourceLive.flush() }
                 let reader = try openReader(source)
+                try Self.requireSameStateType(recorded: reader.metadata.stateType, of: source,
+                                              live: registry.session(target)?.stateType, of: target)
                 let first = max(1, from ?? 1), last = min(reader.eventCount, to ?? reader.eventCount)
                 guard first <= last else {
                     throw DaemonError("session \(source) has no events \(first)–\(last) to replay", code: .badField)
@@ -121,6 +123,18 @@ extension Daemon {
                 completion(.failure(error))
             }
         }
+    }
+
+    /// Throws `command_failed` naming both types when session `source` recorded states of type `recorded` and the
+    /// live app of session `target` has states of another type (`live`), so that a replay between different apps
+    /// is refused before anything is sent (as `rewind verify` does), not failed by the app's decoder ("missing
+    /// field"). Nothing when either type is unknown (an app that does not say it) or the sessions are one.
+    static func requireSameStateType(recorded: String?, of source: SessionID, live: String?,
+                                     of target: SessionID) throws(DaemonError) {
+        guard source != target, let recorded, let live, recorded != live else { return }
+        throw DaemonError("session \(source) recorded states of type \(recorded), but the app of session \(target) "
+            + "has states of type \(live): its actions cannot be replayed there; nothing was replayed",
+            code: .commandFailed)
     }
 
     /// Resets the live app of session `target` to `state`, then runs `actions` (each the JSON encoding of one of the
