@@ -174,8 +174,80 @@ struct CommandLineTests {
         let refused = try rewind(["dispatch", session.id.rawValue, #"{"multiply":{}}"#, "--port", port])
         #expect(refused.status == 1)
         #expect(refused.err.first?.contains("command_failed") == true)
+        // Not "Invalid number of keys found, expected one" (issue 31): what went wrong, and the recorded actions.
+        #expect(refused.err.first?.contains(#""multiply" is not a case of CounterAction"#) == true, "\(refused.err)")
+        #expect(refused.err.first?.contains(#"the actions this session recorded (one of each): {"add":{"_0":40}}"#) == true,
+                "\(refused.err)")
         let notJSON = try rewind(["dispatch", session.id.rawValue, "{oops", "--port", port])
         #expect(notJSON.status == 1)
         #expect(notJSON.err.first?.contains("not valid JSON") == true)
+    }
+
+    @Test("skip with neither SEQ nor --branch says that one of them is needed (issue 31: it said \"not both\")")
+    func skipNeedsAnEventOrABranch() throws {
+        let skip = try rewind(["skip", "some-session", "--port", "\(FreePort.next())"])
+        #expect(skip.status == 64)
+        #expect(skip.err.first?.contains("give the event to skip (SEQ) or --branch B:") == true, "\(skip.err)")
+        #expect(!skip.err.joined().contains("not both"), "\(skip.err)")
+    }
+
+    @Test("an event number below 0 is named as such (issue 31: \"Missing expected argument\")", arguments: [
+        ["jump", "some-session", "-3"], ["skip", "some-session", "-3"], ["diff", "some-session", "1", "-3"],
+    ])
+    func negativeEventNumbers(_ command: [String]) throws {
+        let run = try rewind(command)
+        #expect(run.status == 64)
+        #expect(run.err.first == "Error: '-3' is not an event number: events are numbered from 0 (the initial "
+                + "state) to the session's last event (its EVENTS in 'rewind sessions')", "\(run.err)")
+    }
+
+    @Test("diff and patch refuse '-' for both files: standard input is read once (issue 31)", arguments: [
+        ["diff", "-", "-"], ["patch", "-", "-"],
+    ])
+    func standardInputOnce(_ command: [String]) throws {
+        let run = try rewind(command, input: #"{"x":1}"#)
+        #expect(run.status == 64)
+        #expect(run.err.first?.contains("may be '-': standard input is read once") == true, "\(run.err)")
+    }
+
+    @Test("an unknown option without a command names it and lists the commands, not the serve usage (issue 31)",
+          arguments: [["--frobnicate"], ["--port", "7723", "--frobnicate"]])
+    func unknownOptionWithoutACommand(_ arguments: [String]) throws {
+        let run = try rewind(arguments)
+        #expect(run.status == 64)
+        let message = run.err.joined(separator: "\n")
+        #expect(message.hasPrefix("Error: Unknown option '--frobnicate' (not an option of 'rewind', nor of "
+                                  + "'rewind serve'"), "\(message)")
+        #expect(message.contains("Commands: serve, sessions, open"), "lists the commands: \(message)")
+        #expect(!message.contains("Usage: rewind serve"), "\(message)")
+    }
+
+    @Test("patch with a document for a patch says it is not an object but an array of operations (issue 31)")
+    func patchThatIsAnObject() throws {
+        let doc = try file(#"{"x":1}"#)
+        let run = try rewind(["patch", doc, doc])
+        #expect(run.status == 1)
+        let message = run.err.joined(separator: "\n")
+        #expect(message.contains("a JSON Patch must be an array of operations, not an object"), "\(message)")
+        #expect(message.contains(#"[{"op":"replace","path":"/count","value":1}]"#), "shows one: \(message)")
+        #expect(!message.contains("a object"), "\(message)")
+    }
+
+    @Test("serving beyond loopback names --token-file: refused without a token, warned with --token (issue 31)")
+    func servingBeyondLoopbackNamesTheTokenFile() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-cli-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let refused = try rewind(["serve", "--headless", "--host", "0.0.0.0", "--port", "0", "--data", data])
+        #expect(refused.status == 1)
+        #expect(refused.err.first?.contains("requires a token: pass --token-file PATH") == true, "\(refused.err)")
+
+        let serve = try ChildProcess(Executables.path("rewind"), ["serve", "--headless", "--host", "0.0.0.0", "--port",
+                                                                  "0", "--data", data, "--token", "secret"])
+        defer {
+            serve.signal(SIGTERM)
+            _ = serve.waitForExit()
+        }
+        let warning = serve.waitForLine(timeout: 10, stderr: true) { $0.contains("--token-file") }
+        #expect(warning?.contains("every local user can read in 'ps'") == true, "\(serve.stderrLines)")
     }
 }

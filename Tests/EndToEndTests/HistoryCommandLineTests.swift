@@ -87,7 +87,12 @@ struct HistoryCommandLineTests {
 
         let beyond = try rewind(["state", session.id.rawValue, "99"], data: session.directory)
         #expect(beyond.status == 1)
-        #expect(beyond.err.contains("99"), "\(beyond.err)")
+        // The valid range, as `jump` says it (issue 31: "there is no event 99 in this session").
+        #expect(beyond.err.contains("session \(session.id) has no event 99 (it has 0–4"), "\(beyond.err)")
+        let negative = try rewind(["state", session.id.rawValue, "-3"], data: session.directory)
+        #expect(negative.status == 64)
+        #expect(negative.err.contains("'-3' is not an event number: events are numbered from 0"), "\(negative.err)")
+        #expect(!negative.err.contains("Missing expected argument"), "\(negative.err)")
         let missing = try rewind(["state", session.id.rawValue, "1", "--pointer", "/todos/0"], data: session.directory)
         #expect(missing.status == 1)
         #expect(missing.err.contains("the state after event 1 has no value at /todos/0"), "\(missing.err)")
@@ -110,8 +115,30 @@ struct HistoryCommandLineTests {
         #expect(try patch.apply(to: ["count": 0, "todos": []]) == ["count": 10, "todos": [["title": "milk"]]])
         let equal = try rewind(["diff", session.id.rawValue, "1", "2", "--pointer", "/count"], data: session.directory)
         #expect(equal.out == ["the states after events 1 and 2 are equal at /count"])
+        let beyond = try rewind(["diff", session.id.rawValue, "1", "99"], data: session.directory)
+        #expect(beyond.status == 1)
+        #expect(beyond.err.contains("has no event 99 (it has 0–4"), "\(beyond.err)")
+        // B forgotten: not "cannot read '…': no such file" (issue 31).
+        let one = try rewind(["diff", session.id.rawValue, "3"], data: session.directory)
+        #expect(one.status == 64)
+        #expect(one.err.contains("'3' is not a file: diff compares the states after two events (SESSION A B, e.g. "
+                                 + "'rewind diff \(session.id) 2 3') or two JSON files (FROM TO)"), "\(one.err)")
+        #expect(one.err.contains("Usage: rewind diff"), "\(one.err)")
+        #expect(!one.err.contains("no such file"), "\(one.err)")
         let bad = try rewind(["diff", session.id.rawValue, "1", "x"], data: session.directory)
         #expect(bad.status != 0)
         #expect(bad.err.contains("'x' is not an event number"), "\(bad.err)")
+    }
+
+    @Test("history --branch N of a branch the session lacks says so and names the branches there are (issue 31)")
+    func historyOfAMissingBranch() throws {
+        let session = try Recorded()
+        let run = try rewind(["history", session.id.rawValue, "/count", "--branch", "7"], data: session.directory)
+        #expect(run.status == 1)
+        #expect(run.err.contains("session \(session.id) has no branch 7: it has only the main line, branch 0"),
+                "\(run.err)")
+        #expect(!run.err.contains("no event"), "names the branch, not an event: \(run.err)")
+        let main = try rewind(["history", session.id.rawValue, "/count", "--branch", "0"], data: session.directory)
+        #expect(main.status == 0, "\(main.err)")
     }
 }

@@ -155,6 +155,48 @@ struct InspectorEndToEndTests {
         #expect(app.waitForLine(timeout: 5) { $0 == #"{"count":3}"# } != nil)
     }
 
+    @Test("a mistyped action is refused as not understood, naming the actions the session recorded (issue 31)")
+    func mistypedDispatchNamesTheRecordedCases() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let app = try ChildProcess(Executables.path("counter"), ["--script", try script(["add 2", "increment"]), "--stay"],
+                                   environment: ["REWIND_URL": harness.url])
+        defer { app.closeInput() }
+        let session = try #require(harness.waitForSession(events: 2, app: "counter"))
+
+        let mistyped = harness.daemon.waitFor {
+            harness.daemon.dispatch(session: session.id, action: ["ad": ["_0": 5]], completion: $0)
+        }
+        guard case .failure(let error) = mistyped else {
+            Issue.record("{\"ad\":…} was accepted")
+            return
+        }
+        let message = error.description
+        #expect(error.code == .commandFailed)
+        #expect(!message.contains("Invalid number of keys"), "\(message)")
+        #expect(message.contains(#"the app did not understand the action: "ad" is not a case of CounterAction"#),
+                "\(message)")
+        #expect(message.contains("an action is an object with exactly one member, named after one of the cases"),
+                "says the shape: \(message)")
+        #expect(message.contains(#"the actions this session recorded (one of each): {"add":{"_0":2}}, {"increment":{}}"#),
+                "names the cases recorded: \(message)")
+
+        // Several members: none is a case, and each is named.
+        let two = harness.daemon.waitFor {
+            harness.daemon.dispatch(session: session.id, action: ["ad": [:], "incremnt": [:]], completion: $0)
+        }
+        guard case .failure(let twoError) = two else {
+            Issue.record("an action with two members was accepted")
+            return
+        }
+        #expect(twoError.description.contains(#"none of its members ("ad", "incremnt") is a case of CounterAction"#),
+                "\(twoError)")
+        let good = harness.daemon.waitFor {
+            harness.daemon.dispatch(session: session.id, action: ["increment": [:]], completion: $0)
+        }
+        #expect(throws: Never.self) { try good.get() }
+    }
+
     @Test("replay resets the app to a recorded state and runs the recorded actions with effects muted")
     func replayIntoTheApp() throws {
         let harness = try DaemonHarness()
@@ -177,6 +219,35 @@ struct InspectorEndToEndTests {
         #expect(row.kind == .replay)
         #expect(row.label == "replay of #2–#3")
         #expect(row.detail == "replayed the 2 actions of events 2–3 from the state after event 1")
+    }
+
+    @Test("replay into the app of another state type is refused up front naming both types (issue 31)")
+    func replayIntoAnotherStateType() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let counter = try ChildProcess(Executables.path("counter"), ["--script", try script(["add 1", "add 2"])],
+                                       environment: ["REWIND_URL": harness.url])
+        #expect(counter.waitForExit() == 0)
+        let source = try #require(harness.waitForSession(events: 2, app: "counter"))
+        let todo = try ChildProcess(Executables.path("todo"), ["--script", try script([]), "--stay"],
+                                    environment: ["REWIND_URL": harness.url])
+        defer { todo.closeInput() }
+        let target = try #require(harness.waitForSession(app: "todo"))
+        let recorded = try #require(source.stateType), live = try #require(target.stateType)
+        #expect(recorded != live)
+
+        let result = harness.daemon.waitFor {
+            harness.daemon.replay(session: source.id, into: target.id, completion: $0)
+        }
+        guard case .failure(let error) = result else {
+            Issue.record("a counter session was replayed into a todo app")
+            return
+        }
+        #expect(error.code == .commandFailed)
+        #expect(error.description == "session \(source.id) recorded states of type \(recorded), but the app of session "
+                + "\(target.id) has states of type \(live): its actions cannot be replayed there; nothing was replayed")
+        #expect(try harness.daemon.store.openSession(target.id).events(1...max(1, target.lastIndex))
+                    .allSatisfy { $0.kind != .replay }, "nothing reached the todo app")
     }
 }
 

@@ -98,7 +98,10 @@ struct RecorderSampleTests {
         let run = try verify(session.id, data: harness.dataDirectory, app: "tca-style")
         #expect(run.waitForExit() == 1)
         let output = (run.stdoutLines + run.stderrLines).joined(separator: "\n")
-        #expect(output.contains("does not offer 'replay'"), "\(output)")
+        // About the app, up front (issue 31: the refusal named the private daemon's session).
+        #expect(output.contains("Error: the app does not offer 'replay' (it offers 'jump'): verify replays the "
+                                + "recorded actions"), "\(output)")
+        #expect(!output.contains("session"), "names no session of the private daemon: \(output)")
     }
 }
 

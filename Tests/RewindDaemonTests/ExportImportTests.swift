@@ -221,6 +221,35 @@ struct ExportImportTests {
         #expect(try store.listSessions().isEmpty, "failed imports leave nothing behind")
     }
 
+    @Test("a line cut short is said to be incomplete, at its line, without blaming a line end the file lacks")
+    func truncatedLines() throws {
+        let directory = TemporaryDirectory()
+        let store = try SessionStore.forTests(directory)
+        let header = #"{"format":"rewind-session","version":1,"session":{"app":"t","startedAt":1},"initialState":{"n":0}}"#
+        let good = #"{"index":1,"time":2,"kind":"action","label":"inc","patch":[{"op":"replace","path":"/n","value":1}]}"#
+        let cases: [(String, Int)] = [
+            (String(header.prefix(60)), 1),  // the whole file: a header cut inside a string, no line end
+            ("\(header)\n\(good)\n" + String(good.prefix(50)), 3),  // the last line cut, no line end
+            (String(header.prefix(30)) + "\n", 1),  // cut inside a string, then a line end: still the first line's
+        ]
+        for (number, (content, line)) in cases.enumerated() {
+            let file = directory.url.appendingPathComponent("cut-\(number).jsonl")
+            try content.write(to: file, atomically: true, encoding: .utf8)
+            do {
+                _ = try SessionImporter(store: store).importSession(from: file)
+                Issue.record("case \(number) was imported")
+            } catch {
+                guard case .malformedImport(_, let errorLine, let reason) = error else {
+                    Issue.record("case \(number): unexpected error \(error)")
+                    continue
+                }
+                #expect(errorLine == line, "case \(number): \(error)")
+                #expect(reason.contains("is incomplete, it ends in the middle of a JSON value"), "case \(number): \(error)")
+                #expect(!reason.contains("U+000A"), "no line end is blamed: \(error)")
+            }
+        }
+    }
+
     @Test("files in no known format are refused clearly")
     func unknownFormats() throws {
         let directory = TemporaryDirectory()

@@ -56,6 +56,19 @@ struct JSONPatchApplyTests {
         #expect(throws: JSONPatchError.self) { try JSONPatch(json: json) }
     }
 
+    @Test("a malformed patch names what it is with its article: not an object, not an array (issue 31)", arguments: [
+        (#"{"op":"add"}"#, "a JSON Patch must be an array of operations, not an object"),
+        (#"[[1]]"#, "an operation must be an object, not an array"),
+        (#"[{"op":1,"path":"/a"}]"#, "'op' must be a string, not a number"),
+        (#"[{"op":"add","path":null,"value":1}]"#, "'path' must be a string, not null"),
+    ])
+    func malformedSaysWhatItIs(text: String, reason: String) throws {
+        let json = try JSONValue(parsing: text)
+        #expect { try JSONPatch(json: json) } throws: { error in
+            (error as? JSONPatchError)?.reason == reason
+        }
+    }
+
     @Test("the JSON form of every operation")
     func jsonForm() throws {
         let p = JSONPatch([

@@ -67,12 +67,23 @@ extension Daemon {
     }
 
     /// Sends `action` (the JSON encoding of one of the app's actions) to session `id`'s app, which dispatches it.
+    /// An action the app cannot decode is refused with the app's reason followed by the actions the session
+    /// recorded, one of each label (the shapes the app's action type takes).
     /// Any thread; returns at once (the command goes out from the session's command queue, after those before).
     public func dispatch(session id: SessionID, action: JSONValue, completion: @escaping CommandCompletion) {
         onCommandQueue(of: id) { [self] in
             do throws(DaemonError) {
                 let (live, connection) = try liveApp(id, needing: WireCapability.dispatch, for: "dispatch")
-                send(to: live, connection, completion) { .dispatch(DispatchCommand(id: $0, action: action)) }
+                let answer: CommandCompletion = { [self] result in
+                    guard case .failure(let error) = result, error.code == .commandFailed,
+                          error.description.hasPrefix("cannot decode action") else { return completion(result) }
+                    // The answer runs on the app connection's queue, which does no file work.
+                    onCommandQueue(of: id) { [self] in
+                        completion(.failure(DaemonError(error.description + recordedActionsSentence(of: id),
+                                                        code: .commandFailed)))
+                    }
+                }
+                send(to: live, connection, answer) { .dispatch(DispatchCommand(id: $0, action: action)) }
             } catch {
                 completion(.failure(error))
             }
@@ -92,6 +103,8 @@ extension Daemon {
             do throws(DaemonError) {
                 if let sourceLive = registry.session(source) { sourceLive.flush() }
                 let reader = try openReader(source)
+                try Self.requireSameStateType(recorded: reader.metadata.stateType, of: source,
+                                              live: registry.session(target)?.stateType, of: target)
                 let first = max(1, from ?? 1), last = min(reader.eventCount, to ?? reader.eventCount)
                 guard first <= last else {
                     throw DaemonError("session \(source) has no events \(first)–\(last) to replay", code: .badField)
@@ -110,6 +123,18 @@ extension Daemon {
                 completion(.failure(error))
             }
         }
+    }
+
+    /// Throws `command_failed` naming both types when session `source` recorded states of type `recorded` and the
+    /// live app of session `target` has states of another type (`live`), so that a replay between different apps
+    /// is refused before anything is sent (as `rewind verify` does), not failed by the app's decoder ("missing
+    /// field"). Nothing when either type is unknown (an app that does not say it) or the sessions are one.
+    static func requireSameStateType(recorded: String?, of source: SessionID, live: String?,
+                                     of target: SessionID) throws(DaemonError) {
+        guard source != target, let recorded, let live, recorded != live else { return }
+        throw DaemonError("session \(source) recorded states of type \(recorded), but the app of session \(target) "
+            + "has states of type \(live): its actions cannot be replayed there; nothing was replayed",
+            code: .commandFailed)
     }
 
     /// Resets the live app of session `target` to `state`, then runs `actions` (each the JSON encoding of one of the
@@ -241,6 +266,19 @@ extension Daemon {
         } catch {
             throw DaemonError("cannot read the session file: \(error)", code: .unknownSession)
         }
+    }
+
+    /// "; the actions this session recorded (one of each): {"add":{"_0":2}}, {"increment":{}}", or "" when it
+    /// recorded none (or cannot be read). Each is shown whole up to 120 characters. Runs on the command queue.
+    private func recordedActionsSentence(of id: SessionID) -> String {
+        registry.session(id)?.flush()
+        guard let reader = try? openReader(id), let examples = try? reader.recordedActionExamples(),
+              !examples.isEmpty else { return "" }
+        let shown = examples.map { action in
+            let text = action.serialized()
+            return text.count <= 120 ? text : text.prefix(119) + "…"
+        }
+        return "; the actions this session recorded (one of each): " + shown.joined(separator: ", ")
     }
 
     func openReader(_ id: SessionID) throws(DaemonError) -> SessionReader {

@@ -49,8 +49,9 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
     /// Opens the data directory. Refuses a non-loopback address without a token.
     public init(configuration: DaemonConfiguration) throws(DaemonError) {
         if !configuration.isLoopback && (configuration.token ?? "").isEmpty {
-            throw DaemonError("binding to \(configuration.host) (beyond loopback) requires a token: "
-                + "pass --token or set REWIND_TOKEN")
+            throw DaemonError("binding to \(configuration.host) (beyond loopback) requires a token: pass "
+                + "--token-file PATH (a file only you can read, mode 0600) or set REWIND_TOKEN (--token works too, "
+                + "but every local user can read it in 'ps')")
         }
         self.configuration = configuration
         do {

@@ -69,7 +69,13 @@ public struct SessionImporter: Sendable {
             + "nor a Redux DevTools lifted state (with \"actionsById\" and \"computedStates\"), nor the Redux "
             + "DevTools extension's export ({\"payload\": …, \"preloadedState\": …})"
         let limits = parseLimits(maxLineBytes: maxLineBytes)
-        if let value = try? parse(firstLine, limits) {
+        var firstValue: JSONValue?, firstLineError: JSONParseError?
+        do throws(JSONParseError) {
+            firstValue = try parse(firstLine, limits)
+        } catch {
+            firstLineError = error
+        }
+        if let value = firstValue {
             if SessionLinesFormat.isHeader(value) { return .lines(header: value, headerLine: firstLineNumber, lines) }
             if ReduxDevToolsFormat.isDocument(value) || ReduxDevToolsFormat.isExtensionExport(value) {
                 while let line = try lines.nextLine() {
@@ -82,15 +88,22 @@ public struct SessionImporter: Sendable {
             }
             throw .unknownImportFormat(path: url.path, reason: neither)
         }
-        // Not JSON on its own: perhaps a document spread over several lines (pretty-printed).
-        let whole = Array(firstLine) + [UInt8(ascii: "\n")] + (try lines.remainder())
+        // Not JSON on its own: perhaps a document spread over several lines (pretty-printed). A first line that is
+        // the whole file (no line end follows it) is judged alone: no line end is added that the file does not have.
+        let rest = try lines.remainder()
+        if let firstLineError, isBlankText(rest) {
+            throw .malformedImport(path: url.path, line: firstLineNumber,
+                                   reason: invalidJSON(firstLineError, length: firstLine.count, what: "the line"))
+        }
+        let whole = Array(firstLine) + [UInt8(ascii: "\n")] + rest
         let value: JSONValue
         do throws(JSONParseError) {
             value = try parse(whole[...], limits)
         } catch {
             let offset = min(max(0, error.offset), whole.count)
             let line = firstLineNumber + whole[..<offset].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-            throw .malformedImport(path: url.path, line: line, reason: "not valid JSON: \(error.reason)")
+            throw .malformedImport(path: url.path, line: line,
+                                   reason: invalidJSON(error, length: whole.count, what: "the document"))
         }
         guard ReduxDevToolsFormat.isDocument(value) || ReduxDevToolsFormat.isExtensionExport(value) else {
             throw .unknownImportFormat(path: url.path, reason: neither)
@@ -114,6 +127,23 @@ public struct SessionImporter: Sendable {
             }
         }
         return try result.get()
+    }
+
+    /// What is wrong with `what` (`the line`, `the document`), `length` bytes that failed to parse with `error`: an
+    /// error at its very end means it ends in the middle of a JSON value, which is said as such (a file cut short),
+    /// rather than as the parser's "expected ',' or '}'".
+    static func invalidJSON(_ error: JSONParseError, length: Int, what: String) -> String {
+        // The parser places an unterminated string (or escape) at its start: it too met the end of the input.
+        guard error.kind == .syntax, error.offset >= length || error.reason.hasPrefix("unterminated") else {
+            return "not valid JSON: \(error.reason)" + (what == "the line" ? " (column \(error.offset + 1))" : "")
+        }
+        return "not valid JSON: \(what) is incomplete, it ends in the middle of a JSON value (was the file cut "
+            + "short?)"
+    }
+
+    /// True when `bytes` hold only spaces, tabs and line ends.
+    private static func isBlankText(_ bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n")].contains($0) }
     }
 
     private static func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
@@ -152,7 +182,7 @@ public struct SessionImporter: Sendable {
                     value = try SessionImporter.parse(line, limits)
                 } catch {
                     throw .malformedImport(path: path, line: number,
-                                           reason: "not valid JSON: \(error.reason) (column \(error.offset + 1))")
+                                           reason: SessionImporter.invalidJSON(error, length: line.count, what: "the line"))
                 }
                 let parsed: SessionLinesFormat.EventLine
                 do throws(ImportProblem) {

@@ -60,13 +60,10 @@ final class CommandApplier<State: Sendable, Action: Sendable>: @unchecked Sendab
                     throw CommandFailure.notOffered(WireCapability.dispatch)
                 }
                 let action: Action
-                do throws(CommandFailure) {
-                    action = try decode(what: "action") { () throws -> Action in try decodeAction(command.action) }
+                do {
+                    action = try decodeAction(command.action)
                 } catch {
-                    let cases = Self.acceptedCases(near: command.action, decode: decodeAction)
-                    guard !cases.isEmpty else { throw error }
-                    throw CommandFailure(error.message + "; an action is an object with one member named after its "
-                        + "case: did you mean " + cases.joined(separator: " or ") + "?")
+                    throw Self.refusal(of: command.action, error, decode: decodeAction)
                 }
                 send(action)
                 return CommandResult(id: command.id, ok: true)
@@ -216,6 +213,22 @@ final class CommandApplier<State: Sendable, Action: Sendable>: @unchecked Sendab
         } catch {
             throw CommandFailure("cannot decode \(what): \(error)")
         }
+    }
+
+    /// Why `action` was refused with `error`: the decoding error, and the cases the action's words name (see
+    /// ``acceptedCases(near:decode:)``); when they name none and the action type is an enum that has no such case,
+    /// that the action was not understood and the shape expected (``UnknownActionCase``), rather than the
+    /// decoder's "Invalid number of keys found, expected one".
+    static func refusal(of action: JSONValue, _ error: any Error,
+                        decode: (JSONValue) throws -> Action) -> CommandFailure {
+        let described = (error as? DecodingError).map(CommandFailure.describe) ?? "\(error)"
+        let cases = acceptedCases(near: action, decode: decode)
+        if !cases.isEmpty {
+            return CommandFailure("cannot decode action: \(described); an action is an object with one member named "
+                + "after its case: did you mean " + cases.joined(separator: " or ") + "?")
+        }
+        let unknown = UnknownActionCase.message(for: action, error: error, actionType: Action.self)
+        return CommandFailure("cannot decode action: \(unknown ?? described)")
     }
 
     /// The cases of the action type named by the refused action's own words (its member names, its string values,

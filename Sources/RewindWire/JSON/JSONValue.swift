@@ -44,6 +44,16 @@ extension JSONValue {
         }
     }
 
+    /// ``kindName`` with its indefinite article, as a sentence says it: `null`, `a boolean`, `a number`, `a string`,
+    /// `an array`, `an object` ("not an object", never "not a object"). Threading: pure.
+    public var kindNameWithArticle: String {
+        switch self {
+        case .null: return "null"
+        case .array, .object: return "an \(kindName)"
+        case .bool, .int, .double, .string: return "a \(kindName)"
+        }
+    }
+
     /// True for `.null`. Threading: pure.
     public var isNull: Bool {
         if case .null = self { return true }

@@ -37,7 +37,7 @@ public struct JSONPatch: Hashable, Sendable {
     /// members are ignored, as RFC 6902 §4 asks.
     public init(json: JSONValue) throws(JSONPatchError) {
         guard case .array(let elements) = json else {
-            throw JSONPatchError(operationIndex: 0, pointer: "", reason: "a JSON Patch must be an array of operations, not a \(json.kindName)")
+            throw JSONPatchError(operationIndex: 0, pointer: "", reason: "a JSON Patch must be an array of operations, not \(json.kindNameWithArticle)")
         }
         var operations: [JSONPatchOperation] = []
         operations.reserveCapacity(elements.count)
@@ -53,14 +53,14 @@ public struct JSONPatch: Hashable, Sendable {
             JSONPatchError(operationIndex: index, pointer: pointer, reason: reason)
         }
         guard case .object(let object) = element else {
-            throw fail("an operation must be an object, not a \(element.kindName)")
+            throw fail("an operation must be an object, not \(element.kindNameWithArticle)")
         }
         guard let opValue = object["op"] else { throw fail("missing 'op' member") }
-        guard case .string(let op) = opValue else { throw fail("'op' must be a string, not a \(opValue.kindName)") }
+        guard case .string(let op) = opValue else { throw fail("'op' must be a string, not \(opValue.kindNameWithArticle)") }
 
         func pointer(_ member: String) throws(JSONPatchError) -> JSONPointer {
             guard let raw = object[member] else { throw fail("missing '\(member)' member") }
-            guard case .string(let text) = raw else { throw fail("'\(member)' must be a string, not a \(raw.kindName)") }
+            guard case .string(let text) = raw else { throw fail("'\(member)' must be a string, not \(raw.kindNameWithArticle)") }
             do {
                 return try JSONPointer(text)
             } catch {

@@ -243,7 +243,7 @@ enum JSONPatchApplier {
                 container = .array(array)
                 return .remove(token == "-" ? JSONPointer(tokens: path.tokens.dropLast() + [String(index)]) : path)
             }
-            throw Failure(pointer: path.description, reason: "cannot add to a \(container.kindName)")
+            throw Failure(pointer: path.description, reason: "cannot add to \(container.kindNameWithArticle)")
         }
         undo?.append(step)
     }

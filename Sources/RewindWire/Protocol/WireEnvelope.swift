@@ -6,7 +6,7 @@ enum WireEnvelope {
     /// The message type and a reader for its fields (paths start with the type name: `action.seq`).
     static func open(_ json: JSONValue) throws(WireError) -> (String, WireFields) {
         guard case .object(let object) = json else {
-            throw WireError(code: .badJSON, message: "a message must be a JSON object, not a \(json.kindName)")
+            throw WireError(code: .badJSON, message: "a message must be a JSON object, not \(json.kindNameWithArticle)")
         }
         guard let typeValue = object["type"] else { throw WireFields.missingField("type") }
         guard case .string(let type) = typeValue else {

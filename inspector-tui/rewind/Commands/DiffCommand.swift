@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RewindWire
 
 /// `rewind diff A.json B.json`: prints the JSON Patch (RFC 6902) that turns A into B.
@@ -41,6 +42,14 @@ struct DiffCommand: ParsableCommand {
             }
         } else if pointer != nil {
             throw ValidationError("--pointer needs the session form: rewind diff SESSION A B --pointer /p")
+        } else if arguments == ["-", "-"] {
+            throw ValidationError("only one of FROM and TO may be '-': standard input is read once (give the other "
+                + "as a file)")
+        } else if let number = arguments.first(where: { Int64($0) != nil && !FileManager.default.fileExists(atPath: $0) }) {
+            // `rewind diff S 3`: a session and one event (B forgotten), not two files.
+            let event = Int64(arguments[1]) ?? 1, session = Int64(arguments[0]) == nil ? arguments[0] : "SESSION"
+            throw ValidationError("'\(number)' is not a file: diff compares the states after two events (SESSION A "
+                + "B, e.g. 'rewind diff \(session) \(max(0, event - 1)) \(max(1, event))') or two JSON files (FROM TO)")
         }
     }
 

@@ -52,6 +52,7 @@ struct HistoryCommand: ParsableCommand {
             throw CommandError("'\(pointer)' is not a JSON Pointer: \(error) (a pointer is '' or starts with '/')")
         }
         let reader = try SessionArguments.open(session, data: data)
+        try SessionArguments.requireBranch(branch, in: reader)
         let changes: [StateChange]
         var rows: [(StateChange, RecordedEvent)] = []
         do {

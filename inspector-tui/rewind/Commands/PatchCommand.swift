@@ -21,6 +21,13 @@ struct PatchCommand: ParsableCommand {
     @Flag(name: .long, help: "Pretty-print the result.")
     var pretty = false
 
+    func validate() throws {
+        if document == "-" && patch == "-" {
+            throw ValidationError("only one of DOCUMENT and PATCH may be '-': standard input is read once (give the "
+                + "other as a file)")
+        }
+    }
+
     func run() throws {
         let doc = try InputFile.readJSON(document)
         let patchJSON = try InputFile.readJSON(patch)
@@ -28,7 +35,8 @@ struct PatchCommand: ParsableCommand {
         do {
             operations = try JSONPatch(json: patchJSON)
         } catch {
-            throw CommandError("'\(patch)' is not a JSON Patch: \(error)")
+            throw CommandError("'\(patch == "-" ? "standard input" : patch)' is not a JSON Patch: \(error) (a patch "
+                + #"looks like [{"op":"replace","path":"/count","value":1}])"#)
         }
         do {
             let result = try operations.apply(to: doc)

@@ -131,6 +131,10 @@ struct ServeCommand: ParsableCommand {
             try answerBusyPort(error, offeringToAttach: showTimeline)
             return
         }
+        if connection.token != nil && !configuration.isLoopback {
+            log("serving beyond loopback with a token given by --token, which every local user can read in 'ps': "
+                + "prefer --token-file PATH (a file only you can read, mode 0600) or REWIND_TOKEN")
+        }
         if !headless && !interactive {
             log("not a terminal: recording without the timeline (as 'rewind serve --headless')")
         }

@@ -18,9 +18,15 @@ enum SessionArguments {
 }
 
 extension SessionArguments {
-    /// The recorded state after event `index` (0: the initial state), or a `CommandError` naming the event and,
-    /// when the recording does not hold it, the range of unknown states.
+    /// The recorded state after event `index` (0: the initial state), or a `CommandError` naming the event and the
+    /// session's range of events when there is no such event, or the range of unknown states when the recording
+    /// does not hold it.
     static func state(after index: Int64, in reader: SessionReader) throws -> JSONValue {
+        guard (0...reader.eventCount).contains(index) else {
+            // As the daemon refuses `rewind jump` beyond the recording.
+            throw CommandError("session \(reader.id) has no event \(index) (it has 0–\(reader.eventCount); 0 is the "
+                               + "initial state)")
+        }
         let recorded: RecordedState
         do {
             recorded = try reader.recordedState(after: index)
@@ -49,5 +55,23 @@ extension SessionArguments {
             throw CommandError("the state after event \(index) has no value at \(pointer)")
         }
         return value
+    }
+}
+
+extension SessionArguments {
+    /// Nothing when session `reader` has branch `branch` (0, the main line, always); otherwise a `CommandError`
+    /// saying there is no such branch and naming the branches there are.
+    static func requireBranch(_ branch: Int64, in reader: SessionReader) throws {
+        let branches: [Int64]
+        do {
+            branches = try reader.branches()
+        } catch {
+            throw CommandError("\(error)")
+        }
+        guard !branches.contains(branch) else { return }
+        let others = branches.filter { $0 != 0 }
+        throw CommandError("session \(reader.id) has no branch \(branch): "
+            + (others.isEmpty ? "it has only the main line, branch 0 (a skip records a new branch)"
+                : "its branches are 0 (the main line), " + others.map(String.init).joined(separator: ", ")))
     }
 }

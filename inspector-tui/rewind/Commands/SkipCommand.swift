@@ -30,7 +30,11 @@ struct SkipCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
-        guard (seq == nil) != (branch == nil) else {
+        if seq == nil && branch == nil {
+            throw ValidationError("give the event to skip (SEQ) or --branch B: 'rewind skip SESSION SEQ' skips or "
+                + "un-skips an action, 'rewind skip SESSION --branch B' shows the last state of branch B")
+        }
+        if seq != nil && branch != nil {
             throw ValidationError("give either the event to skip (SEQ) or --branch B, not both")
         }
     }

@@ -55,6 +55,16 @@ struct VerifyCommand: ParsableCommand {
                 + "nothing was replayed"))
             throw ExitCode(1)
         }
+        let offered = run.session.capabilities
+        if !offered.contains(WireCapability.replay) {
+            // Said up front, about the app: not as a refusal naming the private daemon's session.
+            let others = offered.filter { $0 != WireCapability.batch && $0 != WireCapability.ack }
+            try report(.failure("the app does not offer 'replay' (it offers "
+                + (others.isEmpty ? "no command" : others.map { "'\($0)'" }.joined(separator: ", "))
+                + "): verify replays the recorded actions through the app's reducers, which its recorder's host must "
+                + "offer (offerReplay, see docs/INTEGRATIONS.md); nothing was replayed"))
+            throw ExitCode(1)
+        }
         let progress = ProgressLine("verifying")
         let outcome: SessionVerifier.Outcome
         do {

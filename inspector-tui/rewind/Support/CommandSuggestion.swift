@@ -47,16 +47,37 @@ enum CommandSuggestion {
 
 extension ParsableCommand {
     /// Runs the command line as `main()` does, after refusing a mistyped subcommand with a suggestion
-    /// (``CommandSuggestion``): exit status 64, as for the parser's own usage errors.
+    /// (``CommandSuggestion``), an event number below 0 (``NegativeEventNumber``) or an option that neither the
+    /// command nor its default subcommand knows: exit status 64, as for the parser's own usage errors.
     static func mainSuggestingCommands() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let names = configuration.subcommands.map { $0.configuration.commandName ?? "\($0)" }
-        if let message = CommandSuggestion.error(for: arguments, commands: names) {
+        if let message = CommandSuggestion.error(for: arguments, commands: names)
+            ?? NegativeEventNumber.error(for: arguments) ?? unknownOption(in: arguments, commands: names) {
             var standardError = StandardError()
             print("Error: \(message)", to: &standardError)
             Self.exit(withError: ExitCode(64))
         }
         main(arguments)
+    }
+
+    /// `rewind --frobnicate`: arguments naming no command go to the default subcommand, whose usage the parser
+    /// would print for an option it does not know. This names the option and prints the command's own usage and
+    /// its commands instead; nil when the arguments name a command or parse.
+    private static func unknownOption(in arguments: [String], commands: [String]) -> String? {
+        guard arguments.first?.hasPrefix("-") == true, !arguments.contains(where: commands.contains),
+              let defaultName = configuration.defaultSubcommand?.configuration.commandName else { return nil }
+        do {
+            _ = try parseAsRoot(arguments)
+            return nil
+        } catch {
+            let message = self.message(for: error)
+            guard message.hasPrefix("Unknown option") else { return nil }
+            let name = configuration.commandName ?? "\(self)"
+            return "\(message) (not an option of '\(name)', nor of '\(name) \(defaultName)', which runs when no command "
+                + "is given)\nUsage: \(name) [<command>] [<options>]\n  Commands: \(commands.joined(separator: ", "))\n"
+                + "  See '\(name) --help' for more information."
+        }
     }
 }
 
