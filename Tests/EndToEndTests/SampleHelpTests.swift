@@ -15,7 +15,7 @@ struct SampleHelpTests {
         let app = try ChildProcess(Executables.path(sample), ["--help"], environment: ["REWIND_URL": harness.url])
         #expect(app.waitForExit() == 0, "\(app.stderrLines)")
         #expect(app.stdoutLines.first?.hasPrefix(sample) == true, "\(app.stdoutLines.prefix(2))")
-        #expect(harness.waitForSession(timeout: TestTime.seconds(1)) == nil, "--help recorded a session")
+        #expect(harness.waitForSession(timeout: 1) == nil, "--help recorded a session")
         #expect(try harness.daemon.store.sessionIDs().isEmpty)
     }
 
@@ -26,7 +26,7 @@ struct SampleHelpTests {
         let app = try ChildProcess(Executables.path(sample), ["--frobnicate"], environment: ["REWIND_URL": harness.url])
         #expect(app.waitForExit() == 2, "\(app.stderrLines)")
         #expect(app.stderrLines.joined(separator: "\n").contains("--help"), "\(app.stderrLines)")
-        #expect(harness.waitForSession(timeout: TestTime.seconds(1)) == nil, "a bad option recorded a session")
+        #expect(harness.waitForSession(timeout: 1) == nil, "a bad option recorded a session")
         #expect(try harness.daemon.store.sessionIDs().isEmpty)
     }
 }
