@@ -361,10 +361,20 @@ struct TransportServerMessageTests {
         #expect(recorder.events.isEmpty)
     }
 
-    @Test("no subprotocol gets the first; a list gets the first one the server speaks")
-    func subprotocolChoice() throws {
+    @Test("a handshake naming no subprotocol is refused with HTTP 400 (issue 31: it was answered 101)")
+    func noSubprotocol() throws {
         let recorder = ServerEventRecorder()
         let (server, port) = try startServer(recorder)
+        defer { server.stop() }
+        let client = try RawWebSocketClient(port: port)
+        #expect(try client.handshake(subprotocols: nil).status == 400)
+        #expect(recorder.events.isEmpty)
+    }
+
+    @Test("where none is required, no subprotocol gets the first; a list gets the first one the server speaks")
+    func subprotocolChoice() throws {
+        let recorder = ServerEventRecorder()
+        let (server, port) = try startServer(recorder) { $0.subprotocolRequired = false }
         defer { server.stop() }
         let none = try RawWebSocketClient(port: port)
         #expect(try none.handshake(subprotocols: nil).status == 101)

@@ -687,16 +687,22 @@ public final class WebSocketServer: @unchecked Sendable {
         return Unmanaged<ServerConnection>.fromOpaque(raw).takeUnretainedValue()
     }
 
-    /// Refuses, with an HTTP status the client can see, an upgrade from a foreign origin (403) or asking
-    /// only for subprotocols this server does not speak (400).
+    /// Refuses, with an HTTP status the client can see, an upgrade from a foreign origin (403), asking only for
+    /// subprotocols this server does not speak, or for none when one is required (400).
     private func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
         if !acceptsOrigin(wsi) {
             return lws_return_http_status(wsi, 403, "origin not allowed") != 0 ? -1 : 1
         }
-        if case .value(let requested) = Self.header(wsi, WSI_TOKEN_PROTOCOL) {
+        switch Self.header(wsi, WSI_TOKEN_PROTOCOL) {
+        case .value(let requested):
             let names = requested.split(separator: ",").map { $0.trimmingSpaces() }
             if !names.contains(where: { configuration.subprotocols.contains($0) }) {
                 return lws_return_http_status(wsi, 400, "unsupported subprotocol") != 0 ? -1 : 1
+            }
+        case .absent, .unreadable:
+            if configuration.subprotocolRequired {
+                let expected = configuration.subprotocols.joined(separator: " or ")
+                return lws_return_http_status(wsi, 400, "a subprotocol is required: \(expected)") != 0 ? -1 : 1
             }
         }
         return 0

@@ -8,8 +8,12 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
     /// The TCP port; 0 lets the system pick a free one (`start()` returns it).
     public var port: Int
     /// The WebSocket subprotocols accepted, e.g. `["rewind.v1", "rewind.control.v1"]`. A client naming
-    /// none of them is refused; a client naming no subprotocol at all gets the first. Must not be empty.
+    /// none of them is refused with HTTP 400; a client naming no subprotocol at all too, unless
+    /// ``subprotocolRequired`` is false (it then gets the first). Must not be empty.
     public var subprotocols: [String]
+    /// Whether a handshake must name a subprotocol (HTTP 400 otherwise): the subprotocol says what kind of peer
+    /// connects (an app or a control client), so the daemon takes none for granted. Default true.
+    public var subprotocolRequired = true
     /// Browser origins allowed to connect. A handshake carrying an `Origin` header not in this set is
     /// refused with HTTP 403; a handshake without `Origin` (any non-browser client) is accepted.
     public var allowedOrigins: Set<String>
