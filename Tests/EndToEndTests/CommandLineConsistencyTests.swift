@@ -199,6 +199,24 @@ struct CommandLineConsistencyTests {
         #expect(!run.err.contains("--data \(mine.path)"), "never the directory it does not record into: \(run.err)")
     }
 
+    @Test("serve into a data directory other users can write warns, naming the fix; rewind's own 0700 one does not")
+    func worldWritableDataWarns() throws {
+        for (mode, warns) in [(0o777 as mode_t, true), (0o700 as mode_t, false)] {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-ww-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            chmod(directory.path, mode)
+            let serve = try ChildProcess(Executables.path("rewind"),
+                                         ["serve", "--headless", "--port", "\(FreePort.next())", "--data", directory.path])
+            #expect(serve.waitForLine(stderr: true) { $0.contains("listening on") } != nil, "\(serve.stderrLines)")
+            kill(serve.pid, SIGTERM)
+            #expect(serve.waitForExit() == 0)
+            let warning = "rewind: warning: \(directory.path) is writable by every user: they can change, replace or "
+                + "delete its sessions (chmod go-w \(directory.path), or use another --data)"
+            #expect(serve.stderrLines.contains(warning) == warns, "mode \(String(mode, radix: 8)): \(serve.stderrLines)")
+        }
+    }
+
     @Test("rewind (the timeline) on a busy port without a terminal never asks to attach: it says so and exits 1")
     func busyPortWithoutATerminalNeverAsks() throws {
         let harness = try DaemonHarness()

@@ -117,6 +117,8 @@ struct ServeCommand: ParsableCommand {
             configuration.log = LogFile(url: logFile).write
         }
 
+        // Caught from before the daemon listens: a SIGTERM sent as soon as "listening" is printed stops it.
+        let signals = headless || !interactive ? SignalWaiter() : nil
         let daemon: Daemon
         let port: Int
         do {
@@ -138,12 +140,13 @@ struct ServeCommand: ParsableCommand {
         if !headless && !interactive {
             log("not a terminal: recording without the timeline (as 'rewind serve --headless')")
         }
+        if let warning = Self.permissionsWarning(for: daemon.store.directory) { log(warning) }
         if showTimeline {
             defer { daemon.stop() }
             try runTimeline(daemon: daemon, address: "ws://\(connection.host):\(port)")
         } else {
             log("listening on ws://\(connection.host):\(port), recording to \(data.directory.path)")
-            SignalWaiter.waitForTermination()
+            (signals ?? SignalWaiter()).waitForTermination()
             daemon.stop()
             log("stopped; every session was flushed and closed")
         }
@@ -224,6 +227,16 @@ extension ServeCommand {
         }
         log(Self.farewell(recorded: daemon.sessions.sorted { $0.startedAt < $1.startedAt }.map(\.id.rawValue),
                           directory: daemon.store.directory))
+    }
+
+    /// A warning for a data directory other users may write into (they could change, replace or delete the
+    /// recordings; rewind creates its directories 0700), or nil.
+    static func permissionsWarning(for directory: URL) -> String? {
+        var status = stat()
+        guard stat(directory.path, &status) == 0, status.st_mode & 0o022 != 0 else { return nil }
+        let who = status.st_mode & 0o002 != 0 ? "every user" : "its group"
+        return "warning: \(directory.path) is writable by \(who): they can change, replace or delete its sessions "
+            + "(chmod go-w \(directory.path), or use another --data)"
     }
 
     /// What the timeline says on quit: where the sessions are and the commands that reopen and list them (with
