@@ -134,7 +134,12 @@ struct CommandLineConsistencyTests {
         #expect(before == ["\(id.rawValue).rewind"], "a closed session is one file: \(before)")
 
         let prefix = String(id.rawValue.prefix(12))
-        #expect(try rewind(["sessions", "--data", data.path]).status == 0)
+        let listed = try rewind(["sessions", "--data", data.path])
+        #expect(listed.status == 0)
+        // Issue 31: the ids are UTC; the STARTED column is local time and says its offset (…  +01:00).
+        let row = try #require(listed.out.first { $0.hasPrefix(id.rawValue) })
+        #expect(row.range(of: #"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d"#, options: .regularExpression) != nil,
+                "\(row)")
         let export = try rewind(["export", prefix, "--data", data.path])
         #expect(export.status == 0, "\(export.err)")
         #expect(export.out.count == 3)

@@ -147,8 +147,11 @@ struct SessionsCommand: ParsableCommand {
     }
 
     static func table(_ sessions: [SessionMetadata], actionsLost: [Int64?] = []) -> String {
+        // Local time with its offset from UTC: the ids beside it are in UTC (20261129-140001-…), and a time
+        // without a zone next to them reads as if it were the same clock.
         let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss xxx"
         let rows = sessions.enumerated().map { number, session in
             let lost = number < actionsLost.count ? actionsLost[number] : nil
             return [session.id.rawValue, TerminalText.escaped(session.appName), formatter.string(from: session.startedAt),
