@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import RewindTUI
 import RewindWire
@@ -51,6 +52,12 @@ struct TitleStatusTests {
         let resumed = app.renderFrame(width: 120, height: 30).lines
         #expect(resumed.first { $0.hasPrefix(" s-todo") }?.contains("● following") == true)
         #expect(resumed.last?.contains("p pause") == true)
+    }
+
+    @Test("the Action tab gives the event's date with its clock time (the time column has no date)")
+    func actionTabHasTheDate() {
+        let text = app().renderOnce(width: 200, height: 60)
+        #expect(text.range(of: #"time \d{4}-\d\d-\d\d \d\d:\d\d:\d\d"#, options: .regularExpression) != nil, "\(text)")
     }
 
     @Test("f on an ended session says it is at the last event, not that it follows live events")

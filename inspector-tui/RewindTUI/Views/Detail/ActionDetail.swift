@@ -22,7 +22,9 @@ public enum ActionDetail {
         output.append(DetailLine(title))
         var facts: [TextSpan] = [
             TextSpan("time ", Theme.dim),
-            TextSpan(Formatting.clockTime(event.time) + (event.beforeConnect
+            // The date too: the time column shows only the clock (or the time since the start).
+            TextSpan(String(Formatting.dateTime(event.time).prefix(10)) + " " + Formatting.clockTime(event.time)
+                + (event.beforeConnect
                 ? " (dispatched before the app connected; sent when it did)"
                 : " (" + Formatting.relativeTime(event.time - sessionStart) + ")")),
         ]
