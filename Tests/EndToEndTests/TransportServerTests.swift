@@ -336,7 +336,9 @@ struct TransportServerMessageTests {
         var accepted = 0
         while server.send(chunk, to: id) && accepted < 1_000 { accepted += 1 }
         #expect(accepted < 1_000, "the backlog never filled")
-        #expect(accepted >= 4)
+        // Each message counts its storage plus `perMessageOverhead`: three fit in the 1 MiB before the socket's
+        // buffers take any.
+        #expect(accepted >= 3)
     }
 
     @Test("a plain HTTP request gets an error status, not a connection")
@@ -505,3 +507,4 @@ private final class StoppingDelegate: WebSocketServerDelegate {
     }
     func server(_ server: WebSocketServer, didClose id: ConnectionID, code: UInt16?) {}
 }
+

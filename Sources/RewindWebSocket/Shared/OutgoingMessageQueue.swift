@@ -54,6 +54,17 @@ final class OutgoingMessageQueue: @unchecked Sendable {
     private let shared: LockedState<Shared>
     private let fragmentBytes: Int
 
+    /// What one queued message costs beyond its bytes: its array's header and the allocator's rounding and
+    /// bookkeeping (about 48 bytes on 64-bit Linux) and its slot in the queue. Counted against the backlog cap, so
+    /// that a reader sent many small messages (a `tail` viewer, an app sent error replies) is held to the cap in
+    /// memory, not only in payload bytes (10 paused viewers took 309 MB against 10 × 16 MiB before).
+    static let perMessageOverhead = 64
+
+    /// What `message` counts against the backlog cap: its storage (`capacity`) plus ``perMessageOverhead``.
+    static func cost(of message: [UInt8]) -> Int {
+        max(message.count, message.capacity) + perMessageOverhead
+    }
+
     // Service thread only.
     private var pending: [[UInt8]] = []
     private var pendingIndex = 0
@@ -74,7 +85,7 @@ final class OutgoingMessageQueue: @unchecked Sendable {
         shared.withLock { $0.maxQueuedBytes = max(1, bytes) }
     }
 
-    /// Bytes accepted by `enqueue` and not yet handed to lws_write.
+    /// Bytes accepted by `enqueue` and not yet handed to lws_write, each message counted at its ``cost(of:)``.
     var queuedBytes: Int {
         shared.withLock { $0.queuedBytes }
     }
@@ -88,11 +99,13 @@ final class OutgoingMessageQueue: @unchecked Sendable {
     func enqueue(_ message: [UInt8]) -> EnqueueResult {
         shared.withLock { state in
             guard state.isOpen, state.closeRequest == nil else { return .rejected }
-            if state.queuedBytes > 0, state.queuedBytes + message.count > state.maxQueuedBytes {
+            // Its storage, not its count: a message built by appending holds up to twice its bytes.
+            let cost = Self.cost(of: message)
+            if state.queuedBytes > 0, state.queuedBytes + cost > state.maxQueuedBytes {
                 return .overflow(limit: state.maxQueuedBytes)
             }
             state.incoming.append(message)
-            state.queuedBytes += message.count
+            state.queuedBytes += cost
             if state.writeRequested { return .queued(needsWriteRequest: false) }
             state.writeRequested = true
             return .queued(needsWriteRequest: true)
@@ -195,7 +208,7 @@ final class OutgoingMessageQueue: @unchecked Sendable {
         }
         let hasLocalWork = writing != nil || pendingIndex < pending.count
         let more = shared.withLock { state -> Bool in
-            state.queuedBytes -= length
+            state.queuedBytes -= length + (isFinal ? Self.cost(of: message) - message.count : 0)
             if hasLocalWork || !state.incoming.isEmpty || state.closeRequest != nil { return true }
             // Cleared in the same critical section that saw the queue empty, so a concurrent enqueue
             // either is seen here or asks for a new WRITEABLE callback itself.
