@@ -120,8 +120,34 @@ final class SessionFileWriter {
         }
     }
 
+    /// The file's device and inode when it was opened: a path that no longer names them was deleted (or replaced)
+    /// while recording.
+    private var identity: (device: UInt64, inode: UInt64)?
+
+    /// The device and inode `path` names now, or nil when it names nothing.
+    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
+    }
+
+    /// Refuses to write into a file that was deleted or replaced while open (`rm -rf` of the data directory): what
+    /// it would write is gone when it closes. As an error, it is logged once and the events stay buffered and
+    /// unacknowledged (an app keeps them for a daemon that can record them) instead of being thrown away silently.
+    private func checkFileIsStillThere() throws(SessionStoreError) {
+        guard let identity else { return }
+        let now = Self.identity(of: path)
+        guard let now, now.device == identity.device, now.inode == identity.inode else {
+            throw .unwritable(path: path, reason: now == nil
+                ? "the file was deleted while recording (was the data directory removed?); its events are kept "
+                    + "unacknowledged, not written into a deleted file"
+                : "another file took its place while recording; its events are kept unacknowledged")
+        }
+    }
+
     private init(database: SQLiteDatabase) throws(SessionStoreError) {
         self.database = database
+        identity = Self.identity(of: database.path)
         statements = Statements(
             begin: try database.prepare("BEGIN IMMEDIATE"),
             commit: try database.prepare("COMMIT"),
@@ -151,6 +177,7 @@ final class SessionFileWriter {
     /// On failure nothing of the batch is committed, and the error says why (`diskFull`, `unwritable`, …).
     func write(_ batch: [PendingEvent]) throws(SessionStoreError) {
         let statements = try prepared()
+        try checkFileIsStillThere()
         let insertEvent = statements.insertEvent
         let insertKeyframe = statements.insertKeyframe
         try statements.begin.run()
