@@ -6,6 +6,24 @@ import RewindWire
 /// The terminal timeline: rendering a 200×60 frame into its screen model, and opening a long session to its
 /// first frame.
 enum TUIBenchmarks {
+    /// Times opening `session` (as `rewind open SESSION` does: a new source and app) to its first 200×60 frame.
+    private static func openToFirstFrame(_ session: RecordedSession, _ context: BenchContext) throws -> Samples {
+        var frameText = ""
+        let open = Sampler.collect(context.pick(full: SamplingPlan(minSamples: 7, minSeconds: 1),
+                                                quick: SamplingPlan(minSamples: 3, minSeconds: 0.1))) {
+            let begin = MonotonicClock.nanoseconds()
+            let fileSource = SessionTimelineSource(store: session.store, daemon: nil, only: session.id)
+            let fileApp = TimelineApp(dataSource: fileSource, actions: NoTimelineActions(),
+                                      initialSession: session.id.rawValue, environment: ["TERM": "xterm-256color"])
+            frameText = fileApp.renderFrame(width: 200, height: 60).text
+            return Double(MonotonicClock.nanoseconds() &- begin)
+        }
+        guard frameText.contains("touch") else {
+            throw BenchFailure("the opened session's first frame shows no events:\n\(frameText)")
+        }
+        return open
+    }
+
     static func run(_ context: BenchContext, session: RecordedSession) throws -> AreaReport {
         // An in-memory session: 10,000 events on a ≈ 10 kB state.
         let eventCount = context.pick(full: 10_000, quick: 2_000)
@@ -51,19 +69,7 @@ enum TUIBenchmarks {
         // Opening the long session (as `rewind open SESSION` does) to its first frame.
         let events = Quantity.grouped(Double(session.events))
         context.progress("tui: opening the \(events)-event session")
-        var frameText = ""
-        let open = Sampler.collect(context.pick(full: SamplingPlan(minSamples: 7, minSeconds: 1),
-                                                    quick: SamplingPlan(minSamples: 3, minSeconds: 0.1))) {
-            let begin = MonotonicClock.nanoseconds()
-            let fileSource = SessionTimelineSource(store: session.store, daemon: nil, only: session.id)
-            let fileApp = TimelineApp(dataSource: fileSource, actions: NoTimelineActions(),
-                                      initialSession: session.id.rawValue, environment: ["TERM": "xterm-256color"])
-            frameText = fileApp.renderFrame(width: 200, height: 60).text
-            return Double(MonotonicClock.nanoseconds() &- begin)
-        }
-        guard frameText.contains("touch") else {
-            throw BenchFailure("the opened session's first frame shows no events:\n\(frameText)")
-        }
+        let open = try openToFirstFrame(session, context)
         // The same with the app's outbox coalescing now and then: a `dropped` range every 522 events (1,915 in a
         // million), each a stretch of unknown state the timeline marks.
         let rangeEvery = 522
@@ -71,19 +77,7 @@ enum TUIBenchmarks {
         let ranged = try RecordedSession.build(events: session.events, droppedRangeEvery: rangeEvery)
         defer { ranged.remove() }
         let ranges = (session.events - 4) / rangeEvery
-        var rangedText = ""
-        let openRanged = Sampler.collect(context.pick(full: SamplingPlan(minSamples: 7, minSeconds: 1),
-                                                      quick: SamplingPlan(minSamples: 3, minSeconds: 0.1))) {
-            let begin = MonotonicClock.nanoseconds()
-            let fileSource = SessionTimelineSource(store: ranged.store, daemon: nil, only: ranged.id)
-            let fileApp = TimelineApp(dataSource: fileSource, actions: NoTimelineActions(),
-                                      initialSession: ranged.id.rawValue, environment: ["TERM": "xterm-256color"])
-            rangedText = fileApp.renderFrame(width: 200, height: 60).text
-            return Double(MonotonicClock.nanoseconds() &- begin)
-        }
-        guard rangedText.contains("touch") else {
-            throw BenchFailure("the opened session's first frame shows no events:\n\(rangedText)")
-        }
+        let openRanged = try openToFirstFrame(ranged, context)
         // Baseline: reading every row of the session (a timeline that loads everything before showing it).
         context.progress("tui: baseline, reading every row")
         let reader = try session.store.openSession(session.id)
