@@ -1,8 +1,9 @@
 // A store shaped like ReSwift's, written here from its public shape (no code of that framework): untyped actions,
 // a reducer `(Action, State?) -> State`, and middleware `(dispatch, getState) -> (next) -> (action)`.
 
-/// Any action: the store does not know their types.
-protocol Action: Sendable {}
+/// Any action: the store does not know their types. Not `Sendable`, as in ReSwift: code copied from this sample
+/// must compile against the real framework.
+protocol Action {}
 
 /// Dispatches an action through the store's middleware and reducer.
 typealias DispatchFunction = (any Action) -> Void

@@ -18,7 +18,10 @@ func replacingState<State: Sendable>(_ reducer: @escaping Reducer<State>) -> Red
     }
 }
 
-/// Records every action the app dispatches (not the recorder's own `ReplaceState`) with the state after it.
+/// Records every action the app dispatches (not the recorder's own `ReplaceState`) with the state after it. Put it
+/// last in the store's middleware, next to the reducer: it then records exactly the actions the reducer gets, in
+/// the order it gets them (placed before the app's own middleware, it would record actions they drop or delay,
+/// and `rewind verify` would fail on a correct app).
 func recordingMiddleware<State: Sendable>(_ recorder: Recorder<State, RecordedAction>) -> Middleware<State> {
     { _, getState in
         { next in
@@ -33,7 +36,11 @@ func recordingMiddleware<State: Sendable>(_ recorder: Recorder<State, RecordedAc
 
 /// One of the app's action types, as the recorder sees it: encoded as `{"TypeName": {...fields}}`, labelled with
 /// the type's name, decoded back through ``types``.
-struct RecordedAction: Codable, Sendable, ActionLabelProviding {
+///
+/// `@unchecked Sendable`: ReSwift's `Action` is not `Sendable`, but an action is an immutable value once
+/// dispatched (ReSwift's action structs), and the recorder only encodes it on its own thread.
+/// `ActionLabelProviding` comes from the `Rewind` product: add it beside `RewindInspector`.
+struct RecordedAction: Codable, @unchecked Sendable, ActionLabelProviding {
     /// The app's action types that can be dispatched and replayed from the timeline.
     nonisolated(unsafe) static var types: [any (Action & Codable).Type] = []
 
@@ -67,5 +74,18 @@ struct RecordedAction: Codable, Sendable, ActionLabelProviding {
                 "expected one of " + Self.types.map { String(describing: $0) }.joined(separator: ", ")))
         }
         action = try type.init(from: container.superDecoder(forKey: key))
+    }
+}
+
+/// The app's own middleware (validation, as apps put before their reducer): an `AddItem` of no quantity goes no
+/// further. It comes before the recorder, which then never sees such an action.
+func droppingEmptyAdds<State>() -> Middleware<State> {
+    { _, _ in
+        { next in
+            { action in
+                if let add = action as? AddItem, add.quantity <= 0 { return }
+                next(action)
+            }
+        }
     }
 }

@@ -21,8 +21,9 @@ func makeStore() -> (ReduxStore<CartState>, Recorder<CartState, RecordedAction>)
                      replace: { state in box.store?.dispatch(ReplaceState(state: state)) })
     let initial = CartState()
     let recorder = Recorder(name: "reswift-style", initialState: initial, host: host)
+    // The recorder last: it records what reaches the reducer, after the app's own middleware.
     let store = ReduxStore(reducer: replacingState(cartReducer), state: initial,
-                           middleware: [recordingMiddleware(recorder)])
+                           middleware: [droppingEmptyAdds(), recordingMiddleware(recorder)])
     box.store = store
     return (store, recorder)
 }

@@ -25,4 +25,4 @@ host.offerReplay(reducing: { state, recorded in state = appReducer(recorded.acti
                  replace: { box.store?.dispatch(ReplaceState(state: $0)) })
 let recorder = Recorder(name: "my-app", initialState: AppState(), host: host)
 box.store = Store(reducer: replacingState(appReducer), state: AppState(),
-                  middleware: [recordingMiddleware(recorder)])
+                  middleware: [/* the app's own middleware first, */ recordingMiddleware(recorder)])  // last
