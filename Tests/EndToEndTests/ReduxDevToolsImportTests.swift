@@ -10,14 +10,20 @@ struct ReduxDevToolsImportTests {
     private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-redux-\(UUID())")
 
     private func write(_ value: JSONValue, name: String, modified: Date? = nil) throws -> String {
+        try write(text: value.serialized(), name: name, modified: modified)
+    }
+
+    /// Writes `text` as it is (for what a `JSONValue` cannot hold, such as a lone surrogate escape).
+    private func write(text: String, name: String, modified: Date? = nil) throws -> String {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent(name).path
-        try value.serialized().write(toFile: path, atomically: true, encoding: .utf8)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
         if let modified { try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path) }
         return path
     }
 
-    /// Runs `rewind import path` into the directory's `sessions` folder; the new session's reader on success.
+    /// Runs `rewind import path` into the directory's `sessions` folder: its standard error, and the new session's
+    /// reader on success.
     private func importFile(_ path: String) throws -> (status: Int32?, err: String, reader: SessionReader?) {
         let data = directory.appendingPathComponent("sessions")
         let process = try ChildProcess(Executables.path("rewind"), ["import", path, "--data", data.path])
@@ -27,7 +33,14 @@ struct ReduxDevToolsImportTests {
             return (status, process.stderrLines.joined(separator: "\n"), nil)
         }
         let store = try SessionStore(directory: data)
-        return (status, "", try store.openSession(try SessionID(validating: id)))
+        return (status, process.stderrLines.joined(separator: "\n"), try store.openSession(try SessionID(validating: id)))
+    }
+
+    /// The sessions the directory's `sessions` folder holds (none after a refused import).
+    private func sessionCount() throws -> Int {
+        let data = directory.appendingPathComponent("sessions")
+        guard FileManager.default.fileExists(atPath: data.path) else { return 0 }
+        return try SessionStore(directory: data).listSessions().count
     }
 
     @Test("the extension's export of actions only is read: the preloaded state, then the actions with unknown states")
@@ -89,5 +102,61 @@ struct ReduxDevToolsImportTests {
         #expect(events.map(\.time) == [1_700_000_001.5, 1_700_000_002])
         #expect(events[1].detail == "reducer error: Error: boom")
         #expect(try reader.state(at: 2) == ["n": 1])
+    }
+
+    @Test("lone surrogates, which JavaScript strings hold, are read as U+FFFD and the import says so once")
+    func loneSurrogates() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lifted = #"""
+            {"actionsById": {"0": {"type": "PERFORM_ACTION", "action": {"type": "@@INIT"}, "timestamp": 1700000000000},
+              "1": {"type": "PERFORM_ACTION", "action": {"type": "typed", "text": "a\ud800"}, "timestamp": 1700000001000}},
+             "computedStates": [{"state": {"text": ""}}, {"state": {"text": "a\ud800", "tail": "\udc00b"}}],
+             "stagedActionIds": [0, 1]}
+            """#
+        let run = try importFile(try write(text: lifted, name: "surrogates.json"))
+        #expect(run.status == 0, "\(run.err)")
+        let reader = try #require(run.reader)
+        #expect(try reader.state(at: 1) == ["text": "a\u{FFFD}", "tail": "\u{FFFD}b"])
+        #expect(try reader.events(1...1).first?.action == ["type": "typed", "text": "a\u{FFFD}"])
+        let warnings = run.err.split(separator: "\n").filter { $0.hasPrefix("warning:") }
+        #expect(warnings.count == 1 && warnings[0].contains("3 lone surrogates") && warnings[0].contains("U+FFFD"),
+                "\(run.err)")
+
+        // In an extension export the actions are JSON text inside a string: the escape is escaped once more.
+        let export = #"{"payload": "[{\"type\":\"typed\",\"text\":\"\\ud83d\"}]", "preloadedState": "{\"text\":\"\"}"}"#
+        let second = try importFile(try write(text: export, name: "surrogates-export.json"))
+        #expect(second.status == 0, "\(second.err)")
+        let events = try #require(second.reader).events(1...2)
+        #expect(events[1].action == ["type": "typed", "text": "\u{FFFD}"])
+        #expect(second.err.contains("1 lone surrogate ") && second.err.contains("was read as U+FFFD"), "\(second.err)")
+    }
+
+    @Test("values carrying jsan or Immutable markers are kept as they are, and the import says how many")
+    func serializationMarkers() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let date: JSONValue = ["$jsan": "d1700000000000"]
+        let map: JSONValue = ["data": [["a", 1]], "__serializedType__": "ImmutableMap"]
+        let lifted: JSONValue = [
+            "actionsById": [
+                "0": ["type": "PERFORM_ACTION", "action": ["type": "@@INIT"], "timestamp": 1_700_000_000_000],
+                "1": ["type": "PERFORM_ACTION", "action": ["type": "set", "at": date], "timestamp": 1_700_000_001_000],
+            ],
+            "computedStates": [["state": ["m": map]], ["state": ["m": map, "at": date]]],
+            "stagedActionIds": [0, 1],
+        ]
+        let run = try importFile(try write(lifted, name: "markers.json"))
+        #expect(run.status == 0, "\(run.err)")
+        let reader = try #require(run.reader)
+        #expect(try reader.state(at: 1) == ["m": map, "at": date])
+        #expect(run.err.contains("warning: 4 values carry a Redux DevTools serialization marker")
+                && run.err.contains("kept as they are"), "\(run.err)")
+
+        // A file without markers gets no warning.
+        let plain: JSONValue = [
+            "actionsById": ["0": ["type": "PERFORM_ACTION", "action": ["type": "@@INIT"]]],
+            "computedStates": [["state": ["n": 0]]], "stagedActionIds": [0],
+        ]
+        let quiet = try importFile(try write(plain, name: "plain.json"))
+        #expect(quiet.status == 0 && !quiet.err.contains("warning"), "\(quiet.err)")
     }
 }

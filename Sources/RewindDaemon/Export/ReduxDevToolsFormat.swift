@@ -72,6 +72,11 @@ enum ReduxDevToolsFormat {
         var steps: [Step]
         /// The document holds actions only (the extension's default export): the states after them are unknown.
         var actionsOnly: Bool
+        /// Lone surrogate escapes read as U+FFFD in the JSON texts the document embeds (an extension export's
+        /// `payload` and `preloadedState`).
+        var replacedSurrogates = 0
+        /// Objects in the file that carry a jsan or Immutable marker (``ReduxSerializationMarkers``).
+        var serializationMarkers = 0
     }
 
     /// One staged action after `@@INIT`.
@@ -100,9 +105,19 @@ enum ReduxDevToolsFormat {
 
     /// Decodes a lifted state (``isDocument(_:)``) or an extension export (``isExtensionExport(_:)``).
     static func parse(_ value: JSONValue, limits: JSONLimits) throws(ImportProblem) -> Document {
-        guard isExtensionExport(value), case .string(let payloadText)? = value["payload"] else { return try parse(value) }
-        let payload = try embeddedJSON(payloadText, "payload", limits: limits)
-        if isDocument(payload) { return try parse(payload) }
+        guard isExtensionExport(value), case .string(let payloadText)? = value["payload"] else {
+            var document = try parse(value)
+            document.serializationMarkers = ReduxSerializationMarkers.count(in: value)
+            return document
+        }
+        var replaced = 0
+        let payload = try embeddedJSON(payloadText, "payload", limits: limits, replaced: &replaced)
+        if isDocument(payload) {
+            var document = try parse(payload)
+            document.replacedSurrogates = replaced
+            document.serializationMarkers = ReduxSerializationMarkers.count(in: payload)
+            return document
+        }
         guard case .array(let actions) = payload else {
             throw ImportProblem("\"payload\" holds \(payload.kindName), neither an array of actions nor a lifted state "
                 + "(with \"actionsById\" and \"computedStates\")")
@@ -112,7 +127,7 @@ enum ReduxDevToolsFormat {
                 + "before its actions is unknown, so no state of the session would be known; export it from a store "
                 + "with an initial state, or as a lifted state (with \"computedStates\")")
         }
-        let initialState = try embeddedJSON(stateText, "preloadedState", limits: limits)
+        let initialState = try embeddedJSON(stateText, "preloadedState", limits: limits, replaced: &replaced)
         var steps: [Step] = []
         steps.reserveCapacity(actions.count)
         for (position, action) in actions.enumerated() {
@@ -120,13 +135,18 @@ enum ReduxDevToolsFormat {
                                  label: action["type"]?.stringValue, action: action, patch: nil, branch: 0)
             steps.append(Step(event: event, state: nil, noPatch: true, untimed: true))
         }
-        return Document(session: nil, initialState: initialState, startedAt: nil, steps: steps, actionsOnly: true)
+        return Document(session: nil, initialState: initialState, startedAt: nil, steps: steps, actionsOnly: true,
+                        replacedSurrogates: replaced,
+                        serializationMarkers: ReduxSerializationMarkers.count(in: payload)
+                            + ReduxSerializationMarkers.count(in: initialState))
     }
 
     /// The JSON document held as text in the member `key` of an extension export.
-    private static func embeddedJSON(_ text: String, _ key: String, limits: JSONLimits) throws(ImportProblem) -> JSONValue {
-        do {
-            return try JSONValue(parsing: Array(text.utf8), limits: limits)
+    private static func embeddedJSON(
+        _ text: String, _ key: String, limits: JSONLimits, replaced: inout Int
+    ) throws(ImportProblem) -> JSONValue {
+        do throws(JSONParseError) {
+            return try SessionImporter.parse(Array(text.utf8)[...], limits, replaced: &replaced)
         } catch {
             throw ImportProblem("\"\(key)\" is not JSON text: \(error)")
         }

@@ -40,18 +40,21 @@ public struct SessionImporter: Sendable {
         from url: URL, progress: ((TransferProgress) -> Void)? = nil
     ) throws(SessionStoreError) -> SessionImportResult {
         switch try SessionImporter.open(url, maxLineBytes: maxLineBytes) {
-        case .lines(let header, let headerLine, let lines):
-            return try importLines(header: header, headerLine: headerLine, lines: lines, url: url, progress: progress)
-        case .redux(let document):
-            return try importRedux(document, url: url, progress: progress)
+        case .lines(let header, let headerLine, let lines, let replaced):
+            return try importLines(header: header, headerLine: headerLine, lines: lines, replaced: replaced, url: url,
+                                   progress: progress)
+        case .redux(let document, let replaced):
+            return try importRedux(document, replaced: replaced, url: url, progress: progress)
         }
     }
 
     // MARK: Detecting
 
     private enum OpenedFile {
-        case lines(header: JSONValue, headerLine: Int, ImportLineReader)
-        case redux(JSONValue)
+        /// `replaced`: lone surrogate escapes read as U+FFFD in the header.
+        case lines(header: JSONValue, headerLine: Int, ImportLineReader, replaced: Int)
+        /// `replaced`: lone surrogate escapes read as U+FFFD in the document.
+        case redux(JSONValue, replaced: Int)
     }
 
     private static func open(_ url: URL, maxLineBytes: Int) throws(SessionStoreError) -> OpenedFile {
@@ -70,13 +73,16 @@ public struct SessionImporter: Sendable {
             + "DevTools extension's export ({\"payload\": …, \"preloadedState\": …})"
         let limits = parseLimits(maxLineBytes: maxLineBytes)
         var firstValue: JSONValue?, firstLineError: JSONParseError?
+        var replaced = 0
         do throws(JSONParseError) {
-            firstValue = try parse(firstLine, limits)
+            firstValue = try parse(firstLine, limits, replaced: &replaced)
         } catch {
             firstLineError = error
         }
         if let value = firstValue {
-            if SessionLinesFormat.isHeader(value) { return .lines(header: value, headerLine: firstLineNumber, lines) }
+            if SessionLinesFormat.isHeader(value) {
+                return .lines(header: value, headerLine: firstLineNumber, lines, replaced: replaced)
+            }
             if ReduxDevToolsFormat.isDocument(value) || ReduxDevToolsFormat.isExtensionExport(value) {
                 while let line = try lines.nextLine() {
                     if !isBlank(line) {
@@ -84,7 +90,7 @@ public struct SessionImporter: Sendable {
                                                reason: "unexpected content after the Redux DevTools document")
                     }
                 }
-                return .redux(value)
+                return .redux(value, replaced: replaced)
             }
             throw .unknownImportFormat(path: url.path, reason: neither)
         }
@@ -98,7 +104,8 @@ public struct SessionImporter: Sendable {
         let whole = Array(firstLine) + [UInt8(ascii: "\n")] + rest
         let value: JSONValue
         do throws(JSONParseError) {
-            value = try parse(whole[...], limits)
+            replaced = 0
+            value = try parse(whole[...], limits, replaced: &replaced)
         } catch {
             let offset = min(max(0, error.offset), whole.count)
             let line = firstLineNumber + whole[..<offset].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
@@ -108,25 +115,41 @@ public struct SessionImporter: Sendable {
         guard ReduxDevToolsFormat.isDocument(value) || ReduxDevToolsFormat.isExtensionExport(value) else {
             throw .unknownImportFormat(path: url.path, reason: neither)
         }
-        return .redux(value)
+        return .redux(value, replaced: replaced)
     }
 
     /// The parser's limits for an import: no size limit beyond the line limit, and at most one JSON value per
     /// 16 bytes of it (a parsed value takes 32 bytes), so that a line of `[],[],…` cannot cost 11 times its size.
+    /// Lone surrogate escapes, which JavaScript writes (Redux DevTools), read as U+FFFD: the import says how many
+    /// (``loneSurrogatesWarning(_:)``). The wire protocol's parser stays strict.
     static func parseLimits(maxLineBytes: Int) -> JSONLimits {
-        JSONLimits(maxDepth: SessionFileReader.storedJSONLimits.maxDepth, maxBytes: Int.max,
-                   maxValues: max(1 << 16, maxLineBytes / 16))
+        var limits = JSONLimits(maxDepth: SessionFileReader.storedJSONLimits.maxDepth, maxBytes: Int.max,
+                                maxValues: max(1 << 16, maxLineBytes / 16))
+        limits.replacesLoneSurrogates = true
+        return limits
     }
 
-    private static func parse(_ bytes: ArraySlice<UInt8>, _ limits: JSONLimits) throws(JSONParseError) -> JSONValue {
+    /// Parses `bytes`, adding to `replaced` the lone surrogate escapes read as U+FFFD.
+    static func parse(
+        _ bytes: ArraySlice<UInt8>, _ limits: JSONLimits, replaced: inout Int
+    ) throws(JSONParseError) -> JSONValue {
+        var count = 0
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(JSONParseError) {
-                return .success(try JSONValue(parsing: buffer, limits: limits))
+                return .success(try JSONValue(parsing: buffer, limits: limits, replacedSurrogates: &count))
             } catch {
                 return .failure(error)
             }
         }
+        replaced += count
         return try result.get()
+    }
+
+    /// The import's warning for `count` lone surrogates read as U+FFFD; nil for none.
+    static func loneSurrogatesWarning(_ count: Int) -> String? {
+        guard count > 0 else { return nil }
+        return "\(count) lone surrogate\(count == 1 ? "" : "s") (a \\uD800–\\uDFFF escape without its pair, which "
+            + "JavaScript strings can hold) \(count == 1 ? "was" : "were") read as U+FFFD (\u{FFFD})"
     }
 
     /// What is wrong with `what` (`the line`, `the document`), `length` bytes that failed to parse with `error`: an
@@ -153,8 +176,10 @@ public struct SessionImporter: Sendable {
     // MARK: JSON Lines
 
     private func importLines(
-        header: JSONValue, headerLine: Int, lines: ImportLineReader, url: URL, progress: ((TransferProgress) -> Void)?
+        header: JSONValue, headerLine: Int, lines: ImportLineReader, replaced: Int, url: URL,
+        progress: ((TransferProgress) -> Void)?
     ) throws(SessionStoreError) -> SessionImportResult {
+        var replaced = replaced
         let path = url.path
         let session: SessionLinesFormat.Session
         let initialState: JSONValue
@@ -179,7 +204,7 @@ public struct SessionImporter: Sendable {
                 let number = lines.lineNumber
                 let value: JSONValue
                 do throws(JSONParseError) {
-                    value = try SessionImporter.parse(line, limits)
+                    value = try SessionImporter.parse(line, limits, replaced: &replaced)
                 } catch {
                     throw .malformedImport(path: path, line: number,
                                            reason: SessionImporter.invalidJSON(error, length: line.count, what: "the line"))
@@ -231,7 +256,8 @@ public struct SessionImporter: Sendable {
             }
             try finish(recording, as: session.endState, endedAt: session.endedAt)
             progress?(TransferProgress(completed: lines.size, total: lines.size, unit: .bytes))
-            return SessionImportResult(id: recording.id, format: .jsonl, eventCount: count)
+            return SessionImportResult(id: recording.id, format: .jsonl, eventCount: count,
+                                       warnings: [SessionImporter.loneSurrogatesWarning(replaced)].compactMap { $0 })
         } catch {
             abandon(recording)
             throw error
@@ -241,7 +267,7 @@ public struct SessionImporter: Sendable {
     // MARK: Redux DevTools
 
     private func importRedux(
-        _ value: JSONValue, url: URL, progress: ((TransferProgress) -> Void)?
+        _ value: JSONValue, replaced: Int, url: URL, progress: ((TransferProgress) -> Void)?
     ) throws(SessionStoreError) -> SessionImportResult {
         let document: ReduxDevToolsFormat.Document
         do throws(ImportProblem) {
@@ -295,7 +321,12 @@ public struct SessionImporter: Sendable {
             try finish(recording, as: session?.endState,
                        endedAt: session?.endedAt ?? Date(timeIntervalSince1970: previousTime))
             progress?(TransferProgress(completed: total, total: total, unit: .events))
-            return SessionImportResult(id: recording.id, format: .reduxDevTools, eventCount: count)
+            let warnings = [
+                SessionImporter.loneSurrogatesWarning(replaced + document.replacedSurrogates),
+                ReduxSerializationMarkers.warning(document.serializationMarkers),
+            ]
+            return SessionImportResult(id: recording.id, format: .reduxDevTools, eventCount: count,
+                                       warnings: warnings.compactMap { $0 })
         } catch {
             abandon(recording)
             throw error
