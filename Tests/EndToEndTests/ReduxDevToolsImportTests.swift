@@ -70,14 +70,71 @@ struct ReduxDevToolsImportTests {
         #expect(events.allSatisfy { $0.time == modified.timeIntervalSince1970 })
     }
 
-    @Test("an export of actions without preloadedState is refused, saying why")
+    @Test("an export of a store created without a preloaded state is read with the initial state unknown")
     func actionsWithoutInitialState() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let actions: JSONValue = [["type": "a"]]
+        let actions: JSONValue = [["type": "a"], ["type": "b"]]
         let path = try write(["payload": .string(actions.serialized())], name: "no-state.json")
         let run = try importFile(path)
+        #expect(run.status == 0, "\(run.err)")
+        let reader = try #require(run.reader)
+        #expect(reader.eventCount == 3)
+        #expect(try reader.initialState() == .null)
+        let events = try reader.events(1...3)
+        #expect(events.map(\.kind) == [.dropped, .action, .action])
+        #expect(events[0].action == ["from": 1, "to": 2])
+        #expect(events[0].detail?.contains("no preloadedState") == true, "\(events[0].detail ?? "")")
+        for index: Int64 in 2...3 {
+            guard case .unknown = try reader.recordedState(after: index) else {
+                Issue.record("the state after event \(index) must read as unknown")
+                continue
+            }
+        }
+        #expect(run.err.contains("warning: the file has no preloadedState: the initial state is unknown"), "\(run.err)")
+    }
+
+    @Test("a computedStates entry without state reads as unknown, up to the next state the file holds")
+    func entryWithoutState() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func lifted(_ id: Int) -> JSONValue {
+            ["type": "PERFORM_ACTION", "action": ["type": .string("a\(id)")], "timestamp": .int(1_700_000_000_000 + Int64(id))]
+        }
+        let document: JSONValue = [
+            "actionsById": ["0": lifted(0), "1": lifted(1), "2": lifted(2), "3": lifted(3), "4": lifted(4)],
+            "computedStates": [["state": ["n": 0]], ["state": ["n": 1]], [:], ["error": "Error: x"], ["state": ["n": 4]]],
+            "stagedActionIds": [0, 1, 2, 3, 4],
+        ]
+        let run = try importFile(try write(document, name: "stateless.json"))
+        #expect(run.status == 0, "\(run.err)")
+        let reader = try #require(run.reader)
+        let events = try reader.events(1...6)
+        #expect(events.map(\.kind) == [.action, .dropped, .action, .action, .action, .snapshot])
+        #expect(events.map(\.label) == ["a1", "dropped", "a2", "a3", "a4", "state"])
+        #expect(events[1].action == ["from": 2, "to": 3])
+        #expect(events[1].detail?.contains("computedStates[2]–[3] have no \"state\"") == true, "\(events[1].detail ?? "")")
+        #expect(try reader.recordedState(after: 1) == .known(["n": 1]))
+        for index: Int64 in 3...5 {
+            guard case .unknown = try reader.recordedState(after: index) else {
+                Issue.record("the state after event \(index) must read as unknown")
+                continue
+            }
+        }
+        #expect(try reader.recordedState(after: 6) == .known(["n": 4]))
+        #expect(run.err.contains("warning: 2 computedStates entries have no \"state\""), "\(run.err)")
+    }
+
+    @Test("a computedStates entry that is not an object is refused, naming it, and leaves no session")
+    func entryNotAnObject() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let document: JSONValue = [
+            "actionsById": ["0": ["type": "PERFORM_ACTION", "action": ["type": "@@INIT"]],
+                            "1": ["type": "PERFORM_ACTION", "action": ["type": "a"]]],
+            "computedStates": [["state": ["n": 0]], 7], "stagedActionIds": [0, 1],
+        ]
+        let run = try importFile(try write(document, name: "bad-entry.json"))
         #expect(run.status == 1)
-        #expect(run.err.contains("preloadedState") && !run.err.contains("neither"), "\(run.err)")
+        #expect(run.err.contains("computedStates[1] must be an object, not"), "\(run.err)")
+        #expect(try sessionCount() == 0)
     }
 
     @Test("a lifted state keeps reducer errors and takes its times from @@INIT and the actions")

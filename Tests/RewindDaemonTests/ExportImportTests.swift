@@ -279,7 +279,7 @@ struct ExportImportTests {
             return
         }
         #expect(line == 3)
-        guard case .malformedImport(_, nil, let structure)? = try attempt(#"{"actionsById":{"0":{},"1":{"action":{"type":"x"}}},"computedStates":[{"state":1},{"nostate":2}],"stagedActionIds":[0,1]}"#) else {
+        guard case .malformedImport(_, nil, let structure)? = try attempt(#"{"actionsById":{"0":{},"1":{"action":{"type":"x"}}},"computedStates":[{"state":1},2],"stagedActionIds":[0,1]}"#) else {
             Issue.record("a Redux document with a broken structure was not refused")
             return
         }

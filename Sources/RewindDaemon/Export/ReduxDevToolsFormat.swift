@@ -65,7 +65,9 @@ enum ReduxDevToolsFormat {
     /// A Redux DevTools document decoded into what a recording needs.
     struct Document {
         var session: SessionLinesFormat.Session?
-        var initialState: JSONValue
+        /// The state before the first action; nil when the document does not hold it (an extension export without
+        /// `preloadedState`, a `computedStates[0]` without `state`).
+        var initialState: JSONValue?
         /// When the session started (unix seconds): `rewind.session.startedAt`, else the `@@INIT` action's
         /// `timestamp`, else the first timestamped action's; nil when the document has no time at all.
         var startedAt: Double?
@@ -82,7 +84,8 @@ enum ReduxDevToolsFormat {
     /// One staged action after `@@INIT`.
     struct Step {
         var event: NewEvent
-        /// The state after the action; nil when the document does not hold it (an export of actions only).
+        /// The state after the action; nil when the document does not hold it (an export of actions only, a
+        /// `computedStates` entry without `state`): the importer records it as unknown.
         var state: JSONValue?
         /// The original event had no patch (its state is replaced or unchanged).
         var noPatch: Bool
@@ -122,12 +125,12 @@ enum ReduxDevToolsFormat {
             throw ImportProblem("\"payload\" holds \(payload.kindName), neither an array of actions nor a lifted state "
                 + "(with \"actionsById\" and \"computedStates\")")
         }
-        guard case .string(let stateText)? = value["preloadedState"] else {
-            throw ImportProblem("this Redux DevTools export holds actions only and no \"preloadedState\": the state "
-                + "before its actions is unknown, so no state of the session would be known; export it from a store "
-                + "with an initial state, or as a lifted state (with \"computedStates\")")
+        // A store created without a preloaded state (the usual case) is exported without one: its initial state is
+        // the reducer's own, which the file does not hold.
+        var initialState: JSONValue?
+        if case .string(let stateText)? = value["preloadedState"] {
+            initialState = try embeddedJSON(stateText, "preloadedState", limits: limits, replaced: &replaced)
         }
-        let initialState = try embeddedJSON(stateText, "preloadedState", limits: limits, replaced: &replaced)
         var steps: [Step] = []
         steps.reserveCapacity(actions.count)
         for (position, action) in actions.enumerated() {
@@ -138,7 +141,7 @@ enum ReduxDevToolsFormat {
         return Document(session: nil, initialState: initialState, startedAt: nil, steps: steps, actionsOnly: true,
                         replacedSurrogates: replaced,
                         serializationMarkers: ReduxSerializationMarkers.count(in: payload)
-                            + ReduxSerializationMarkers.count(in: initialState))
+                            + ReduxSerializationMarkers.count(in: initialState ?? .null))
     }
 
     /// The JSON document held as text in the member `key` of an extension export.
@@ -182,10 +185,13 @@ enum ReduxDevToolsFormat {
         if case .object(let rewind)? = root["rewind"], case .object(let sessionObject)? = rewind["session"] {
             session = try SessionLinesFormat.parseSession(sessionObject, in: "rewind.session")
         }
-        func entry(at position: Int) throws(ImportProblem) -> (state: JSONValue, error: String?) {
-            guard case .object(let entry) = computed[position], let state = entry["state"] else {
-                throw ImportProblem("computedStates[\(position)] has no \"state\"")
+        /// The entry's state (nil when it has none: JavaScript's `JSON.stringify` leaves out an `undefined` state;
+        /// the importer records it as unknown) and reducer error.
+        func entry(at position: Int) throws(ImportProblem) -> (state: JSONValue?, error: String?) {
+            guard case .object(let entry) = computed[position] else {
+                throw ImportProblem("computedStates[\(position)] must be an object, not \(computed[position].kindName)")
             }
+            let state = entry["state"]
             // A reducer that threw: Redux DevTools keeps the state before it and the error's message.
             let error: String?
             switch entry["error"] {

@@ -282,40 +282,65 @@ public struct SessionImporter: Sendable {
         let recording = try store.createSession(
             appName: session?.app ?? url.deletingPathExtension().lastPathComponent, instance: session?.instance,
             protocolVersion: session?.protocolVersion ?? 0, stateType: session?.stateType,
-            initialState: document.initialState, startedAt: Date(timeIntervalSince1970: startedAt),
+            initialState: document.initialState ?? .null, startedAt: Date(timeIntervalSince1970: startedAt),
             importedFrom: url.lastPathComponent)
         do throws(SessionStoreError) {
-            let announcesUnknownStates = document.actionsOnly && !document.steps.isEmpty
-            let total = Int64(document.steps.count) + (announcesUnknownStates ? 1 : 0)
-            progress?(TransferProgress(completed: 0, total: total, unit: .events))
-            var previous = document.initialState
+            let steps = document.steps
+            let file = url.lastPathComponent
+            var previous = document.initialState ?? .null
             var previousTime = startedAt
             var count: Int64 = 0
-            if announcesUnknownStates {
-                // The states after the actions are unknown: a `dropped` row announces it, as an app's coalesced
-                // range does, and the actions follow without patches (docs/SESSION-FORMAT.md, "Unknown states").
-                let actions = Int64(document.steps.count)
-                let dropped = NewEvent(
-                    time: startedAt, kind: .dropped, label: "dropped", action: ["from": 1, "to": .int(actions)],
-                    detail: "the Redux DevTools export \(url.lastPathComponent) holds the actions only: the states "
-                        + "after its \(actions) action\(actions == 1 ? "" : "s") are unknown (the initial state is its "
-                        + "preloadedState; the file has no times, all are the file's)")
-                guard recording.appendImported(dropped, stateAfter: previous, forceKeyframe: false) != 0 else {
+            func append(_ event: NewEvent, _ state: JSONValue, keyframe: Bool) throws(SessionStoreError) {
+                guard recording.appendImported(event, stateAfter: state, forceKeyframe: keyframe) != 0 else {
                     throw recording.lastError ?? .unwritable(path: recording.fileURL.path, reason: "the recording stopped")
                 }
                 count += 1
             }
-            for step in document.steps {
+            // Unknown states (docs/SESSION-FORMAT.md, "Unknown states"): as for an app's coalesced range, a `dropped`
+            // row announces each stretch, its actions follow without patches, and a `snapshot` row carries the next
+            // state the file holds. An unknown initial state is recorded as null, inside such a stretch.
+            let total = Int64(steps.count) + ReduxUnknownStates.extraRows(document)
+            progress?(TransferProgress(completed: 0, total: total, unit: .events))
+            var unknownOpen = false
+            if ReduxUnknownStates.opensAtStart(document) {
+                try append(NewEvent(time: startedAt, kind: .dropped, label: "dropped",
+                                    action: ReduxUnknownStates.openingRange(document),
+                                    detail: ReduxUnknownStates.openingDetail(document, file: file)),
+                           previous, keyframe: false)
+                unknownOpen = true
+            }
+            for (position, step) in steps.enumerated() {
                 var event = step.event
                 if step.untimed { event.time = previousTime } else { previousTime = event.time }
-                let state = step.state ?? previous
-                event.patch = step.noPatch ? nil : JSONPatch.diff(from: previous, to: state)
-                let replaced = step.noPatch && state != previous
-                guard recording.appendImported(event, stateAfter: state, forceKeyframe: replaced) != 0 else {
-                    throw recording.lastError ?? .unwritable(path: recording.fileURL.path, reason: "the recording stopped")
+                guard let state = step.state else {
+                    if !unknownOpen {
+                        let run = ReduxUnknownStates.run(of: steps, from: position)
+                        try append(NewEvent(time: event.time, kind: .dropped, label: "dropped",
+                                            action: ["from": .int(run.from), "to": .int(run.to)],
+                                            detail: ReduxUnknownStates.stretchDetail(run, file: file)),
+                                   previous, keyframe: false)
+                        unknownOpen = true
+                    }
+                    event.patch = nil
+                    try append(event, previous, keyframe: false)
+                    if count % 4096 == 0 { progress?(TransferProgress(completed: count, total: total, unit: .events)) }
+                    continue
                 }
+                if unknownOpen {
+                    // The action's own row stays in the stretch; the state the file holds after it follows.
+                    event.patch = nil
+                    try append(event, previous, keyframe: false)
+                    try append(NewEvent(time: event.time, kind: .snapshot, label: "state",
+                                        detail: "computedStates[\(position + 1)] of \(file): the state after action "
+                                            + "\(event.appSeq ?? Int64(position + 1)), known again"),
+                               state, keyframe: true)
+                    unknownOpen = false
+                    previous = state
+                    continue
+                }
+                event.patch = step.noPatch ? nil : JSONPatch.diff(from: previous, to: state)
+                try append(event, state, keyframe: step.noPatch && state != previous)
                 previous = state
-                count += 1
                 if count % 4096 == 0 { progress?(TransferProgress(completed: count, total: total, unit: .events)) }
             }
             try finish(recording, as: session?.endState,
@@ -324,6 +349,7 @@ public struct SessionImporter: Sendable {
             let warnings = [
                 SessionImporter.loneSurrogatesWarning(replaced + document.replacedSurrogates),
                 ReduxSerializationMarkers.warning(document.serializationMarkers),
+                ReduxUnknownStates.warning(document),
             ]
             return SessionImportResult(id: recording.id, format: .reduxDevTools, eventCount: count,
                                        warnings: warnings.compactMap { $0 })
