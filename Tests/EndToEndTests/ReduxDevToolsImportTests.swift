@@ -137,6 +137,25 @@ struct ReduxDevToolsImportTests {
         #expect(try sessionCount() == 0)
     }
 
+    @Test("nesting over 512 levels is refused naming the limit, and leaves no session; 512 is read")
+    func nestingLimit() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func document(stateDepth: Int) -> String {
+            let state = String(repeating: "[", count: stateDepth) + String(repeating: "]", count: stateDepth)
+            return #"{"actionsById": {"0": {"type": "PERFORM_ACTION", "action": {"type": "@@INIT"}}}, "#
+                + #""computedStates": [{"state": \#(state)}], "stagedActionIds": [0]}"#
+        }
+        // The state sits 3 levels down (the document, computedStates, the entry): 509 levels of its own fit.
+        let fits = try importFile(try write(text: document(stateDepth: 509), name: "deep-ok.json"))
+        #expect(fits.status == 0, "\(fits.err)")
+        #expect(try fits.reader?.initialState().depth == 509)
+        try? FileManager.default.removeItem(at: directory)
+        let run = try importFile(try write(text: document(stateDepth: 510), name: "deep.json"))
+        #expect(run.status == 1)
+        #expect(run.err.contains("nesting deeper than the limit of 512"), "\(run.err)")
+        #expect(try sessionCount() == 0)
+    }
+
     @Test("a lifted state keeps reducer errors and takes its times from @@INIT and the actions")
     func liftedStateErrorsAndTimes() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
