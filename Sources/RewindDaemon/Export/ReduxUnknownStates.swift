@@ -58,12 +58,13 @@ enum ReduxUnknownStates {
     static func openingDetail(_ document: ReduxDevToolsFormat.Document, file: String) -> String {
         let actions = document.steps.count
         if document.actionsOnly {
-            let initial = document.initialState == nil
-                ? "the initial state too: the file has no preloadedState (the store was created without one), it is "
-                    + "recorded as null"
-                : "the initial state is its preloadedState"
-            return "the Redux DevTools export \(file) holds the actions only: the states after its \(actions) "
-                + "action\(actions == 1 ? "" : "s") are unknown (\(initial); the file has no times, all are the file's)"
+            let unknown = "the Redux DevTools export \(file) holds the actions only: the states after its \(actions) "
+                + "action\(actions == 1 ? "" : "s") are unknown"
+            guard document.initialState == nil else {
+                return unknown + " (the initial state is its preloadedState; the file has no times, all are the file's)"
+            }
+            return unknown + ", and so is the initial state: the file has no preloadedState, it is recorded as null "
+                + "(the file has no times, all are the file's)"
         }
         return "computedStates[0] of \(file) has no \"state\": the initial state is unknown (recorded as null)"
     }
