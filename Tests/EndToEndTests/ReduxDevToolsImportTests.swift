@@ -82,9 +82,18 @@ struct ReduxDevToolsImportTests {
         #expect(try reader.initialState() == .null)
         let events = try reader.events(1...3)
         #expect(events.map(\.kind) == [.dropped, .action, .action])
+        #expect(events[0].label == "initial_unknown")
         #expect(events[0].action == ["from": 1, "to": 2])
         #expect(events[0].detail?.contains("no preloadedState") == true, "\(events[0].detail ?? "")")
-        for index: Int64 in 2...3 {
+        // The initial state (recorded as null) and the opening row's own state read as unknown too.
+        guard case .unknown(let stretch) = try reader.recordedState(after: 0) else {
+            Issue.record("the initial state of an export without preloadedState must read as unknown")
+            return
+        }
+        #expect(stretch.first == 0 && stretch.cause == 1)
+        #expect(stretch.explanation(for: 0).contains("no earlier state is known"), "\(stretch.explanation(for: 0))")
+        #expect(try reader.unknownState(after: 0) == stretch)
+        for index: Int64 in 1...3 {
             guard case .unknown = try reader.recordedState(after: index) else {
                 Issue.record("the state after event \(index) must read as unknown")
                 continue

@@ -298,12 +298,14 @@ public struct SessionImporter: Sendable {
             }
             // Unknown states (docs/SESSION-FORMAT.md, "Unknown states"): as for an app's coalesced range, a `dropped`
             // row announces each stretch, its actions follow without patches, and a `snapshot` row carries the next
-            // state the file holds. An unknown initial state is recorded as null, inside such a stretch.
+            // state the file holds. An unknown initial state is recorded as null and the opening row is labelled
+            // `initial_unknown`: its stretch takes in the initial state and the row itself.
             let total = Int64(steps.count) + ReduxUnknownStates.extraRows(document)
             progress?(TransferProgress(completed: 0, total: total, unit: .events))
             var unknownOpen = false
             if ReduxUnknownStates.opensAtStart(document) {
-                try append(NewEvent(time: startedAt, kind: .dropped, label: "dropped",
+                try append(NewEvent(time: startedAt, kind: .dropped,
+                                    label: document.initialState == nil ? "initial_unknown" : "dropped",
                                     action: ReduxUnknownStates.openingRange(document),
                                     detail: ReduxUnknownStates.openingDetail(document, file: file)),
                            previous, keyframe: false)
