@@ -91,7 +91,8 @@ struct ReduxDevToolsImportTests {
             return
         }
         #expect(stretch.first == 0 && stretch.cause == 1)
-        #expect(stretch.explanation(for: 0).contains("no earlier state is known"), "\(stretch.explanation(for: 0))")
+        #expect(stretch.explanation(for: 0).contains("(the initial state and every event; event 1: ")
+                && stretch.explanation(for: 0).hasSuffix("; no earlier state is known"), "\(stretch.explanation(for: 0))")
         #expect(try reader.unknownState(after: 0) == stretch)
         for index: Int64 in 1...3 {
             guard case .unknown = try reader.recordedState(after: index) else {

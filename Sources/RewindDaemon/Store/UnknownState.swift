@@ -35,7 +35,10 @@ public struct UnknownState: Sendable, Hashable {
 
     /// The sentence a command refusing such an event gives: which events, why, and where the state is known.
     public func explanation(for index: Int64) -> String {
-        let stretch = last.map { "events \(first)–\($0)" } ?? "the events from \(first) on"
+        var stretch = last.map { "events \(first)–\($0)" } ?? "the events from \(first) on"
+        if first == 0 {
+            stretch = "the initial state and " + (last.map { $0 > 0 ? "events 1–\($0)" : "no event" } ?? "every event")
+        }
         var text = "the state after event \(index) is unknown: it was not recorded (\(stretch)"
             + "\(branch == 0 ? "" : " of branch \(branch)"); event \(cause): \(reason))"
         text += first > 0 ? "; the last known state is event \(first - 1)'s" : "; no earlier state is known"
