@@ -249,6 +249,38 @@ struct TimeTravelTests {
         #expect(states[3] == counts(["add 4", "increment", "add 10", "decrement"], from: 0)[3])
     }
 
+    @Test("a Redux DevTools export replays only as SESSION-FORMAT.md says: Redux actions a Swift app cannot decode; no start without preloadedState")
+    func replayOfAnExtensionExport() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-tt-redux-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let actions: JSONValue = [["type": "counter/increment"]]
+        func imported(_ export: JSONValue, _ name: String) throws -> SessionID {
+            let file = directory.appendingPathComponent(name)
+            try export.serialized().write(to: file, atomically: true, encoding: .utf8)
+            return try SessionImporter(store: harness.daemon.store).importSession(from: file).id
+        }
+        let withState = try imported(["payload": .string(actions.serialized()), "preloadedState": #"{"count":0}"#],
+                                     "with-state.json")
+        let withoutState = try imported(["payload": .string(actions.serialized())], "without-state.json")
+        let (app, fresh) = try freshCounter(in: harness, besides: [withState, withoutState])
+        defer { app.closeInput() }
+        func replay(_ saved: SessionID) throws -> (Int32?, String) {
+            let run = try ChildProcess(Executables.path("rewind"),
+                                       ["replay", saved.rawValue, "--into", fresh.rawValue, "--port", "\(harness.port)"])
+            let status = run.waitForExit(timeout: 30)
+            return (status, run.stderrLines.joined(separator: "\n"))
+        }
+        let (status, err) = try replay(withState)
+        #expect(status != 0)
+        #expect(err.contains("cannot decode actions[0]"), "\(err)")
+        let (refused, reason) = try replay(withoutState)
+        #expect(refused != 0)
+        #expect(reason.contains("the state after event 0 is unknown"), "\(reason)")
+    }
+
     @Test("--speed 10 replays one action at a time at a tenth of the recorded gaps")
     func pacedReplay() throws {
         let harness = try DaemonHarness()

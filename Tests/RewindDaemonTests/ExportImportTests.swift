@@ -221,6 +221,21 @@ struct ExportImportTests {
         #expect(try store.listSessions().isEmpty, "failed imports leave nothing behind")
     }
 
+    @Test("a JSON Lines file with lone surrogate escapes imports them as U+FFFD, with one warning counting them")
+    func loneSurrogatesInLines() throws {
+        let directory = TemporaryDirectory()
+        let store = try SessionStore.forTests(directory)
+        let header = #"{"format":"rewind-session","version":1,"session":{"app":"t\udc00","startedAt":1},"initialState":{"s":""}}"#
+        let event = #"{"index":1,"time":2,"kind":"action","label":"type","patch":[{"op":"replace","path":"/s","value":"\ud800\ud800"}]}"#
+        let file = directory.url.appendingPathComponent("surrogates.jsonl")
+        try "\(header)\n\(event)\n".write(to: file, atomically: true, encoding: .utf8)
+        let result = try SessionImporter(store: store).importSession(from: file)
+        #expect(result.warnings.count == 1 && result.warnings[0].hasPrefix("3 lone surrogates"), "\(result.warnings)")
+        let reader = try store.openSession(result.id)
+        #expect(reader.metadata.appName == "t\u{FFFD}")
+        #expect(try reader.state(at: 1) == ["s": "\u{FFFD}\u{FFFD}"])
+    }
+
     @Test("a line cut short is said to be incomplete, at its line, without blaming a line end the file lacks")
     func truncatedLines() throws {
         let directory = TemporaryDirectory()
@@ -279,7 +294,7 @@ struct ExportImportTests {
             return
         }
         #expect(line == 3)
-        guard case .malformedImport(_, nil, let structure)? = try attempt(#"{"actionsById":{"0":{},"1":{"action":{"type":"x"}}},"computedStates":[{"state":1},{"nostate":2}],"stagedActionIds":[0,1]}"#) else {
+        guard case .malformedImport(_, nil, let structure)? = try attempt(#"{"actionsById":{"0":{},"1":{"action":{"type":"x"}}},"computedStates":[{"state":1},2],"stagedActionIds":[0,1]}"#) else {
             Issue.record("a Redux document with a broken structure was not refused")
             return
         }

@@ -65,19 +65,27 @@ enum ReduxDevToolsFormat {
     /// A Redux DevTools document decoded into what a recording needs.
     struct Document {
         var session: SessionLinesFormat.Session?
-        var initialState: JSONValue
+        /// The state before the first action; nil when the document does not hold it (an extension export without
+        /// `preloadedState`, a `computedStates[0]` without `state`).
+        var initialState: JSONValue?
         /// When the session started (unix seconds): `rewind.session.startedAt`, else the `@@INIT` action's
         /// `timestamp`, else the first timestamped action's; nil when the document has no time at all.
         var startedAt: Double?
         var steps: [Step]
         /// The document holds actions only (the extension's default export): the states after them are unknown.
         var actionsOnly: Bool
+        /// Lone surrogate escapes read as U+FFFD in the JSON texts the document embeds (an extension export's
+        /// `payload` and `preloadedState`).
+        var replacedSurrogates = 0
+        /// Objects in the file that carry a jsan or Immutable marker (``ReduxSerializationMarkers``).
+        var serializationMarkers = 0
     }
 
     /// One staged action after `@@INIT`.
     struct Step {
         var event: NewEvent
-        /// The state after the action; nil when the document does not hold it (an export of actions only).
+        /// The state after the action; nil when the document does not hold it (an export of actions only, a
+        /// `computedStates` entry without `state`): the importer records it as unknown.
         var state: JSONValue?
         /// The original event had no patch (its state is replaced or unchanged).
         var noPatch: Bool
@@ -100,19 +108,29 @@ enum ReduxDevToolsFormat {
 
     /// Decodes a lifted state (``isDocument(_:)``) or an extension export (``isExtensionExport(_:)``).
     static func parse(_ value: JSONValue, limits: JSONLimits) throws(ImportProblem) -> Document {
-        guard isExtensionExport(value), case .string(let payloadText)? = value["payload"] else { return try parse(value) }
-        let payload = try embeddedJSON(payloadText, "payload", limits: limits)
-        if isDocument(payload) { return try parse(payload) }
+        guard isExtensionExport(value), case .string(let payloadText)? = value["payload"] else {
+            var document = try parse(value)
+            document.serializationMarkers = ReduxSerializationMarkers.count(in: value)
+            return document
+        }
+        var replaced = 0
+        let payload = try embeddedJSON(payloadText, "payload", limits: limits, replaced: &replaced)
+        if isDocument(payload) {
+            var document = try parse(payload)
+            document.replacedSurrogates = replaced
+            document.serializationMarkers = ReduxSerializationMarkers.count(in: payload)
+            return document
+        }
         guard case .array(let actions) = payload else {
             throw ImportProblem("\"payload\" holds \(payload.kindName), neither an array of actions nor a lifted state "
                 + "(with \"actionsById\" and \"computedStates\")")
         }
-        guard case .string(let stateText)? = value["preloadedState"] else {
-            throw ImportProblem("this Redux DevTools export holds actions only and no \"preloadedState\": the state "
-                + "before its actions is unknown, so no state of the session would be known; export it from a store "
-                + "with an initial state, or as a lifted state (with \"computedStates\")")
+        // A store created without a preloaded state (the usual case) is exported without one: its initial state is
+        // the reducer's own, which the file does not hold.
+        var initialState: JSONValue?
+        if case .string(let stateText)? = value["preloadedState"] {
+            initialState = try embeddedJSON(stateText, "preloadedState", limits: limits, replaced: &replaced)
         }
-        let initialState = try embeddedJSON(stateText, "preloadedState", limits: limits)
         var steps: [Step] = []
         steps.reserveCapacity(actions.count)
         for (position, action) in actions.enumerated() {
@@ -120,13 +138,18 @@ enum ReduxDevToolsFormat {
                                  label: action["type"]?.stringValue, action: action, patch: nil, branch: 0)
             steps.append(Step(event: event, state: nil, noPatch: true, untimed: true))
         }
-        return Document(session: nil, initialState: initialState, startedAt: nil, steps: steps, actionsOnly: true)
+        return Document(session: nil, initialState: initialState, startedAt: nil, steps: steps, actionsOnly: true,
+                        replacedSurrogates: replaced,
+                        serializationMarkers: ReduxSerializationMarkers.count(in: payload)
+                            + ReduxSerializationMarkers.count(in: initialState ?? .null))
     }
 
     /// The JSON document held as text in the member `key` of an extension export.
-    private static func embeddedJSON(_ text: String, _ key: String, limits: JSONLimits) throws(ImportProblem) -> JSONValue {
-        do {
-            return try JSONValue(parsing: Array(text.utf8), limits: limits)
+    private static func embeddedJSON(
+        _ text: String, _ key: String, limits: JSONLimits, replaced: inout Int
+    ) throws(ImportProblem) -> JSONValue {
+        do throws(JSONParseError) {
+            return try SessionImporter.parse(Array(text.utf8)[...], limits, replaced: &replaced)
         } catch {
             throw ImportProblem("\"\(key)\" is not JSON text: \(error)")
         }
@@ -162,10 +185,13 @@ enum ReduxDevToolsFormat {
         if case .object(let rewind)? = root["rewind"], case .object(let sessionObject)? = rewind["session"] {
             session = try SessionLinesFormat.parseSession(sessionObject, in: "rewind.session")
         }
-        func entry(at position: Int) throws(ImportProblem) -> (state: JSONValue, error: String?) {
-            guard case .object(let entry) = computed[position], let state = entry["state"] else {
-                throw ImportProblem("computedStates[\(position)] has no \"state\"")
+        /// The entry's state (nil when it has none: JavaScript's `JSON.stringify` leaves out an `undefined` state;
+        /// the importer records it as unknown) and reducer error.
+        func entry(at position: Int) throws(ImportProblem) -> (state: JSONValue?, error: String?) {
+            guard case .object(let entry) = computed[position] else {
+                throw ImportProblem("computedStates[\(position)] must be an object, not \(computed[position].kindName)")
             }
+            let state = entry["state"]
             // A reducer that threw: Redux DevTools keeps the state before it and the error's message.
             let error: String?
             switch entry["error"] {

@@ -40,18 +40,21 @@ public struct SessionImporter: Sendable {
         from url: URL, progress: ((TransferProgress) -> Void)? = nil
     ) throws(SessionStoreError) -> SessionImportResult {
         switch try SessionImporter.open(url, maxLineBytes: maxLineBytes) {
-        case .lines(let header, let headerLine, let lines):
-            return try importLines(header: header, headerLine: headerLine, lines: lines, url: url, progress: progress)
-        case .redux(let document):
-            return try importRedux(document, url: url, progress: progress)
+        case .lines(let header, let headerLine, let lines, let replaced):
+            return try importLines(header: header, headerLine: headerLine, lines: lines, replaced: replaced, url: url,
+                                   progress: progress)
+        case .redux(let document, let replaced):
+            return try importRedux(document, replaced: replaced, url: url, progress: progress)
         }
     }
 
     // MARK: Detecting
 
     private enum OpenedFile {
-        case lines(header: JSONValue, headerLine: Int, ImportLineReader)
-        case redux(JSONValue)
+        /// `replaced`: lone surrogate escapes read as U+FFFD in the header.
+        case lines(header: JSONValue, headerLine: Int, ImportLineReader, replaced: Int)
+        /// `replaced`: lone surrogate escapes read as U+FFFD in the document.
+        case redux(JSONValue, replaced: Int)
     }
 
     private static func open(_ url: URL, maxLineBytes: Int) throws(SessionStoreError) -> OpenedFile {
@@ -70,13 +73,16 @@ public struct SessionImporter: Sendable {
             + "DevTools extension's export ({\"payload\": …, \"preloadedState\": …})"
         let limits = parseLimits(maxLineBytes: maxLineBytes)
         var firstValue: JSONValue?, firstLineError: JSONParseError?
+        var replaced = 0
         do throws(JSONParseError) {
-            firstValue = try parse(firstLine, limits)
+            firstValue = try parse(firstLine, limits, replaced: &replaced)
         } catch {
             firstLineError = error
         }
         if let value = firstValue {
-            if SessionLinesFormat.isHeader(value) { return .lines(header: value, headerLine: firstLineNumber, lines) }
+            if SessionLinesFormat.isHeader(value) {
+                return .lines(header: value, headerLine: firstLineNumber, lines, replaced: replaced)
+            }
             if ReduxDevToolsFormat.isDocument(value) || ReduxDevToolsFormat.isExtensionExport(value) {
                 while let line = try lines.nextLine() {
                     if !isBlank(line) {
@@ -84,7 +90,7 @@ public struct SessionImporter: Sendable {
                                                reason: "unexpected content after the Redux DevTools document")
                     }
                 }
-                return .redux(value)
+                return .redux(value, replaced: replaced)
             }
             throw .unknownImportFormat(path: url.path, reason: neither)
         }
@@ -98,7 +104,8 @@ public struct SessionImporter: Sendable {
         let whole = Array(firstLine) + [UInt8(ascii: "\n")] + rest
         let value: JSONValue
         do throws(JSONParseError) {
-            value = try parse(whole[...], limits)
+            replaced = 0
+            value = try parse(whole[...], limits, replaced: &replaced)
         } catch {
             let offset = min(max(0, error.offset), whole.count)
             let line = firstLineNumber + whole[..<offset].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
@@ -108,25 +115,41 @@ public struct SessionImporter: Sendable {
         guard ReduxDevToolsFormat.isDocument(value) || ReduxDevToolsFormat.isExtensionExport(value) else {
             throw .unknownImportFormat(path: url.path, reason: neither)
         }
-        return .redux(value)
+        return .redux(value, replaced: replaced)
     }
 
     /// The parser's limits for an import: no size limit beyond the line limit, and at most one JSON value per
     /// 16 bytes of it (a parsed value takes 32 bytes), so that a line of `[],[],…` cannot cost 11 times its size.
+    /// Lone surrogate escapes, which JavaScript writes (Redux DevTools), read as U+FFFD: the import says how many
+    /// (``loneSurrogatesWarning(_:)``). The wire protocol's parser stays strict.
     static func parseLimits(maxLineBytes: Int) -> JSONLimits {
-        JSONLimits(maxDepth: SessionFileReader.storedJSONLimits.maxDepth, maxBytes: Int.max,
-                   maxValues: max(1 << 16, maxLineBytes / 16))
+        var limits = JSONLimits(maxDepth: SessionFileReader.storedJSONLimits.maxDepth, maxBytes: Int.max,
+                                maxValues: max(1 << 16, maxLineBytes / 16))
+        limits.replacesLoneSurrogates = true
+        return limits
     }
 
-    private static func parse(_ bytes: ArraySlice<UInt8>, _ limits: JSONLimits) throws(JSONParseError) -> JSONValue {
+    /// Parses `bytes`, adding to `replaced` the lone surrogate escapes read as U+FFFD.
+    static func parse(
+        _ bytes: ArraySlice<UInt8>, _ limits: JSONLimits, replaced: inout Int
+    ) throws(JSONParseError) -> JSONValue {
+        var count = 0
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(JSONParseError) {
-                return .success(try JSONValue(parsing: buffer, limits: limits))
+                return .success(try JSONValue(parsing: buffer, limits: limits, replacedSurrogates: &count))
             } catch {
                 return .failure(error)
             }
         }
+        replaced += count
         return try result.get()
+    }
+
+    /// The import's warning for `count` lone surrogates read as U+FFFD; nil for none.
+    static func loneSurrogatesWarning(_ count: Int) -> String? {
+        guard count > 0 else { return nil }
+        return "\(count) lone surrogate\(count == 1 ? "" : "s") (a \\uD800–\\uDFFF escape without its pair, which "
+            + "JavaScript strings can hold) \(count == 1 ? "was" : "were") read as U+FFFD (\u{FFFD})"
     }
 
     /// What is wrong with `what` (`the line`, `the document`), `length` bytes that failed to parse with `error`: an
@@ -153,8 +176,10 @@ public struct SessionImporter: Sendable {
     // MARK: JSON Lines
 
     private func importLines(
-        header: JSONValue, headerLine: Int, lines: ImportLineReader, url: URL, progress: ((TransferProgress) -> Void)?
+        header: JSONValue, headerLine: Int, lines: ImportLineReader, replaced: Int, url: URL,
+        progress: ((TransferProgress) -> Void)?
     ) throws(SessionStoreError) -> SessionImportResult {
+        var replaced = replaced
         let path = url.path
         let session: SessionLinesFormat.Session
         let initialState: JSONValue
@@ -179,7 +204,7 @@ public struct SessionImporter: Sendable {
                 let number = lines.lineNumber
                 let value: JSONValue
                 do throws(JSONParseError) {
-                    value = try SessionImporter.parse(line, limits)
+                    value = try SessionImporter.parse(line, limits, replaced: &replaced)
                 } catch {
                     throw .malformedImport(path: path, line: number,
                                            reason: SessionImporter.invalidJSON(error, length: line.count, what: "the line"))
@@ -231,7 +256,8 @@ public struct SessionImporter: Sendable {
             }
             try finish(recording, as: session.endState, endedAt: session.endedAt)
             progress?(TransferProgress(completed: lines.size, total: lines.size, unit: .bytes))
-            return SessionImportResult(id: recording.id, format: .jsonl, eventCount: count)
+            return SessionImportResult(id: recording.id, format: .jsonl, eventCount: count,
+                                       warnings: [SessionImporter.loneSurrogatesWarning(replaced)].compactMap { $0 })
         } catch {
             abandon(recording)
             throw error
@@ -241,7 +267,7 @@ public struct SessionImporter: Sendable {
     // MARK: Redux DevTools
 
     private func importRedux(
-        _ value: JSONValue, url: URL, progress: ((TransferProgress) -> Void)?
+        _ value: JSONValue, replaced: Int, url: URL, progress: ((TransferProgress) -> Void)?
     ) throws(SessionStoreError) -> SessionImportResult {
         let document: ReduxDevToolsFormat.Document
         do throws(ImportProblem) {
@@ -256,46 +282,79 @@ public struct SessionImporter: Sendable {
         let recording = try store.createSession(
             appName: session?.app ?? url.deletingPathExtension().lastPathComponent, instance: session?.instance,
             protocolVersion: session?.protocolVersion ?? 0, stateType: session?.stateType,
-            initialState: document.initialState, startedAt: Date(timeIntervalSince1970: startedAt),
+            initialState: document.initialState ?? .null, startedAt: Date(timeIntervalSince1970: startedAt),
             importedFrom: url.lastPathComponent)
         do throws(SessionStoreError) {
-            let announcesUnknownStates = document.actionsOnly && !document.steps.isEmpty
-            let total = Int64(document.steps.count) + (announcesUnknownStates ? 1 : 0)
-            progress?(TransferProgress(completed: 0, total: total, unit: .events))
-            var previous = document.initialState
+            let steps = document.steps
+            let file = url.lastPathComponent
+            var previous = document.initialState ?? .null
             var previousTime = startedAt
             var count: Int64 = 0
-            if announcesUnknownStates {
-                // The states after the actions are unknown: a `dropped` row announces it, as an app's coalesced
-                // range does, and the actions follow without patches (docs/SESSION-FORMAT.md, "Unknown states").
-                let actions = Int64(document.steps.count)
-                let dropped = NewEvent(
-                    time: startedAt, kind: .dropped, label: "dropped", action: ["from": 1, "to": .int(actions)],
-                    detail: "the Redux DevTools export \(url.lastPathComponent) holds the actions only: the states "
-                        + "after its \(actions) action\(actions == 1 ? "" : "s") are unknown (the initial state is its "
-                        + "preloadedState; the file has no times, all are the file's)")
-                guard recording.appendImported(dropped, stateAfter: previous, forceKeyframe: false) != 0 else {
+            func append(_ event: NewEvent, _ state: JSONValue, keyframe: Bool) throws(SessionStoreError) {
+                guard recording.appendImported(event, stateAfter: state, forceKeyframe: keyframe) != 0 else {
                     throw recording.lastError ?? .unwritable(path: recording.fileURL.path, reason: "the recording stopped")
                 }
                 count += 1
             }
-            for step in document.steps {
+            // Unknown states (docs/SESSION-FORMAT.md, "Unknown states"): as for an app's coalesced range, a `dropped`
+            // row announces each stretch, its actions follow without patches, and a `snapshot` row carries the next
+            // state the file holds. An unknown initial state is recorded as null and the opening row is labelled
+            // `initial_unknown`: its stretch takes in the initial state and the row itself.
+            let total = Int64(steps.count) + ReduxUnknownStates.extraRows(document)
+            progress?(TransferProgress(completed: 0, total: total, unit: .events))
+            var unknownOpen = false
+            if ReduxUnknownStates.opensAtStart(document) {
+                try append(NewEvent(time: startedAt, kind: .dropped,
+                                    label: document.initialState == nil ? "initial_unknown" : "dropped",
+                                    action: ReduxUnknownStates.openingRange(document),
+                                    detail: ReduxUnknownStates.openingDetail(document, file: file)),
+                           previous, keyframe: false)
+                unknownOpen = true
+            }
+            for (position, step) in steps.enumerated() {
                 var event = step.event
                 if step.untimed { event.time = previousTime } else { previousTime = event.time }
-                let state = step.state ?? previous
-                event.patch = step.noPatch ? nil : JSONPatch.diff(from: previous, to: state)
-                let replaced = step.noPatch && state != previous
-                guard recording.appendImported(event, stateAfter: state, forceKeyframe: replaced) != 0 else {
-                    throw recording.lastError ?? .unwritable(path: recording.fileURL.path, reason: "the recording stopped")
+                guard let state = step.state else {
+                    if !unknownOpen {
+                        let run = ReduxUnknownStates.run(of: steps, from: position)
+                        try append(NewEvent(time: event.time, kind: .dropped, label: "dropped",
+                                            action: ["from": .int(run.from), "to": .int(run.to)],
+                                            detail: ReduxUnknownStates.stretchDetail(run, file: file)),
+                                   previous, keyframe: false)
+                        unknownOpen = true
+                    }
+                    event.patch = nil
+                    try append(event, previous, keyframe: false)
+                    if count % 4096 == 0 { progress?(TransferProgress(completed: count, total: total, unit: .events)) }
+                    continue
                 }
+                if unknownOpen {
+                    // The action's own row stays in the stretch; the state the file holds after it follows.
+                    event.patch = nil
+                    try append(event, previous, keyframe: false)
+                    try append(NewEvent(time: event.time, kind: .snapshot, label: "state",
+                                        detail: "computedStates[\(position + 1)] of \(file): the state after action "
+                                            + "\(event.appSeq ?? Int64(position + 1)), known again"),
+                               state, keyframe: true)
+                    unknownOpen = false
+                    previous = state
+                    continue
+                }
+                event.patch = step.noPatch ? nil : JSONPatch.diff(from: previous, to: state)
+                try append(event, state, keyframe: step.noPatch && state != previous)
                 previous = state
-                count += 1
                 if count % 4096 == 0 { progress?(TransferProgress(completed: count, total: total, unit: .events)) }
             }
             try finish(recording, as: session?.endState,
                        endedAt: session?.endedAt ?? Date(timeIntervalSince1970: previousTime))
             progress?(TransferProgress(completed: total, total: total, unit: .events))
-            return SessionImportResult(id: recording.id, format: .reduxDevTools, eventCount: count)
+            let warnings = [
+                SessionImporter.loneSurrogatesWarning(replaced + document.replacedSurrogates),
+                ReduxSerializationMarkers.warning(document.serializationMarkers),
+                ReduxUnknownStates.warning(document),
+            ]
+            return SessionImportResult(id: recording.id, format: .reduxDevTools, eventCount: count,
+                                       warnings: warnings.compactMap { $0 })
         } catch {
             abandon(recording)
             throw error

@@ -64,7 +64,8 @@ final class SessionFileReader {
         // Through the label index (`coalesce(label, kind)`): the rows whose label can make a state unknown.
         case stateBreakCauses = """
             SELECT idx, branch, kind, label, detail FROM events
-            WHERE coalesce(label, kind) IN ('dropped', 'patch_failed', 'out_of_order') AND idx > ?1 AND idx <= ?2
+            WHERE coalesce(label, kind) IN ('dropped', 'initial_unknown', 'patch_failed', 'out_of_order')
+              AND idx > ?1 AND idx <= ?2
             ORDER BY idx
             """
         case firstStateRestore = """

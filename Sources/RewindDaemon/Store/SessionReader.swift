@@ -121,7 +121,8 @@ public final class SessionReader: @unchecked Sendable {
             guard index >= 0 else { throw .eventNotFound(index: index, branch: 0) }
             return try file.snapshot { () throws(SessionStoreError) -> RecordedState in
                 let branch = try ownBranch(of: index)
-                if index > 0, let unknown = try unknownStretch(containing: index, branch: branch) {
+                // Index 0 (the initial state) is in a stretch only when the session has no initial state.
+                if let unknown = try unknownStretch(containing: index, branch: branch) {
                     return .unknown(unknown)
                 }
                 return .known(try computeState(at: index, branch: branch))
@@ -133,7 +134,7 @@ public final class SessionReader: @unchecked Sendable {
     /// state after it is recorded. Cheap after the first call (the stretches are read once and extended).
     public func unknownState(after index: Int64, branch: Int64? = nil) throws(SessionStoreError) -> UnknownState? {
         try locked { () throws(SessionStoreError) in
-            guard index > 0 else { return nil }
+            guard index >= 0 else { return nil }
             return try file.snapshot { () throws(SessionStoreError) -> UnknownState? in
                 let own: Int64
                 if let branch { own = branch } else { own = try ownBranch(of: index) }

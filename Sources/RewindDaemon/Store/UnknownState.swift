@@ -8,7 +8,8 @@
 public struct UnknownState: Sendable, Hashable {
     /// The branch the stretch is on.
     public var branch: Int64
-    /// The first event whose state is unknown.
+    /// The first event whose state is unknown; 0 when the initial state is unknown too (an import of a file
+    /// without one, label `initial_unknown`).
     public var first: Int64
     /// The last event whose state is unknown; nil while the stretch is still open (no full state recorded yet).
     public var last: Int64?
@@ -34,10 +35,13 @@ public struct UnknownState: Sendable, Hashable {
 
     /// The sentence a command refusing such an event gives: which events, why, and where the state is known.
     public func explanation(for index: Int64) -> String {
-        let stretch = last.map { "events \(first)–\($0)" } ?? "the events from \(first) on"
+        var stretch = last.map { "events \(first)–\($0)" } ?? "the events from \(first) on"
+        if first == 0 {
+            stretch = "the initial state and " + (last.map { $0 > 0 ? "events 1–\($0)" : "no event" } ?? "every event")
+        }
         var text = "the state after event \(index) is unknown: it was not recorded (\(stretch)"
             + "\(branch == 0 ? "" : " of branch \(branch)"); event \(cause): \(reason))"
-        text += "; the last known state is event \(first - 1)'s"
+        text += first > 0 ? "; the last known state is event \(first - 1)'s" : "; no earlier state is known"
         if let last { text += ", the next is event \(last + 1)'s" }
         return text
     }

@@ -20,6 +20,11 @@ struct UnknownStateRanges {
     mutating func note(index: Int64, branch: Int64, kind: EventKind, label: String?, detail: String?) {
         scannedThrough = max(scannedThrough, index)
         switch kind {
+        case .dropped where label == "initial_unknown":
+            // An import of a file without an initial state (docs/SESSION-FORMAT.md, "Redux DevTools format"): the
+            // recorded initial state (null) is unknown too, and so is the row's own.
+            start(UnknownState(branch: branch, first: 0, last: nil, cause: index,
+                               reason: detail ?? "the file has no initial state"))
         case .dropped:
             // The app's announcement (label "dropped"); the recorder's own overflow row (no label) holds a keyframe
             // and leaves the state as it was.

@@ -18,6 +18,12 @@ public struct JSONLimits: Sendable, Hashable {
         set { explicitMaxValues = newValue }
     }
     private var explicitMaxValues: Int?
+    /// When true, a `\u` escape of a surrogate (U+D800…U+DFFF) that is not half of a pair is read as U+FFFD
+    /// (the replacement character) instead of failing the parse. JavaScript strings can hold such lone
+    /// surrogates and `JSON.stringify` writes them as escapes, so files written by JavaScript tools (Redux
+    /// DevTools) carry them. Default false: RFC 8259 text, as the wire protocol requires. Raw UTF-8 that encodes a
+    /// surrogate stays invalid either way. ``JSONValue/init(parsing:limits:replacedSurrogates:)`` counts them.
+    public var replacesLoneSurrogates = false
 
     /// Limits with the given values (`maxValues` nil: derived from `maxBytes`, see ``maxValues``).
     public init(maxDepth: Int = 512, maxBytes: Int = 64 << 20, maxValues: Int? = nil) {

@@ -3,7 +3,8 @@
 ///
 /// Accepts an optional UTF-8 byte-order mark. Rejects: invalid UTF-8 (overlong forms, surrogates, code points
 /// above U+10FFFF, truncated sequences), unescaped control characters in strings, unpaired surrogate escapes,
-/// leading zeros, numbers outside the range of `Double`, trailing data.
+/// leading zeros, numbers outside the range of `Double`, trailing data. With
+/// ``JSONLimits/replacesLoneSurrogates`` an unpaired surrogate escape is read as U+FFFD instead (and counted).
 ///
 /// Threading: a value used by one thread for one parse.
 struct JSONParser {
@@ -13,6 +14,8 @@ struct JSONParser {
     /// Values read so far (bounded by `limits.maxValues`).
     private var valueCount = 0
     private let maxValues: Int
+    /// Lone surrogate escapes read as U+FFFD (only with `limits.replacesLoneSurrogates`).
+    private(set) var replacedSurrogates = 0
 
     private struct Frame {
         var isObject: Bool
@@ -44,6 +47,14 @@ struct JSONParser {
 
     /// Parses one complete document.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) throws(JSONParseError) -> JSONValue {
+        var replaced = 0
+        return try parse(bytes, limits: limits, replacedSurrogates: &replaced)
+    }
+
+    /// Parses one complete document; adds to `replacedSurrogates` the lone surrogate escapes read as U+FFFD.
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits, replacedSurrogates: inout Int
+    ) throws(JSONParseError) -> JSONValue {
         guard bytes.count <= limits.maxBytes else {
             throw JSONParseError(
                 offset: limits.maxBytes,
@@ -57,6 +68,7 @@ struct JSONParser {
         if parser.pos < bytes.count {
             throw parser.error("unexpected \(parser.describeByte(at: parser.pos)) after the end of the document")
         }
+        replacedSurrogates += parser.replacedSurrogates
         return value
     }
 
@@ -426,21 +438,42 @@ struct JSONParser {
             var scalar = try readHex4()
             if scalar >= 0xD800 && scalar < 0xDC00 {
                 guard pos + 1 < bytes.count, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u") else {
-                    throw error("unpaired high surrogate in \\u escape", at: escapeStart)
+                    guard limits.replacesLoneSurrogates else {
+                        throw error("unpaired high surrogate in \\u escape", at: escapeStart)
+                    }
+                    replaceLoneSurrogate(in: &buffer)
+                    return
                 }
+                let next = pos
                 pos += 2
                 let low = try readHex4()
                 guard low >= 0xDC00 && low < 0xE000 else {
-                    throw error("high surrogate not followed by a low surrogate in \\u escape", at: escapeStart)
+                    guard limits.replacesLoneSurrogates else {
+                        throw error("high surrogate not followed by a low surrogate in \\u escape", at: escapeStart)
+                    }
+                    // The next escape is read on its own (it may start a pair itself).
+                    pos = next
+                    replaceLoneSurrogate(in: &buffer)
+                    return
                 }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                throw error("unpaired low surrogate in \\u escape", at: escapeStart)
+                guard limits.replacesLoneSurrogates else {
+                    throw error("unpaired low surrogate in \\u escape", at: escapeStart)
+                }
+                replaceLoneSurrogate(in: &buffer)
+                return
             }
             appendUTF8(scalar, to: &buffer)
         default:
             throw error("invalid escape sequence '\\\(describeEscape(c))'", at: escapeStart)
         }
+    }
+
+    /// Appends U+FFFD for a lone surrogate escape and counts it.
+    private mutating func replaceLoneSurrogate(in buffer: inout [UInt8]) {
+        appendUTF8(0xFFFD, to: &buffer)
+        replacedSurrogates += 1
     }
 
     private func describeEscape(_ c: UInt8) -> String {

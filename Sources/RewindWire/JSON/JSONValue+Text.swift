@@ -37,6 +37,15 @@ extension JSONValue {
         self = try JSONParser.parse(buffer, limits: limits)
     }
 
+    /// Parses a complete JSON document from any contiguous UTF-8 bytes, adding to `replacedSurrogates` how many
+    /// lone surrogate escapes were read as U+FFFD (only with ``JSONLimits/replacesLoneSurrogates``; otherwise
+    /// they fail the parse and the count stays as it was). Threading: pure.
+    public init(
+        parsing buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits, replacedSurrogates: inout Int
+    ) throws(JSONParseError) {
+        self = try JSONParser.parse(buffer, limits: limits, replacedSurrogates: &replacedSurrogates)
+    }
+
     /// Compact JSON text (no whitespace), keys in order. Non-finite doubles are written as `null`.
     /// `parse(serialized())` gives back an equal value with the same number kinds and key order, and text in
     /// this canonical form round-trips byte for byte (modulo whitespace). Other spellings of the same value —

@@ -22,6 +22,8 @@ public enum RecordedRowMeaning {
     public static func unknownStart(kind: TimelineEventKind, label: String?) -> UnknownStart? {
         switch kind {
         case .dropped where label == "dropped": return .afterRow
+        // An import without an initial state: the row's own state (the recorded null) is unknown too.
+        case .dropped where label == "initial_unknown": return .atRow
         case .error where label == "patch_failed" || label == "out_of_order": return .atRow
         default: return nil
         }

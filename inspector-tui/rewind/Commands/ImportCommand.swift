@@ -27,5 +27,6 @@ struct ImportCommand: ParsableCommand {
         }
         progress.finish()
         print("imported \(result.eventCount) events (\(result.format.rawValue)) as session \(result.id)")
+        for warning in result.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
     }
 }

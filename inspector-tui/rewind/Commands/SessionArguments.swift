@@ -38,8 +38,9 @@ extension SessionArguments {
             return state
         case .unknown(let range):
             let end = range.last.map { "event \($0)" } ?? "the end of the recording"
-            throw CommandError("the state after event \(index) was not recorded (unknown from event \(range.first) "
-                               + "to \(end): \(range.reason))")
+            let start = range.first == 0 ? "the initial state" : "event \(range.first)"
+            throw CommandError("the state after event \(index) was not recorded (unknown from \(start) to \(end): "
+                               + "\(range.reason))")
         }
     }
 
