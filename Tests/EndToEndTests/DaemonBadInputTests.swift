@@ -509,7 +509,8 @@ struct DaemonControlBadInputTests {
         let failure = try client.expectFailure("1", .unknownType, field: "command")
         #expect(failure["error"]?["message"]?.stringValue?.contains("rewind_everything") == true, "\(failure)")
         try client.request("2", "sessions")
-        #expect(try client.expectSuccess("2") == ["sessions": []])
+        #expect(try client.expectSuccess("2")
+                == ["sessions": [], "dataDirectory": .string(harness.dataDirectory.standardizedFileURL.path)])
     }
 
     @Test("a request that is not JSON is answered with id \"\" and bad_json, then close 1007")
