@@ -10,7 +10,9 @@ import Testing
 struct LargeStateReplayTests {
     @Test("rewind replay and rewind verify of 300 actions of stress --state-bytes 1000000")
     func replayAndVerifyOfAOneMegabyteState() throws {
-        let harness = try DaemonHarness()
+        // The app has the command timeout to answer all of a skip's replays: 300 actions of a 1 MB state take a
+        // sanitized debug build longer than the default 60 s.
+        let harness = try DaemonHarness { $0.commandTimeout = TestTime.seconds($0.commandTimeout) }
         defer { harness.tearDown() }
         // Paced; a debug build's inspector may still coalesce some states (dropped ranges), whose actions verify
         // runs without comparing.
