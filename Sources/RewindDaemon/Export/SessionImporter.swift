@@ -189,7 +189,8 @@ public struct SessionImporter: Sendable {
             throw .malformedImport(path: path, line: headerLine, reason: error.reason)
         }
         let limits = SessionImporter.parseLimits(maxLineBytes: maxLineBytes)
-        let recording = try store.createSession(
+        let staging = try stagingStore()
+        let recording = try staging.createSession(
             appName: session.app, instance: session.instance, protocolVersion: session.protocolVersion,
             stateType: session.stateType, initialState: initialState, startedAt: session.startedAt,
             importedFrom: url.lastPathComponent)
@@ -255,11 +256,12 @@ public struct SessionImporter: Sendable {
                 }
             }
             try finish(recording, as: session.endState, endedAt: session.endedAt)
+            try publish(recording.id, from: staging)
             progress?(TransferProgress(completed: lines.size, total: lines.size, unit: .bytes))
             return SessionImportResult(id: recording.id, format: .jsonl, eventCount: count,
                                        warnings: [SessionImporter.loneSurrogatesWarning(replaced)].compactMap { $0 })
         } catch {
-            abandon(recording)
+            abandon(recording, in: staging)
             throw error
         }
     }
@@ -279,7 +281,8 @@ public struct SessionImporter: Sendable {
         // Times come from the document (`@@INIT`, the actions' timestamps), else from the file: never from the
         // import's clock.
         let startedAt = document.startedAt ?? SessionImporter.modificationTime(of: url)
-        let recording = try store.createSession(
+        let staging = try stagingStore()
+        let recording = try staging.createSession(
             appName: session?.app ?? url.deletingPathExtension().lastPathComponent, instance: session?.instance,
             protocolVersion: session?.protocolVersion ?? 0, stateType: session?.stateType,
             initialState: document.initialState ?? .null, startedAt: Date(timeIntervalSince1970: startedAt),
@@ -347,6 +350,7 @@ public struct SessionImporter: Sendable {
             }
             try finish(recording, as: session?.endState,
                        endedAt: session?.endedAt ?? Date(timeIntervalSince1970: previousTime))
+            try publish(recording.id, from: staging)
             progress?(TransferProgress(completed: total, total: total, unit: .events))
             let warnings = [
                 SessionImporter.loneSurrogatesWarning(replaced + document.replacedSurrogates),
@@ -356,7 +360,7 @@ public struct SessionImporter: Sendable {
             return SessionImportResult(id: recording.id, format: .reduxDevTools, eventCount: count,
                                        warnings: warnings.compactMap { $0 })
         } catch {
-            abandon(recording)
+            abandon(recording, in: staging)
             throw error
         }
     }
@@ -378,8 +382,36 @@ public struct SessionImporter: Sendable {
         if let error = recording.lastError { throw error }
     }
 
-    private func abandon(_ recording: SessionRecording) {
+    private func abandon(_ recording: SessionRecording, in staging: SessionStore) {
         recording.finish(endState: .interrupted)
-        try? store.deleteSession(recording.id)
+        try? staging.deleteSession(recording.id)
+    }
+
+    // MARK: Staging
+
+    /// The folder of the data directory an import writes its session into (`.importing`, hidden from listings),
+    /// so that a killed `rewind import` leaves no session that reads like an interrupted recording: the file moves
+    /// into the data directory only once complete (`publish`). Files an earlier, killed import left there (their
+    /// lock is free) are deleted; one another import is writing is left alone.
+    private func stagingStore() throws(SessionStoreError) -> SessionStore {
+        let staging = try SessionStore(directory: store.directory.appendingPathComponent(".importing", isDirectory: true),
+                                       options: store.options)
+        for id in (try? staging.sessionIDs()) ?? [] { try? staging.deleteSession(id) }
+        return staging
+    }
+
+    /// Moves the finished session `id` from `staging` into the data directory (one `rename`: readers see all of it
+    /// or nothing).
+    private func publish(_ id: SessionID, from staging: SessionStore) throws(SessionStoreError) {
+        let source = staging.fileURL(for: id).path, target = store.fileURL(for: id).path
+        guard !FileManager.default.fileExists(atPath: target) else {
+            try? staging.deleteSession(id)
+            throw .unwritable(path: target, reason: "a session with the imported session's id appeared meanwhile")
+        }
+        guard rename(source, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? staging.deleteSession(id)
+            throw .unwritable(path: target, reason: reason)
+        }
     }
 }
