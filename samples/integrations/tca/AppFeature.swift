@@ -14,11 +14,13 @@ struct AppFeature: Reducer {
         case recorderSetState(State)
     }
 
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        switch action {
-        case .increment: state.count += 1
-        case .factLoaded, .recorderSetState: break
+    var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case .increment: state.count += 1
+            case .factLoaded, .recorderSetState: break
+            }
+            return .none
         }
-        return .none
     }
 }

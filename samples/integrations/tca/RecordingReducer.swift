@@ -9,10 +9,13 @@ struct RecordingReducer<Base: Reducer>: Reducer where Base.State: Sendable, Base
 
     var body: some Reducer<Base.State, Base.Action> {
         Reduce { state, action in
-            if let replacement = stateToSet(action) { state = replacement; return .none }
-            let effect = base.reduce(into: &state, action: action)
-            recorder.record(action, state: state)
-            return effect
+            if let replacement = stateToSet(action) { state = replacement }
+            return .none
+        }
+        base
+        Reduce { state, action in
+            if stateToSet(action) == nil { recorder.record(action, state: state) }
+            return .none
         }
     }
 }
@@ -21,7 +24,7 @@ struct RecordingReducer<Base: Reducer>: Reducer where Base.State: Sendable, Base
 @MainActor func makeStore() -> StoreOf<AppFeature> {
     nonisolated(unsafe) var store: StoreOf<AppFeature>!
     var host = RecorderHost<AppFeature.State, AppFeature.Action>(currentState: {
-        MainActor.assumeIsolated { store.withState { $0 } }
+        MainActor.assumeIsolated { store.state }
     })
     host.offerJump { state in MainActor.assumeIsolated { _ = store.send(.recorderSetState(state)) } }  // State: Codable
     let recorder = Recorder(name: "my-app", initialState: AppFeature.State(), host: host)

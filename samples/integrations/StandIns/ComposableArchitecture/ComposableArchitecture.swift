@@ -10,7 +10,7 @@ public struct Effect<Action> {
     public static var none: Effect { Effect { _ in } }
 }
 
-/// Evolves a state by an action: either by `reduce(into:action:)` or by its `body`, another reducer.
+/// Evolves a state by an action: either by `reduce(into:action:)` or by its `body`, other reducers run in order.
 public protocol Reducer<State, Action> {
     associatedtype State
     associatedtype Action
@@ -19,8 +19,35 @@ public protocol Reducer<State, Action> {
     /// Evolves `state` by `action` and says what effect to run.
     func reduce(into state: inout State, action: Action) -> Effect<Action>
 
-    /// The reducer this one is made of.
-    var body: Body { get }
+    /// The reducers this one is made of, run one after the other.
+    @ReducerBuilder<State, Action> var body: Body { get }
+}
+
+/// Builds a `body` from the reducers listed in it, run in order (TCA's `ReducerBuilder`).
+@resultBuilder
+public enum ReducerBuilder<State, Action> {
+    /// One reducer of the body, of the body's state and action (which lets `Reduce { … }` infer them).
+    public static func buildExpression<R: Reducer>(_ expression: R) -> R where R.State == State, R.Action == Action {
+        expression
+    }
+
+    /// The first reducer of a body.
+    public static func buildPartialBlock<R: Reducer>(first: R) -> R where R.State == State, R.Action == Action {
+        first
+    }
+
+    /// The reducers so far, then `next`: run one after the other, their effects too.
+    public static func buildPartialBlock<R0: Reducer, R1: Reducer>(accumulated: R0, next: R1) -> Reduce<State, Action>
+    where R0.State == State, R0.Action == Action, R1.State == State, R1.Action == Action {
+        Reduce { state, action in
+            let first = accumulated.reduce(into: &state, action: action)
+            let second = next.reduce(into: &state, action: action)
+            return Effect { send in
+                first.operation(send)
+                second.operation(send)
+            }
+        }
+    }
 }
 
 extension Reducer where Body: Reducer, Body.State == State, Body.Action == Action {
@@ -51,7 +78,8 @@ public struct StoreTask: Sendable {}
 /// The store: the state, changed only by sending actions through the reducer. Main actor.
 @MainActor
 public final class Store<State, Action> {
-    private var state: State
+    /// The current state (TCA: read it directly, observed through `@ObservableState`).
+    public private(set) var state: State
     private let reduce: (inout State, Action) -> Effect<Action>
 
     /// A store running `reducer()` from `initialState`.
@@ -69,9 +97,10 @@ public final class Store<State, Action> {
         return StoreTask()
     }
 
-    /// Reads the state.
-    public func withState<Value>(_ read: (State) -> Value) -> Value { read(state) }
 }
+
+/// A reducer of `R`'s state and actions (`some ReducerOf<Self>` in a feature's `body`).
+public typealias ReducerOf<R: Reducer> = Reducer<R.State, R.Action>
 
 /// The store of a reducer's state and actions.
 public typealias StoreOf<R: Reducer> = Store<R.State, R.Action>
