@@ -222,6 +222,21 @@ struct CommandLineConsistencyTests {
         }
     }
 
+    @Test("rewind sessions names a damaged file with what is wrong and what to do; the listing says none is readable")
+    func damagedFileIsNamed() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-dmg-\(UUID())")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        let file = data.appendingPathComponent("20261129-140001-counter-57a8e9.rewind")
+        try Data("garbage garbage".utf8).write(to: file)
+        let run = try rewind(["sessions", "--data", data.path])
+        #expect(run.status == 0)
+        #expect(run.out == ["No readable sessions in \(data.path) (1 damaged file, on standard error)."], "\(run.out)")
+        #expect(run.err.contains("rewind: left out a damaged file: \(file.path) is not a readable Rewind session"),
+                "\(run.err)")
+        #expect(run.err.contains("move it out of \(data.path) or delete it"), "\(run.err)")
+    }
+
     @Test("rewind (the timeline) on a busy port without a terminal never asks to attach: it says so and exits 1")
     func busyPortWithoutATerminalNeverAsks() throws {
         let harness = try DaemonHarness()

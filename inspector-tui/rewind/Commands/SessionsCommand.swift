@@ -62,7 +62,7 @@ struct SessionsCommand: ParsableCommand {
         var unreadable: [String] = []
         let sessions: [SessionMetadata]
         do {
-            sessions = try store.listSessions { url, error in unreadable.append("\(url.lastPathComponent): \(error)") }
+            sessions = try store.listSessions { _, error in unreadable.append("\(error)") }
         } catch {
             throw CommandError("cannot list \(data.directory.path): \(error)")
         }
@@ -71,12 +71,16 @@ struct SessionsCommand: ParsableCommand {
         if json {
             for (session, lost) in zip(sessions, lost) { print(Self.json(session, actionsLost: lost).serialized()) }
         } else if sessions.isEmpty {
-            print("No sessions in \(data.directory.path).")
+            print(unreadable.isEmpty ? "No sessions in \(data.directory.path)."
+                : "No readable sessions in \(data.directory.path) (\(unreadable.count) damaged file"
+                    + "\(unreadable.count == 1 ? "" : "s"), on standard error).")
         } else {
             print(Self.table(sessions, actionsLost: lost))
         }
+        // A damaged file is named with what is wrong and what to do, rather than the bare SQLite message.
         for problem in unreadable {
-            FileHandle.standardError.write(Data("rewind: skipped \(TerminalText.escaped(problem))\n".utf8))
+            FileHandle.standardError.write(Data(("rewind: left out a damaged file: \(TerminalText.escaped(problem)); "
+                + "move it out of \(data.directory.path) or delete it\n").utf8))
         }
     }
 
