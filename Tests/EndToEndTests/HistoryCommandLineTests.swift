@@ -46,6 +46,32 @@ struct HistoryCommandLineTests {
         return (status, process.stdoutLines, process.stderrLines.joined(separator: "\n"))
     }
 
+    @Test("history and sessions write times and counts as the timeline does: +6:08.064, 1,200 (issue 31, item 9)")
+    func oneConventionForTimesAndCounts() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-conv-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SessionStore(directory: directory)
+        let start = 1_795_361_412.0
+        let recording = try store.createSession(appName: "counter", protocolVersion: 1, initialState: ["count": 0],
+                                                startedAt: Date(timeIntervalSince1970: start))
+        for index in 1...1_200 {
+            let time = index == 1_200 ? start + 368.064 : start + Double(index) / 100
+            recording.append(NewEvent(appSeq: Int64(index), time: time, label: "increment", action: ["increment": [:]],
+                                      patch: JSONPatch([.replace(path: JSONPointer(tokens: ["count"]),
+                                                                 value: .int(Int64(index)))])),
+                             stateAfter: ["count": .int(Int64(index))])
+        }
+        recording.finish(endState: .clean)
+        let history = try ChildProcess(Executables.path("rewind"),
+                                       ["history", recording.id.rawValue, "/count", "--data", directory.path])
+        #expect(history.waitForExit() == 0, "\(history.stderrLines)")
+        let newest = try #require(history.stdoutLines.dropFirst().first)
+        #expect(newest.hasPrefix("1,200") && newest.contains("+6:08.064"), "\(history.stdoutLines.prefix(3))")
+        let sessions = try ChildProcess(Executables.path("rewind"), ["sessions", "--data", directory.path])
+        #expect(sessions.waitForExit() == 0)
+        #expect(sessions.stdoutLines.last?.contains(" 1,200 ") == true, "\(sessions.stdoutLines)")
+    }
+
     @Test("history lists the events that changed a value, newest first, as a table or JSON lines, by id prefix")
     func history() throws {
         let session = try Recorded()

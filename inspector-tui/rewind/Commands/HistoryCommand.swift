@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RewindDaemon
+import RewindTUI
 import RewindWire
 
 /// `rewind history SESSION POINTER [--at SEQ] [--branch N] [--limit N] [--json]`: the events that changed the value
@@ -82,8 +83,9 @@ struct HistoryCommand: ParsableCommand {
         var table = TextTable(header: ["EVENT", "TIME", "KIND", "LABEL", "HOW"])
         table.rightAligned = [0]
         print(table.render(rows.map { change, event in
-            [String(event.index) + (change.branch != 0 ? " (branch \(change.branch))" : ""),
-             String(format: "+%.3fs", event.time - started), event.kind.rawValue,
+            [Formatting.grouped(Int(event.index)) + (change.branch != 0 ? " (branch \(change.branch))" : ""),
+             // The timeline's conventions: `+6:08.064` past a minute, `1,000,062`.
+             Formatting.relativeTime(event.time - started), event.kind.rawValue,
              TerminalText.escaped(event.label ?? ""),
              change.cause == .patch ? "patch" : "state replaced"]
         }))

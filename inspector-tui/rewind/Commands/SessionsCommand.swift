@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RewindDaemon
+import RewindTUI
 import RewindWire
 
 /// `rewind sessions [--json]`: the recorded sessions, newest first. `--delete SESSION` removes saved sessions'
@@ -159,7 +160,8 @@ struct SessionsCommand: ParsableCommand {
         let rows = sessions.enumerated().map { number, session in
             let lost = number < actionsLost.count ? actionsLost[number] : nil
             return [session.id.rawValue, TerminalText.escaped(session.appName), formatter.string(from: session.startedAt),
-                    String(session.eventCount), lost.map(String.init) ?? "?", session.endState.rawValue,
+                    Formatting.grouped(Int(session.eventCount)), lost.map { Formatting.grouped(Int($0)) } ?? "?",
+                    session.endState.rawValue,
                     ByteCount.format(session.fileBytes)]
         }
         return TextTable(header: ["ID", "APP", "STARTED", "EVENTS", "LOST", "END", "SIZE"],
