@@ -68,6 +68,11 @@ public struct InspectorConfiguration: Sendable {
     /// the full state as a `snapshot` (reason `memo-check`), encodes every state whole for the rest of the session,
     /// and logs why once. At least 1.
     public var memoCheckInterval = 64
+    /// Called after the timeline put a recorded state in place — a `jump` or a `replay` (its argument) — on the
+    /// host's executor (the main actor for a `Rewind.Store`), once the app's state is the one put in place. For
+    /// work the app does on its own that would overwrite a state being inspected: pausing timers, polling or a
+    /// demo loop while someone travels in time (Redux DevTools calls this "lock"). Nil: nothing is called.
+    public var onTimeTravel: (@Sendable (String) -> Void)?
 
     /// The configuration with every field at its default.
     public init() {}

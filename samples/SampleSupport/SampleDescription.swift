@@ -1,4 +1,5 @@
 import Foundation
+import RewindInspector
 
 /// What a sample is — its name, what it shows, its command words and its demo — and its command line, read before
 /// the sample makes its store: `--help` and a mistyped option are answered before the store's inspector connects,
@@ -38,6 +39,14 @@ public struct SampleDescription: Sendable {
             exit(0)
         }
         return options
+    }
+
+    /// The inspector's configuration for this sample: the environment's (`REWIND_URL`, …), and a `--demo` that
+    /// pauses while someone travels in time from the timeline (``TimeTravelPause``).
+    public func inspectorConfiguration() -> InspectorConfiguration {
+        var configuration = InspectorConfiguration.fromEnvironment()
+        configuration.onTimeTravel = { _ in TimeTravelPause.shared.travelled() }
+        return configuration
     }
 
     /// The command words, for `--help` and the interactive `help`.

@@ -81,8 +81,9 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
 
     private func runDemo(loops: Int?, pace: Double) async {
         var loop = 0
-        while loops.map({ loop < $0 }) ?? true {
+        script: while loops.map({ loop < $0 }) ?? true {
             for command in sample.demoScript {
+                if await pausedForTimeTravel() { continue script }
                 _ = await execute(command, context: "demo", source: origin)
                 try? await Task.sleep(nanoseconds: UInt64(pace * 1e9))
             }
@@ -105,6 +106,19 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
             }
             _ = await execute(command, context: "input", source: SourceLocation(file: "stdin", line: number))
         }
+    }
+
+    /// Waits while the timeline's last jump or replay is recent (``TimeTravelPause``), saying so once; true when it
+    /// waited, and the demo then starts its script over from the first step.
+    private func pausedForTimeTravel() async -> Bool {
+        let pause = TimeTravelPause.shared
+        guard pause.remaining > 0 else { return false }
+        printError("demo: paused — the timeline put a recorded state in place; the demo starts over "
+            + "\(Int(pause.quietSeconds)) s after the last jump or replay")
+        while pause.remaining > 0 {
+            try? await Task.sleep(nanoseconds: UInt64(min(pause.remaining, 0.5) * 1e9) + 1_000_000)
+        }
+        return true
     }
 
     private func serveUntilInputCloses() async {

@@ -15,7 +15,7 @@ let options = sample.options()  // --help answered before the store, and so its 
 let store = Store(
     initialState: CounterState(),
     reducer: counterReducer,
-    middleware: [Inspector.middleware(name: "counter")]
+    middleware: [Inspector.middleware(name: "counter", configuration: sample.inspectorConfiguration())]
 )
 
 await SampleRunner(sample, options: options, store: store, parse: parseCounterCommand).run()

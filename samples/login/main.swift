@@ -36,7 +36,8 @@ let store = Store(
     initialState: LoginAppState(),
     reducer: LoginApp.reducer(login: flow.loginOutput, home: flow.homeOutput),
     interpreter: .live(api: api),
-    middleware: [Inspector.middleware(name: "login", redacting: ["**.password"])],
+    middleware: [Inspector.middleware(name: "login", redacting: ["**.password"],
+                                      configuration: sample.inspectorConfiguration())],
     configuration: StoreConfiguration(clock: clock)
 )
 let context = LoginFlowContext(store: store)

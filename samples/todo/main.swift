@@ -33,7 +33,7 @@ let store = Store(
     initialState: TodoState(),
     reducer: todoReducer,
     interpreter: .live(file: file, fileSystem: LocalFileSystem(), ids: SequentialIDs()),
-    middleware: [Inspector.middleware(name: "todo")],
+    middleware: [Inspector.middleware(name: "todo", configuration: sample.inspectorConfiguration())],
     configuration: StoreConfiguration(clock: clock)
 )
 let commands = TodoCommands(store: store)

@@ -98,8 +98,10 @@ public final class Recorder<State: Sendable, Action: Sendable>: @unchecked Senda
             onSnapshotWanted: {
                 executor.run { commands.reportCurrentState(reason: Outbox<State, Action>.closingReason) }
             })
+        let onTimeTravel = configuration.onTimeTravel
         commands.onStateReplaced = { [weak self] state, reason in
             self?.recordReplacement(state, reason: reason)
+            if reason == "jump" || reason == "replay" { onTimeTravel?(reason) }
         }
         pipeline?.start()
     }
