@@ -18,6 +18,9 @@ let appReducer = Reducer<AppAction, AppState>.reduce { action, state in
     if case .recorderSetState(let replacement) = action { state = replacement }
 } <> featureReducer
 
-var host = RecorderHost<AppState, AppAction>(currentState: { MainActor.assumeIsolated { store.state } })
+// ReduxStoreBase has no `state`: read the subject the store was made with.
+var host = RecorderHost<AppState, AppAction>(currentState: { MainActor.assumeIsolated { appSubject.value() } })
 host.offerJump { state in MainActor.assumeIsolated { store.dispatch(.recorderSetState(state)) } }
 host.offerDispatch { action in MainActor.assumeIsolated { store.dispatch(action) } }   // AppAction: Codable
+host.offerReplay(reducing: { state, action in appReducer.reduce(action, &state) },
+                 replace: { state in MainActor.assumeIsolated { store.dispatch(.recorderSetState(state)) } })
