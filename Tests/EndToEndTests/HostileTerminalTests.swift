@@ -269,7 +269,8 @@ struct HostileTerminalTests {
         let listing = try ChildProcess(Executables.path("rewind"), ["sessions", "--data", data.path])
         #expect(listing.waitForExit(timeout: 10) == 0, "rewind sessions did not finish: \(listing.stderrLines)")
         #expect(listing.stdoutLines.contains { $0.contains(recording.id.rawValue) })
-        #expect(listing.stderrLines.contains { $0.contains("skipped 20260101-000000-fifo-abcdef.rewind") && $0.contains("FIFO") },
+        #expect(listing.stderrLines.contains { $0.contains("left out: ") && $0.contains("20260101-000000-fifo-abcdef.rewind")
+                    && $0.contains("FIFO") },
                 "stderr: \(listing.stderrLines)")
 
         let port = FreePort.next()

@@ -120,34 +120,24 @@ final class SessionFileWriter {
         }
     }
 
-    /// The file's device and inode when it was opened: a path that no longer names them was deleted (or replaced)
-    /// while recording.
-    private var identity: (device: UInt64, inode: UInt64)?
+    /// A descriptor of the file of its own (SQLite's is out of reach): its link count says whether the file still
+    /// has a name anywhere. Moved with its directory, it does, and recording goes on into it; deleted, it does not.
+    private var watch: Int32 = -1
 
-    /// The device and inode `path` names now, or nil when it names nothing.
-    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return (UInt64(status.st_dev), UInt64(status.st_ino))
-    }
-
-    /// Refuses to write into a file that was deleted or replaced while open (`rm -rf` of the data directory): what
-    /// it would write is gone when it closes. As an error, it is logged once and the events stay buffered and
-    /// unacknowledged (an app keeps them for a daemon that can record them) instead of being thrown away silently.
+    /// Refuses to write into a file that was deleted while open (`rm -rf` of the data directory): what it would
+    /// write is gone when it closes. As an error, it is logged once and the events stay buffered and unacknowledged
+    /// (an app keeps them for a daemon that can record them) instead of being thrown away silently.
     private func checkFileIsStillThere() throws(SessionStoreError) {
-        guard let identity else { return }
-        let now = Self.identity(of: path)
-        guard let now, now.device == identity.device, now.inode == identity.inode else {
-            throw .unwritable(path: path, reason: now == nil
-                ? "the file was deleted while recording (was the data directory removed?); its events are kept "
-                    + "unacknowledged, not written into a deleted file"
-                : "another file took its place while recording; its events are kept unacknowledged")
-        }
+        guard watch >= 0 else { return }
+        var status = stat()
+        guard fstat(watch, &status) == 0, status.st_nlink == 0 else { return }
+        throw .unwritable(path: path, reason: "the file was deleted while recording (was the data directory "
+            + "removed?); its events are kept unacknowledged, not written into a deleted file")
     }
 
     private init(database: SQLiteDatabase) throws(SessionStoreError) {
         self.database = database
-        identity = Self.identity(of: database.path)
+        watch = open(database.path, O_RDONLY | O_CLOEXEC)
         statements = Statements(
             begin: try database.prepare("BEGIN IMMEDIATE"),
             commit: try database.prepare("COMMIT"),
@@ -293,9 +283,15 @@ final class SessionFileWriter {
     }
 
     /// Closes the file; with WAL, the last connection to close checkpoints the log into the file.
+    deinit {
+        if watch >= 0 { Foundation.close(watch) }
+    }
+
     func close() {
         statements = nil
         database.close()
+        if watch >= 0 { Foundation.close(watch) }
+        watch = -1
     }
 
     /// Deletes a session file and its WAL and shared-memory companions (not the lock file).

@@ -73,15 +73,15 @@ struct SessionsCommand: ParsableCommand {
             for (session, lost) in zip(sessions, lost) { print(Self.json(session, actionsLost: lost).serialized()) }
         } else if sessions.isEmpty {
             print(unreadable.isEmpty ? "No sessions in \(data.directory.path)."
-                : "No readable sessions in \(data.directory.path) (\(unreadable.count) damaged file"
+                : "No readable sessions in \(data.directory.path) (\(unreadable.count) unreadable file"
                     + "\(unreadable.count == 1 ? "" : "s"), on standard error).")
         } else {
             print(Self.table(sessions, actionsLost: lost))
         }
-        // A damaged file is named with what is wrong and what to do, rather than the bare SQLite message.
+        // A file that is not a readable session is named with what is wrong and what to do.
         for problem in unreadable {
-            FileHandle.standardError.write(Data(("rewind: left out a damaged file: \(TerminalText.escaped(problem)); "
-                + "move it out of \(data.directory.path) or delete it\n").utf8))
+            FileHandle.standardError.write(Data(("rewind: left out: \(TerminalText.escaped(problem)) "
+                + "(move it out of \(data.directory.path), or delete it)\n").utf8))
         }
     }
 
