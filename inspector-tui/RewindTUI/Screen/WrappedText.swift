@@ -6,6 +6,8 @@ public enum WrappedText {
     /// `…` when text was left out. Empty text is one empty line.
     public static func lines(_ text: String, width: Int, limit: Int = .max) -> [String] {
         guard width > 0, limit > 0 else { return [] }
+        // The usual case, asked on every layout: one line that fits.
+        if !text.contains("\n"), DisplayWidth.of(text) <= width { return [text] }
         var lines: [String] = []
         var line = ""
         var lineWidth = 0

@@ -182,8 +182,7 @@ struct ServeCommand: ParsableCommand {
         let example = (shown.first ?? live.first).map {
             "'" + SessionIDResolver.openCommand($0.session, port: connection.port, dataDirectory: theirDirectory) + "'"
         } ?? "'rewind open SESSION\(port)'"
-        let sessionsCommand = URL(fileURLWithPath: theirDirectory).standardizedFileURL
-            == SessionStore.defaultDirectory.standardizedFileURL ? "rewind sessions" : "rewind sessions --data \(theirDirectory)"
+        let sessionsCommand = "rewind sessions" + SessionIDResolver.dataOption(for: theirDirectory)
         let elsewhere = !live.isEmpty && shown.isEmpty
             ? "; it records into \(listing?.dataDirectory ?? "another directory"), not \(data.directory.path)" : ""
         let message = "cannot listen on \(address): another rewind is probably running there (a rewind daemon "
@@ -242,8 +241,7 @@ extension ServeCommand {
     /// What the timeline says on quit: where the sessions are and the commands that reopen and list them (with
     /// `--data` when the directory is not the default), naming the newest session this run recorded.
     static func farewell(recorded: [String], directory: URL) -> String {
-        let isDefault = directory.standardizedFileURL == SessionStore.defaultDirectory.standardizedFileURL
-        let data = isDefault ? "" : " --data \(directory.path)"
+        let data = SessionIDResolver.dataOption(for: directory.path)
         let reopen = recorded.last.map { "'rewind open \($0)\(data)' reopens the last one" }
             ?? "'rewind open SESSION\(data)' reopens one"
         let count = recorded.count == 1 ? "1 session" : "\(recorded.count) sessions"

@@ -45,8 +45,7 @@ enum SessionIDResolver {
             throw CommandError("\(error)")
         }
         let directory = store.directory.path
-        let listing = store.directory == SessionStore.defaultDirectory.standardizedFileURL
-            ? "rewind sessions" : "rewind sessions --data \(directory)"
+        let listing = "rewind sessions" + dataOption(for: directory)
         return try resolve(text, among: ids, in: "the session directory \(directory)", hint: " (see '\(listing)')")
     }
 
@@ -74,11 +73,13 @@ enum SessionIDResolver {
     static func openCommand(_ session: String, port: Int, dataDirectory: String?) -> String {
         var command = "rewind open \(session)"
         if port != WireProtocol.defaultPort { command += " --port \(port)" }
-        if let dataDirectory,
-           URL(fileURLWithPath: dataDirectory).standardizedFileURL != SessionStore.defaultDirectory.standardizedFileURL {
-            command += " --data \(dataDirectory)"
-        }
-        return command
+        return command + (dataDirectory.map(dataOption(for:)) ?? "")
+    }
+
+    /// ` --data DIR` for a command reading `directory`, or nothing when it is the default one (`~/.rewind/sessions`).
+    static func dataOption(for directory: String) -> String {
+        URL(fileURLWithPath: directory).standardizedFileURL == SessionStore.defaultDirectory.standardizedFileURL
+            ? "" : " --data \(directory)"
     }
 
     /// The session of the daemon that `text` names, whether its app is connected or not.
