@@ -145,7 +145,7 @@ package struct AppIngest: Sendable {
     /// `hello`'s state is put in place.
     package mutating func connect(_ connectionID: ConnectionID, hello: Hello, resumed: Bool,
                                   at clock: IngestClock) -> [IngestOutput] {
-        var out: [IngestOutput] = []
+        var out = IngestOutputs()
         let version = min(hello.protocolVersion, WireProtocol.version)
         // A hello without `seq` (a client that does not count its actions across connections) continues the record:
         // its events are numbered after what the record accounts for.
@@ -169,11 +169,11 @@ package struct AppIngest: Sendable {
             stateKnown = true  // the hello's state is the state after them
         }
         handled(bytes: 0, at: clock, into: &out)
-        return out
+        return out.collected
     }
 
     /// Records a continued run's return with `hello` (see ``connect(_:hello:resumed:at:)``).
-    private mutating func recordReconnect(_ hello: Hello, seq: UInt64, time: Double, into out: inout [IngestOutput]) {
+    private mutating func recordReconnect(_ hello: Hello, seq: UInt64, time: Double, into out: inout IngestOutputs) {
         var detail = "the app reconnected"
         if seq < accountedThrough {
             // The rebuilt state is needed only where the record lost track of the app's state (``settleResend``);
@@ -217,8 +217,25 @@ package struct AppIngest: Sendable {
     /// the run is no longer on are ignored. A `result` is not the ingest's business (the driver routes it).
     package mutating func receive(_ message: AppMessage, bytes: Int, on connectionID: ConnectionID,
                                   at clock: IngestClock) -> [IngestOutput] {
-        guard let link = connection, link.id == connectionID else { return [] }
-        var out: [IngestOutput] = []
+        var out = IngestOutputs()
+        receive(message, bytes: bytes, on: connectionID, at: clock, into: &out)
+        return out.collected
+    }
+
+    /// Handles `message` as ``receive(_:bytes:on:at:)`` does, handing each output to `carryOut` as soon as it is
+    /// made (see ``IngestOutputs``: the rows of a batch then let go of their states before the next patch applies).
+    /// `carryOut` must not use the machine.
+    package mutating func receive(_ message: AppMessage, bytes: Int, on connectionID: ConnectionID,
+                                  at clock: IngestClock, handingOverTo carryOut: (IngestOutput) -> Void) {
+        withoutActuallyEscaping(carryOut) { carryOut in
+            var out = IngestOutputs(handingOverTo: carryOut)
+            receive(message, bytes: bytes, on: connectionID, at: clock, into: &out)
+        }
+    }
+
+    private mutating func receive(_ message: AppMessage, bytes: Int, on connectionID: ConnectionID,
+                                  at clock: IngestClock, into out: inout IngestOutputs) {
+        guard let link = connection, link.id == connectionID else { return }
         let resent = resend != nil
         do throws(WireError) {
             switch message {
@@ -242,7 +259,7 @@ package struct AppIngest: Sendable {
                 recordLost(through: goodbye.seq, time: clock.wall, into: &out)
                 goodbyeSeq = goodbye.seq
             case .result:
-                return []
+                return
             }
         } catch {
             refuse(error, on: connectionID, time: clock.wall, into: &out)
@@ -253,20 +270,19 @@ package struct AppIngest: Sendable {
             if link.resendRemaining == 0 { settleResend(time: clock.wall, into: &out) }
         }
         handled(bytes: bytes, at: clock, into: &out)
-        return out
     }
 
     /// Records a protocol problem of the app's (a message that could not be decoded, a bad field): an `error` row
     /// and the `error` message; the connection goes on unless the code says to close it.
     package mutating func refuse(_ error: WireError, on connectionID: ConnectionID, at clock: IngestClock)
         -> [IngestOutput] {
-        var out: [IngestOutput] = []
+        var out = IngestOutputs()
         refuse(error, on: connectionID, time: clock.wall, into: &out)
-        return out
+        return out.collected
     }
 
     private mutating func refuse(_ error: WireError, on connectionID: ConnectionID, time: Double,
-                                 into out: inout [IngestOutput]) {
+                                 into out: inout IngestOutputs) {
         if connection?.id == connectionID || connection == nil {
             append(NewEvent(time: time, kind: .error, label: error.code.rawValue, detail: error.message), into: &out)
         }
@@ -278,7 +294,7 @@ package struct AppIngest: Sendable {
 
     /// Records the events of an `action` or a `batch` (all or nothing for its source numbers).
     private mutating func record(_ events: [ActionEvent], fields: (Int) -> String, time: Double,
-                                 into out: inout [IngestOutput]) throws(WireError) {
+                                 into out: inout IngestOutputs) throws(WireError) {
         guard var link = connection else { return }
         var table = link.sources
         var resolved = events
@@ -316,7 +332,7 @@ package struct AppIngest: Sendable {
     }
 
     /// Records one action numbered after ``accountedThrough``.
-    private mutating func recordAction(_ event: ActionEvent, into out: inout [IngestOutput]) {
+    private mutating func recordAction(_ event: ActionEvent, into out: inout IngestOutputs) {
         settleResend(time: event.time, into: &out)
         let seq = event.seq
         if seq > accountedThrough &+ 1 {
@@ -366,7 +382,7 @@ package struct AppIngest: Sendable {
 
     /// Records a whole state from the app: a `snapshot` (closing a coalesced range, answering a resync, correcting
     /// an encoding), or what a jump or a replay put in place.
-    private mutating func recordSnapshot(_ snapshot: Snapshot, time: Double, into out: inout [IngestOutput]) {
+    private mutating func recordSnapshot(_ snapshot: Snapshot, time: Double, into out: inout IngestOutputs) {
         if let through = resend?.through, snapshot.seq <= through {
             resend?.rebuilt = snapshot.state
             resend?.rebuiltThrough = snapshot.seq
@@ -403,7 +419,7 @@ package struct AppIngest: Sendable {
 
     /// Records that the app's outbox coalesced: actions `from...to` carry no state (and `actionsLost` of them were
     /// not kept at all: their gap counts them when it shows).
-    private mutating func recordDropped(_ dropped: Dropped, time: Double, into out: inout [IngestOutput]) {
+    private mutating func recordDropped(_ dropped: Dropped, time: Double, into out: inout IngestOutputs) {
         let first = max(dropped.from, accountedThrough &+ 1), last = dropped.to
         guard first <= last else {
             if resend != nil {
@@ -442,7 +458,7 @@ package struct AppIngest: Sendable {
 
     /// Counts the run's actions after ``accountedThrough`` up to `last` as lost — they never reached the record — in
     /// one `dropped` row labelled `lost` (`{"from", "to", "actionsLost"}`); the state is unknown after them.
-    private mutating func recordLost(through last: UInt64, time: Double, into out: inout [IngestOutput]) {
+    private mutating func recordLost(through last: UInt64, time: Double, into out: inout IngestOutputs) {
         guard last > accountedThrough else { return }
         let first = accountedThrough + 1
         let count = last - accountedThrough
@@ -490,7 +506,7 @@ package struct AppIngest: Sendable {
 
     /// Ends a resend: where the record had lost track of the app's state and the messages sent again rebuilt it up
     /// to where the record stands, a `reconnect` row puts the rebuilt state in place.
-    private mutating func settleResend(time: Double, into out: inout [IngestOutput]) {
+    private mutating func settleResend(time: Double, into out: inout IngestOutputs) {
         guard let ended = resend else { return }
         resend = nil
         if !stateKnown, let rebuilt = ended.rebuilt, ended.rebuiltThrough == accountedThrough {
@@ -503,7 +519,7 @@ package struct AppIngest: Sendable {
     /// Puts a whole state in place with a row of `kind`: the patch from the previous state when it was known, else
     /// no patch and a keyframe.
     private mutating func replaceState(with new: JSONValue, kind: EventKind, label: String, detail: String?,
-                                       appSeq: Int64?, time: Double, into out: inout [IngestOutput]) {
+                                       appSeq: Int64?, time: Double, into out: inout IngestOutputs) {
         let full = !stateKnown
         let patch: JSONPatch? = full ? nil : JSONPatch.diff(from: state, to: new)
         state = new
@@ -520,9 +536,9 @@ package struct AppIngest: Sendable {
     /// Records a note on the main line (a command sent, a skip toggled); returns its row.
     package mutating func note(kind: EventKind, label: String, detail: String?, at clock: IngestClock)
         -> [IngestOutput] {
-        var out: [IngestOutput] = []
+        var out = IngestOutputs()
         append(NewEvent(time: clock.wall, kind: kind, label: label, detail: detail), into: &out)
-        return out
+        return out.collected
     }
 
     /// Records a recomputed timeline (a skip's branch): each event with the state after it, on its own branch. The
@@ -550,7 +566,7 @@ package struct AppIngest: Sendable {
         expectedReplacements.removeAll { $0.token == token }
     }
 
-    private mutating func append(_ event: NewEvent, forceKeyframe: Bool = false, into out: inout [IngestOutput]) {
+    private mutating func append(_ event: NewEvent, forceKeyframe: Bool = false, into out: inout IngestOutputs) {
         out.append(.append(IngestRow(index: nextIndex, event: event, stateAfter: state, forceKeyframe: forceKeyframe)))
         nextIndex += 1
     }
@@ -558,7 +574,7 @@ package struct AppIngest: Sendable {
     // MARK: - Acknowledgments
 
     /// A message of `bytes` bytes was handled: what it covers is acknowledged once its rows are committed.
-    private mutating func handled(bytes: Int, at clock: IngestClock, into out: inout [IngestOutput]) {
+    private mutating func handled(bytes: Int, at clock: IngestClock, into out: inout IngestOutputs) {
         guard var link = connection else { return }
         let index = nextIndex - 1
         if var last = link.pending.last, last.index == index {
@@ -577,16 +593,16 @@ package struct AppIngest: Sendable {
     /// their bytes no longer charged).
     package mutating func committed(through index: Int64, at clock: IngestClock) -> [IngestOutput] {
         committedIndex = max(committedIndex, index)
-        var out: [IngestOutput] = []
+        var out = IngestOutputs()
         acknowledge(at: clock, throttled: false, into: &out)
-        return out
+        return out.collected
     }
 
     /// About every 50 ms while ``owesAcknowledgment``: acknowledges what is committed (an `ack` goes out at most
     /// every 50 ms while messages stream), and repeats the last `ack` every second while handled messages wait for
     /// the disk, so that the app can tell a living daemon whose disk is slow from a dead connection.
     package mutating func tick(at clock: IngestClock) -> [IngestOutput] {
-        var out: [IngestOutput] = []
+        var out = IngestOutputs()
         acknowledge(at: clock, throttled: true, into: &out)
         if var link = connection, link.acknowledges, !link.pending.isEmpty,
            clock.monotonic - link.lastAckAt >= 1 {
@@ -595,12 +611,12 @@ package struct AppIngest: Sendable {
             out.append(.send(.ack(Ack(seq: link.wire(link.acknowledgedThrough), lost: link.acknowledgedLost)),
                              to: link.id))
         }
-        return out
+        return out.collected
     }
 
     /// Lets go of the handled messages whose rows are committed and, for an app that reads `ack`s, acknowledges
     /// them (at most every 50 ms when `throttled`; ``tick(at:)`` sends what waits).
-    private mutating func acknowledge(at clock: IngestClock, throttled: Bool, into out: inout [IngestOutput]) {
+    private mutating func acknowledge(at clock: IngestClock, throttled: Bool, into out: inout IngestOutputs) {
         guard var link = connection else { return }
         let done = link.pending.prefix { $0.index <= committedIndex }
         if let last = done.last {

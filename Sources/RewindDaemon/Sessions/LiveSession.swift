@@ -163,7 +163,10 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
             return
         }
         lock.lock()
-        perform(ingest.receive(message, bytes: bytes, on: connection, at: .now))
+        // Each output is carried out as the machine makes it (see `IngestOutputs`): a batch's rows then let go of
+        // their states before the next patch applies, which changes the state in place instead of copying its path.
+        ingest.receive(message, bytes: bytes, on: connection, at: .now) { carryOut($0) }
+        afterOutputs()
         lock.unlock()
     }
 
@@ -178,24 +181,33 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// Carries out the machine's outputs in order, then updates what the connection may read and the ack timer.
     /// Must be called with the lock held.
     private func perform(_ outputs: [IngestOutput]) {
-        for output in outputs {
-            switch output {
-            case .append(let row):
-                let index = recording.append(row.event, stateAfter: row.stateAfter, forceKeyframe: row.forceKeyframe)
-                if index != row.index && index != 0 && !reportedIndexMismatch {
-                    // The machine numbers rows to know what a commit covers; a recording that disagrees would make
-                    // it acknowledge the wrong rows.
-                    reportedIndexMismatch = true
-                    log("session \(id): row \(row.index) was recorded as \(index); acknowledgments may be off")
-                    assertionFailure("the recording numbered a row differently from the ingest machine")
-                }
-                publish(row.event, index: row.index)
-            case .send(let message, let target):
-                if let connection = appConnection, connection.id == target { connection.send(message) }
-            case .close(let target, let code, let reason):
-                if let connection = appConnection, connection.id == target { connection.close(code: code, reason: reason) }
+        for output in outputs { carryOut(output) }
+        afterOutputs()
+    }
+
+    /// Carries out one output of the machine. Must be called with the lock held; does not use the machine.
+    private func carryOut(_ output: IngestOutput) {
+        switch output {
+        case .append(let row):
+            let index = recording.append(row.event, stateAfter: row.stateAfter, forceKeyframe: row.forceKeyframe)
+            if index != row.index && index != 0 && !reportedIndexMismatch {
+                // The machine numbers rows to know what a commit covers; a recording that disagrees would make
+                // it acknowledge the wrong rows.
+                reportedIndexMismatch = true
+                log("session \(id): row \(row.index) was recorded as \(index); acknowledgments may be off")
+                assertionFailure("the recording numbered a row differently from the ingest machine")
             }
+            publish(row.event, index: row.index)
+        case .send(let message, let target):
+            if let connection = appConnection, connection.id == target { connection.send(message) }
+        case .close(let target, let code, let reason):
+            if let connection = appConnection, connection.id == target { connection.close(code: code, reason: reason) }
         }
+    }
+
+    /// After the machine's outputs: updates what the connection may read and the ack timer. Must be called with
+    /// the lock held.
+    private func afterOutputs() {
         reportStorageChange()
         appConnection?.setUncommittedBytes(ingest.uncommittedBytes)
         if ingest.owesAcknowledgment {
