@@ -120,6 +120,12 @@ struct JSONWriter {
 
     mutating func writeString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
+        writeStringContents(string)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes what goes between a JSON string's quotes for `string` (escaped as ``writeString(_:)`` escapes it).
+    mutating func writeStringContents(_ string: String) {
         var string = string
         string.withUTF8 { utf8 in
             var runStart = 0
@@ -144,6 +150,11 @@ struct JSONWriter {
             }
             if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes ASCII text that needs no escaping (a member name written by this module, with its quotes and colon).
+    @inline(__always)
+    mutating func writeRaw(_ text: StaticString) {
+        appendLiteral(text)
     }
 }

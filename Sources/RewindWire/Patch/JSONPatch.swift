@@ -12,6 +12,9 @@ public struct JSONPatch: Hashable, Sendable {
     /// whenever ``operations`` changes; never part of equality.
     private var source: JSONValue?
 
+    /// The JSON this patch was read from, if it was read and not changed since (what ``json`` returns then).
+    var sourceJSON: JSONValue? { source }
+
     /// A patch with these operations.
     public init(_ operations: [JSONPatchOperation] = []) {
         self.operations = operations

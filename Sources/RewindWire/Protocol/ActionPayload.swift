@@ -18,8 +18,11 @@ public struct ActionPayload: Sendable, Hashable {
         self.payload = payload
     }
 
+    /// True when the payload says the label by itself, so the wire form leaves `type` out.
+    var labelIsImplied: Bool { Self.impliedLabel(of: payload) == type }
+
     var json: JSONValue {
-        if Self.impliedLabel(of: payload) == type {
+        if labelIsImplied {
             return .object(JSONObject(keys: ["payload"], values: [payload]))
         }
         return .object(JSONObject(keys: ["type", "payload"], values: [.string(type), payload]))

@@ -9,7 +9,14 @@ public enum WireCodec {
     // MARK: Encoding
 
     /// The frame payload of an app message.
-    public static func encode(_ message: AppMessage) -> [UInt8] { message.json.serializedBytes() }
+    public static func encode(_ message: AppMessage) -> [UInt8] {
+        switch message {
+        // The frames sent once per action are written straight into bytes (the same bytes as the tree's).
+        case .action(let event): return EventFrameWriter.action(event)
+        case .batch(let events): return EventFrameWriter.batch(events)
+        default: return message.json.serializedBytes()
+        }
+    }
 
     /// The frame payload of a daemon message.
     public static func encode(_ message: DaemonMessage) -> [UInt8] { message.json.serializedBytes() }
