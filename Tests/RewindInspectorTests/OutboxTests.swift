@@ -49,6 +49,25 @@ struct OutboxTests {
         #expect(outbox.isEmpty, "every charge was released")
     }
 
+    @Test("the states held before the pipeline learnt what states share are charged like the next ones once it has")
+    func heldStatesRechargedOnceSharingIsKnown() {
+        let budget = 64 << 20
+        let outbox = Box(budgetBytes: budget)
+        // Queued on trust (a sixty-fourth of the budget each) while the pipeline prepared: the states' quarter is full.
+        push(outbox, 1...20)
+        // Their whole size, measured first, changes nothing for the states held (a lowered charge waits for drains)…
+        outbox.updateCosts(stateCharge: 1 << 20, actionBytes: 0, reservedBytes: 0)
+        push(outbox, 21...21)
+        // …then what consecutive states share: the held states are charged it too, and states are kept again.
+        outbox.updateCosts(stateCharge: 10_000, actionBytes: 0, reservedBytes: 0, rechargeHeldStates: true)
+        push(outbox, 22...1_000)
+        let (entries, _) = drainAll(outbox)
+        #expect(entries.prefix(15).allSatisfy { $0.state != nil })
+        #expect(entries[20].state == nil, "the quarter was full of states charged on trust")
+        #expect(entries.dropFirst(21).allSatisfy { $0.state != nil }, "979 states of 10 kB fit in the quarter")
+        #expect(outbox.isEmpty, "every charge was released")
+    }
+
     @Test("an action is lost only when the budget cannot hold it, and the loss is counted where it happened")
     func actionsLastResort() {
         let record = Box.recordBytes
@@ -137,5 +156,33 @@ struct OutboxTests {
         #expect(queue.middle.isEmpty)
         #expect(queue.head.capacity + queue.tail.capacity + (queue.spare?.capacity ?? 0)
                 <= 3 * ChunkedQueue<Int>.chunkSize * 2)
+    }
+
+    @Test("the last two elements are found wherever the chunks' edges fall, as the queue fills and drains")
+    func lastTwo() {
+        var queue = ChunkedQueue<Int>()
+        var model: [Int] = []
+        var next = 0
+        let chunk = ChunkedQueue<Int>.chunkSize
+        // Fill past two chunk edges, then drain across them, checking at every step near an edge.
+        for step in 0..<(3 * chunk + 5) {
+            queue.append(next)
+            model.append(next)
+            next += 1
+            if step % chunk < 3 || step % chunk > chunk - 3 {
+                #expect(queue.last == model.last)
+                #expect(queue.secondLast == (model.count >= 2 ? model[model.count - 2] : nil), "after \(model.count)")
+            }
+        }
+        while !queue.isEmpty {
+            let taken = queue.removeFirst(upTo: chunk - 1)
+            model.removeFirst(taken.count)
+            #expect(queue.last == model.last)
+            #expect(queue.secondLast == (model.count >= 2 ? model[model.count - 2] : nil), "\(model.count) left")
+        }
+        queue.append(1)
+        #expect(queue.secondLast == nil)
+        queue.append(2)
+        #expect(queue.secondLast == 1)
     }
 }

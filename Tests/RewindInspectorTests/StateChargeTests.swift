@@ -77,11 +77,53 @@ struct StateChargeTests {
         var encoder = Self.encoder(preparedWith: state)
         defer { encoder.stop() }
         state.sections[0].items[0].value = 1
-        let probed = encoder.probeUnshared(newest: { state })
+        let probed = encoder.probeUnshared(newest: { (nil, state) })
         #expect(probed)
         #expect(encoder.stateCharge * 10 < encoder.stateBytes)
-        let probedAgain = encoder.probeUnshared(newest: { state })
+        let probedAgain = encoder.probeUnshared(newest: { (nil, state) })
         #expect(!probedAgain, "once is enough")
+    }
+
+    /// The charge one section's change earns: its items and the array of sections, and half again.
+    private static func oneSectionCharge(_ state: Sections) -> Int {
+        let changed = state.sections[0].items.capacity * MemoryLayout<Item>.stride
+            + state.sections.capacity * MemoryLayout<Section>.stride
+        return changed + changed / 2 + 512
+    }
+
+    @Test("the probe measures what the newest queued state does not share with the one queued before it, not everything changed since the initial state")
+    func probeMeasuresOneStep() throws {
+        var state = Self.state(sections: 50, items: 100)
+        var encoder = Self.encoder(preparedWith: state)
+        defer { encoder.stop() }
+        // Forty actions queued while the connection came up, each changing another section.
+        for section in 0..<39 { state.sections[section].items[0].value = 1 }
+        let previous = state
+        state.sections[39].items[0].value = 1
+        let queued = state
+        let probed = encoder.probeUnshared(newest: { (previous, queued) })
+        #expect(probed)
+        #expect(encoder.stateCharge <= Self.oneSectionCharge(state) + 1024,
+                "\(encoder.stateCharge) bytes: forty sections' storage would be about \(40 * Self.oneSectionCharge(state))")
+    }
+
+    @Test("the state that closes a coalesced range does not raise what every held state is charged")
+    func closingStatesDoNotOvercharge() throws {
+        var state = Self.state(sections: 50, items: 100)
+        var encoder = Self.encoder(preparedWith: state)
+        defer { encoder.stop() }
+        state.sections[0].items[1].value = 2
+        _ = encoder.encodeForSending(state)
+        let perAction = encoder.stateCharge
+        #expect(perAction <= Self.oneSectionCharge(state) + 1024)
+        // Thirty actions coalesced (their states never encoded), then the state that closes the range.
+        for section in 1...30 { state.sections[section].items[1].value = 2 }
+        _ = encoder.encodeForSending(state, followsLastSent: false)
+        #expect(encoder.stateCharge == perAction, "a range's changes are not one held state's")
+        // The next action's state measures again.
+        state.sections[31].items[1].value = 2
+        _ = encoder.encodeForSending(state)
+        #expect(encoder.stateCharge <= Self.oneSectionCharge(state) + 1024)
     }
 }
 

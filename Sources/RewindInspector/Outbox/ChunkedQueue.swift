@@ -67,6 +67,19 @@ struct ChunkedQueue<Element> {
         return tail.last ?? middle.last?.last ?? head.last
     }
 
+    /// The element appended before the last one, if two are queued.
+    var secondLast: Element? {
+        guard count > 1 else { return nil }
+        if tail.count >= 2 { return tail[tail.count - 2] }
+        // The last element opens a chunk (or is the only one left in the head): the one before ends the chunk
+        // before it, or sits just before it in the head.
+        if tail.count == 1 { return middle.last?.last ?? head.last }
+        if let full = middle.last {
+            return full.count >= 2 ? full[full.count - 2] : (middle.count >= 2 ? middle[middle.count - 2].last : head.last)
+        }
+        return head.count - headIndex >= 2 ? head[head.count - 2] : nil
+    }
+
     /// Takes up to `limit` elements from the front, oldest first.
     mutating func removeFirst(upTo limit: Int) -> [Element] {
         var taken: [Element] = []

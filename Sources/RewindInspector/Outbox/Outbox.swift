@@ -344,10 +344,17 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     /// beyond its slot (what it does not share with the next state); `actionBytes`, the size of an encoded action
     /// (the part beyond the action's inline size is charged as storage it may hold outside the record, with the
     /// allocator's overhead); `reservedBytes`, what the pipeline holds itself. Pipeline thread only.
-    func updateCosts(stateCharge: Int, actionBytes: Int, reservedBytes: Int) {
+    ///
+    /// `rechargeHeldStates`: the pipeline has just learnt what consecutive states share, and the states held so far
+    /// were charged without knowing it (on trust, or their whole size): they are charged `stateCharge` each from now
+    /// on, as the states pushed from now on are. (Otherwise a raised charge applies to the held states at once, a
+    /// lowered one only as they drain.) Without it, the few dozen states queued while a large state's first encoding
+    /// runs keep the states' share of the budget full until they drain, and every state pushed meanwhile is coalesced.
+    func updateCosts(stateCharge: Int, actionBytes: Int, reservedBytes: Int, rechargeHeldStates: Bool = false) {
         let outside = max(0, actionBytes - MemoryLayout<Action>.size)
         queue.withLock {
             $0.stateCost = stateCharge + MemoryLayout<KeptState>.stride
+            if rechargeHeldStates { $0.stateChargedBytes = min($0.stateChargedBytes, $0.states.count &* $0.stateCost) }
             $0.actionCost = MemoryLayout<Record>.stride + (outside > 0 ? outside + Self.allocationOverhead : 0)
             $0.reservedBytes = reservedBytes
         }
@@ -370,6 +377,15 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     /// drains them, and while it is disconnected it drains nothing). Pipeline thread only.
     var newestState: State? {
         queue.withLock { $0.states.last?.state }
+    }
+
+    /// The newest state the outbox holds and the one queued before it (nil when only one is held), for the pipeline
+    /// to learn what one state shares with the next. Pipeline thread only.
+    var newestStates: (previous: State?, newest: State)? {
+        queue.withLock { queue in
+            guard let newest = queue.states.last?.state else { return nil }
+            return (queue.states.secondLast?.state, newest)
+        }
     }
 
     /// True when what is queued, and what the pipeline holds of what it drained, is charged at most `bytes` and no

@@ -46,6 +46,8 @@ struct FrameBuilder<State: Sendable, Action: Sendable> {
     private(set) var counts = InspectorDeliveryCounts()
     /// Turns the entries' monotonic times into wall-clock seconds (read once per drained batch).
     private var wallOffset = 0.0
+    /// True once the charges handed to the outbox followed what consecutive states share.
+    private var chargesKnowSharing = false
     /// The encoded size of an action, measured every 256 actions.
     private var actionBytes = 64
     private var actionsSinceMeasure = 255
@@ -128,7 +130,8 @@ struct FrameBuilder<State: Sendable, Action: Sendable> {
                 continue
             }
             guard let state = entry.state else { continue }
-            let encoded = encoder.encodeForSending(state)
+            // An action's state follows the last one sent; a snapshot's (a jump's, a resync's) need not.
+            let encoded = encoder.encodeForSending(state, followsLastSent: entry.action != nil)
             if let action = entry.action {
                 let patch = JSONPatch.diff(from: baseline, to: encoded)
                 pending.append(event(for: entry, action: action, patch: patch))
@@ -173,7 +176,8 @@ struct FrameBuilder<State: Sendable, Action: Sendable> {
         }
         counts.sentWithoutState += UInt64(events.count)
         flush(&events, emit: emit)
-        let encoded = encoder.encodeForSending(state)
+        // It follows the last state sent by the whole range's changes: not what one held state costs.
+        let encoded = encoder.encodeForSending(state, followsLastSent: false)
         let frameBytes = send(.snapshot(Snapshot(seq: to, state: encoded, reason: reason)), through: to, emit: emit)
         baseline = encoded
         baselineSeq = to
@@ -253,17 +257,24 @@ struct FrameBuilder<State: Sendable, Action: Sendable> {
         baseline = state
     }
 
+    /// True while the memo is on and has not yet measured what consecutive states share (see
+    /// ``remeasureQueuedState(now:)``).
+    var awaitsSharingProbe: Bool { encoder.awaitsSharingProbe }
+
     /// Measures the newest state the outbox holds when nothing measured the state for a while, and what it shares
     /// with the states before it when nothing measured that yet.
     mutating func remeasureQueuedState(now: Double) {
         let outbox = self.outbox
         let remeasured = encoder.remeasure(newest: { outbox.newestState }, now: now)
-        let probed = encoder.probeUnshared(newest: { outbox.newestState })
+        let probed = encoder.probeUnshared(newest: { outbox.newestStates })
         if remeasured || probed { updateOutboxCosts() }
     }
 
-    private func updateOutboxCosts() {
+    private mutating func updateOutboxCosts() {
+        // The first charge that knows what consecutive states share applies to the states already held too.
+        let recharge = encoder.unsharedMeasured && !chargesKnowSharing
+        chargesKnowSharing = encoder.unsharedMeasured
         outbox.updateCosts(stateCharge: encoder.stateCharge, actionBytes: actionBytes,
-                           reservedBytes: deliveryReserveBytes + encoder.heldTreeBytes)
+                           reservedBytes: deliveryReserveBytes + encoder.heldTreeBytes, rechargeHeldStates: recharge)
     }
 }

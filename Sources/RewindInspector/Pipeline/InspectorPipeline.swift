@@ -237,11 +237,16 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                 break
             }
             publish()
+            // Until the memo measured what consecutive states share, the states queued are charged their whole size
+            // and a dozen of a large state fill the states' share: once states are queued, look every millisecond
+            // so that the probe runs at once (while connecting too), not after the connection came up. An idle app
+            // queues nothing, so this never wakes an idle pipeline.
+            let probeBy = frames.awaitsSharingProbe && !outbox.isEmpty ? monotonicSeconds() + 0.001 : .infinity
             switch delivery.link {
             case .waiting(let retryAt):
-                waitForTransport(until: retryAt)
+                waitForTransport(until: min(retryAt, probeBy))
             case .connecting:
-                waitForTransport(until: monotonicSeconds() + 0.05)
+                waitForTransport(until: min(monotonicSeconds() + 0.05, probeBy))
             case .stopped:
                 waitForTransport(until: monotonicSeconds() + 1)
             case .greeting, .streaming:

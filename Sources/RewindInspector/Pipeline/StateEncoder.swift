@@ -48,7 +48,7 @@ struct StateEncoder<State: Sendable, Action: Sendable> {
     /// largest of the last encodings, fading by a sixteenth per encoding.
     private var recentUnsharedBytes = 0
     /// True once a memo encoding measured ``recentUnsharedBytes``.
-    private var unsharedMeasured = false
+    private(set) var unsharedMeasured = false
     /// When the state's size was last measured, by any of the measurements or a memo check (monotonic seconds).
     private var lastMeasure = 0.0
     private var sentSinceMeasure = 0
@@ -81,6 +81,12 @@ struct StateEncoder<State: Sendable, Action: Sendable> {
         return baseline
     }
 
+    /// True while the memo is on and no memo encoding has measured what a state shares with the one before: the
+    /// states queued meanwhile are charged their whole size (see ``probeUnshared(newest:)``).
+    var awaitsSharingProbe: Bool { memoActive && !unsharedMeasured && !sharingProbeFailed }
+    /// True once a probe's memo encoding threw (the state cannot be encoded through the memo): not probed again.
+    private var sharingProbeFailed = false
+
     /// True while states are encoded through the memo: it exists (and was never found wrong) and the state is at
     /// least ``InspectorConfiguration/memoMinimumStateBytes`` (as last measured).
     private var memoActive: Bool {
@@ -100,7 +106,13 @@ struct StateEncoder<State: Sendable, Action: Sendable> {
 
     /// Encodes a state to be sent: through the memo while it is active (every
     /// ``InspectorConfiguration/memoCheckInterval``-th tree is offered to the checker), whole otherwise.
-    mutating func encodeForSending(_ state: State) -> JSONValue {
+    ///
+    /// `followsLastSent` says whether `state` is the state right after the last one encoded (an action's): only then
+    /// does what the memo found changed measure what one held state does not share with the next, the figure
+    /// ``stateCharge`` follows. The state that closes a coalesced range, or one a jump put in place, differs from the
+    /// last one sent by many actions' changes; counting that as one state's would overcharge every queued state and
+    /// make the outbox coalesce again (at 1 MB and 5,000 actions/s it did, in a cascade, after every closing snapshot).
+    mutating func encodeForSending(_ state: State, followsLastSent: Bool = true) -> JSONValue {
         guard let memo, let memoEncode else { return encodeWhole(state) }
         guard memoActive else {
             if memo.remembersAnything { memo.forget() }
@@ -116,8 +128,10 @@ struct StateEncoder<State: Sendable, Action: Sendable> {
         }
         memoEncodingsSinceCheck += 1
         statistics.encodings += 1
-        recentUnsharedBytes = max(memo.lastUnsharedBytes, recentUnsharedBytes - recentUnsharedBytes / 16)
-        unsharedMeasured = true
+        if followsLastSent {
+            recentUnsharedBytes = max(memo.lastUnsharedBytes, recentUnsharedBytes - recentUnsharedBytes / 16)
+            unsharedMeasured = true
+        }
         let checked = memoEncodingsSinceCheck >= max(1, configuration.memoCheckInterval)
             && memoChecker.offer(state: state, tree: tree)
         if checked { memoEncodingsSinceCheck = 0 }
@@ -218,13 +232,24 @@ struct StateEncoder<State: Sendable, Action: Sendable> {
         return true
     }
 
-    /// Before the memo has encoded a state after the initial one, encodes `newest` (the newest state the outbox holds)
-    /// through it to learn what a state shares with the one before (so the first states queued, while the connection
-    /// comes up, are charged what they hold rather than their whole size). The tree is not sent; the memo simply
-    /// remembers this state's collections. True when measured.
-    mutating func probeUnshared(newest: () -> State?) -> Bool {
-        guard !unsharedMeasured, memoActive, let memo, let memoEncode, let state = newest(),
-              (try? memoEncode(state, memo)) != nil else { return false }
+    /// Before the memo has encoded a state after the initial one, encodes the two newest states the outbox holds
+    /// through it, the newest last, to learn what a state shares with the one before (so the first states queued,
+    /// while the connection comes up, are charged what they hold rather than their whole size). Only the newest's
+    /// encoding is measured: it follows the other, where the first follows the initial state by every action queued
+    /// so far. With a single state queued, that state is measured against the initial one (an overestimate, so on the
+    /// safe side). The trees are not sent; the memo simply remembers the newest state's collections. True when
+    /// measured.
+    mutating func probeUnshared(newest: () -> (previous: State?, newest: State)?) -> Bool {
+        guard !unsharedMeasured, !sharingProbeFailed, memoActive, let memo, let memoEncode, let states = newest() else {
+            return false
+        }
+        do {
+            if let previous = states.previous { _ = try memoEncode(previous, memo) }
+            _ = try memoEncode(states.newest, memo)
+        } catch {
+            sharingProbeFailed = true
+            return false
+        }
         recentUnsharedBytes = memo.lastUnsharedBytes
         unsharedMeasured = true
         return true
