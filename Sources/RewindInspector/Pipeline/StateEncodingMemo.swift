@@ -142,6 +142,8 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
     private var generation = 0
     private var verdicts: [ObjectIdentifier: Verdict] = [:]
     private let encoder: JSONValueEncoder
+    /// The encoders kept from one encoding to the next (the object layouts they learnt).
+    private let workspace = JSONValueEncoderWorkspace()
 
     /// How the encodings so far went (for tests and benchmarks): collections reused whole.
     public private(set) var reusedWhole = 0
@@ -170,7 +172,7 @@ public final class StateEncodingMemo: JSONValueEncodingMemo {
         current = Node(generation: generation)
         unsharedBytes = 0
         do {
-            let result = try encoder.encode(value, memo: self)
+            let result = try encoder.encode(value, memo: self, reusing: workspace)
             lastUnsharedBytes = unsharedBytes
             previous = current
             current = Node(generation: generation)

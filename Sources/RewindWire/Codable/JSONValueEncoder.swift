@@ -47,4 +47,22 @@ public struct JSONValueEncoder: Sendable {
         let root = ValueEncoder(parent: nil, key: nil, userInfo: userInfo, keyStyle: keyStyle, memo: memo)
         return try root.box(value, key: nil)
     }
+
+    /// Encodes `value` like ``encode(_:memo:)``, with the encoders `workspace` kept from its earlier encodings (with
+    /// `memo` and this encoder's settings): the object layouts they learnt are followed again (each struct's keys,
+    /// in order, without a duplicate-key search), and nothing is allocated for them. After an error, the workspace
+    /// starts afresh.
+    public func encode<T: Encodable>(_ value: T, memo: any JSONValueEncodingMemo,
+                                     reusing workspace: JSONValueEncoderWorkspace) throws -> JSONValue {
+        let root: ValueEncoder
+        if let kept = workspace.root, kept.memo === memo, kept.keyStyle == keyStyle {
+            root = kept
+        } else {
+            root = ValueEncoder(parent: nil, key: nil, userInfo: userInfo, keyStyle: keyStyle, memo: memo)
+        }
+        workspace.root = nil
+        let result = try root.box(value, key: nil)
+        workspace.root = root
+        return result
+    }
 }

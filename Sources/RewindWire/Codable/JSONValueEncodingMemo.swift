@@ -55,20 +55,33 @@ public struct JSONValueEncodingSite {
         where C.Element: Encodable
     {
         let count = elements.count
-        let child = ValueEncoder(parent: encoder, key: index >= 0 ? nil : key, userInfo: encoder.sendableUserInfo,
+        // The encoder this place used last time (with the object layouts its children learnt), or a new one.
+        var child: ValueEncoder
+        if let spare = encoder.spareArrayChild {
+            encoder.spareArrayChild = nil
+            child = spare
+            child.key = index >= 0 ? nil : key
+        } else {
+            child = ValueEncoder(parent: encoder, key: index >= 0 ? nil : key, userInfo: encoder.sendableUserInfo,
                                  keyStyle: encoder.keyStyle, memo: encoder.memo)
+        }
         child.index = index
         child.beginArray()
         child.values.reserveCapacity(count)
-        var container = UnkeyedValueEncodingContainer(encoder: child)
-        for i in 0..<count {
-            // The element is read only when it is encoded: a reused one is not even copied.
-            if let reused = reusing(i) {
-                child.values.append(reused)
-            } else {
-                try container.encode(elements[elements.index(elements.startIndex, offsetBy: i)])
+        do {
+            // Scoped: the container refers to `child`, which is kept for reuse below only when nothing else does.
+            var container = UnkeyedValueEncodingContainer(encoder: child)
+            for i in 0..<count {
+                // The element is read only when it is encoded: a reused one is not even copied.
+                if let reused = reusing(i) {
+                    child.values.append(reused)
+                } else {
+                    try container.encode(elements[elements.index(elements.startIndex, offsetBy: i)])
+                }
             }
         }
-        return child.result()
+        let result = child.result()
+        if isKnownUniquelyReferenced(&child) { encoder.spareArrayChild = child }
+        return result
     }
 }

@@ -59,6 +59,9 @@ final class ValueEncoder: Encoder {
         var slowType: ObjectIdentifier? = nil
         /// A child kept for reuse.
         var spareChild: ValueEncoder? = nil
+        /// The child a memo's array encoding used last (``JSONValueEncodingSite/encodeArray(_:reusing:)``), kept for
+        /// reuse.
+        var spareArrayChild: ValueEncoder? = nil
         /// Nodes of finished nested containers, kept for reuse.
         var spareNodes: [ValueEncoder] = []
         /// The key type `template` belongs to, and the templates of other key types seen here (an encoder
@@ -142,6 +145,10 @@ final class ValueEncoder: Encoder {
     var spareChild: ValueEncoder? {
         @inline(__always) _read { yield state.pointee.spareChild }
         @inline(__always) _modify { yield &state.pointee.spareChild }
+    }
+    var spareArrayChild: ValueEncoder? {
+        @inline(__always) _read { yield state.pointee.spareArrayChild }
+        @inline(__always) _modify { yield &state.pointee.spareArrayChild }
     }
 
     init(parent: ValueEncoder?, key: (any CodingKey)?, userInfo: [CodingUserInfoKey: any Sendable],
