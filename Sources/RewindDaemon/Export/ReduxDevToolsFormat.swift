@@ -27,8 +27,10 @@ enum ReduxDevToolsFormat {
         if let original = event.action, original["type"]?.stringValue != nil {
             action = original
         } else {
-            // Redux actions are objects with a string `type`; anything else is wrapped, and the original kept.
-            var pairs: [(String, JSONValue)] = [("type", .string(event.label ?? "@@rewind/\(event.kind.rawValue)"))]
+            // Redux actions are objects with a string `type`; anything else is wrapped, and the original kept. Rewind's
+            // own rows are typed `@@rewind/KIND` (as Redux names its own `@@INIT`), never like an app's action.
+            let type = event.kind == .action ? event.label ?? "@@rewind/action" : rowTypePrefix + event.kind.rawValue
+            var pairs: [(String, JSONValue)] = [("type", .string(type))]
             if let original = event.action {
                 pairs.append(("payload", original))
                 details.append(("action", original))
@@ -43,6 +45,23 @@ enum ReduxDevToolsFormat {
             ("timestamp", .int(milliseconds(event.time))),
             ("rewind", .object(JSONObject(details))),
         ]))
+    }
+
+    /// The type prefix of the actions that stand for Rewind's own rows (`@@rewind/dropped`, `@@rewind/snapshot`…).
+    /// A file without Rewind's `rewind` members (Redux DevTools' own export of one of Rewind's) is imported without
+    /// them: the import records what the file lacks in its own rows.
+    static let rowTypePrefix = "@@rewind/"
+
+    /// The start of an action's `computedStates` entry marking a state Rewind never received.
+    static let unknownStatePrefix = "Rewind never received "
+
+    /// The `,"error":"…"` member of the `computedStates` entry of a state Rewind never received (`stretch` holds it;
+    /// `initial`: the entry of `@@INIT`): Redux DevTools shows it beside the state, which is the last one received.
+    static func unknownStateError(_ stretch: UnknownState, initial: Bool) -> String {
+        let what = initial ? "the initial state" : "the state after this action"
+        let message = unknownStatePrefix + what + ": " + stretch.reason + ". The state shown is the last one it "
+            + "received before."
+        return ",\"error\":" + JSONValue.string(message).serialized()
     }
 
     /// The wrapper of the `@@INIT` action at id 0.
@@ -92,6 +111,14 @@ enum ReduxDevToolsFormat {
         /// The event had no time of its own (the importer gives it the time of the event before it, or the
         /// session's start).
         var untimed: Bool
+        /// Its place in the file: its `computedStates` position (1 for the first action), or its position from 1 in
+        /// an export of actions only.
+        var entry: Int
+    }
+
+    /// True when `action` stands for one of Rewind's own rows (its type starts with ``rowTypePrefix``).
+    static func isRewindRow(_ action: JSONValue) -> Bool {
+        action["type"]?.stringValue?.hasPrefix(rowTypePrefix) ?? false
     }
 
     /// True when `value` looks like a Redux DevTools lifted state.
@@ -134,9 +161,11 @@ enum ReduxDevToolsFormat {
         var steps: [Step] = []
         steps.reserveCapacity(actions.count)
         for (position, action) in actions.enumerated() {
-            let event = NewEvent(appSeq: Int64(position + 1), time: 0, kind: .action,
+            // One of Rewind's own rows from an earlier export (not the app's action): this import makes its own.
+            if isRewindRow(action) { continue }
+            let event = NewEvent(appSeq: Int64(steps.count + 1), time: 0, kind: .action,
                                  label: action["type"]?.stringValue, action: action, patch: nil, branch: 0)
-            steps.append(Step(event: event, state: nil, noPatch: true, untimed: true))
+            steps.append(Step(event: event, state: nil, noPatch: true, untimed: true, entry: position + 1))
         }
         return Document(session: nil, initialState: initialState, startedAt: nil, steps: steps, actionsOnly: true,
                         replacedSurrogates: replaced,
@@ -185,19 +214,28 @@ enum ReduxDevToolsFormat {
         if case .object(let rewind)? = root["rewind"], case .object(let sessionObject)? = rewind["session"] {
             session = try SessionLinesFormat.parseSession(sessionObject, in: "rewind.session")
         }
+        /// True when the document is Rewind's own export (its `rewind` members hold the rows' meaning).
+        let fromRewind = root["rewind"] != nil
         /// The entry's state (nil when it has none: JavaScript's `JSON.stringify` leaves out an `undefined` state;
         /// the importer records it as unknown) and reducer error.
         func entry(at position: Int) throws(ImportProblem) -> (state: JSONValue?, error: String?) {
             guard case .object(let entry) = computed[position] else {
                 throw ImportProblem("computedStates[\(position)] must be an object, not \(computed[position].kindName)")
             }
-            let state = entry["state"]
+            var state = entry["state"]
             // A reducer that threw: Redux DevTools keeps the state before it and the error's message.
-            let error: String?
+            var error: String?
             switch entry["error"] {
             case .string(let message)?: error = message
             case nil, .null?: error = nil
             case let other?: error = other.serialized()
+            }
+            if let message = error, message.hasPrefix(unknownStatePrefix) {
+                // Rewind's mark of a state it never received (its export): no reducer error, and the state shown is
+                // not the state after the action. Rewind's own export holds the rows that say so; another file does
+                // not, and the state is read as unknown.
+                error = nil
+                if !fromRewind { state = nil }
             }
             return (state, error)
         }
@@ -222,6 +260,9 @@ enum ReduxDevToolsFormat {
             }
             guard let action = lifted["action"] else { throw ImportProblem("\(place) has no \"action\"") }
             let details = lifted["rewind"]?.objectValue ?? JSONObject()
+            // One of Rewind's own rows that lost its `rewind` member (Redux DevTools' export of a Rewind export): not
+            // the app's action; the rows this import adds say what the file lacks.
+            if details.isEmpty, isRewindRow(action) { continue }
             let detailsPlace = "\(place).rewind"
             var kind = EventKind.action
             if let kindText = try details.optionalString("kind", in: detailsPlace) {
@@ -249,7 +290,7 @@ enum ReduxDevToolsFormat {
                 detail: detail,
                 branch: 0)
             steps.append(Step(event: event, state: state, noPatch: details["noPatch"]?.boolValue ?? false,
-                              untimed: time == nil))
+                              untimed: time == nil, entry: position))
         }
         return Document(session: session, initialState: initialState, startedAt: startedAt, steps: steps,
                         actionsOnly: false)

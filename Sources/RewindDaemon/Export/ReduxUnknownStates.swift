@@ -33,7 +33,7 @@ enum ReduxUnknownStates {
         var end = position
         while end + 1 < steps.count, steps[end + 1].state == nil { end += 1 }
         return Run(from: steps[position].event.appSeq ?? Int64(position + 1),
-                   to: steps[end].event.appSeq ?? Int64(end + 1), entries: (position + 1)...(end + 1))
+                   to: steps[end].event.appSeq ?? Int64(end + 1), entries: steps[position].entry...steps[end].entry)
     }
 
     /// How many rows the import adds to the file's actions: a `dropped` row per stretch, a `snapshot` row where

@@ -92,12 +92,17 @@ public struct SessionExporter: Sendable {
         var start: Int64 = 1
         let chunk: Int64 = 2048
         let unknown = try reader.unknownStates().filter { $0.branch == 0 }.sorted { $0.first < $1.first }
+        let skippedEvents = try reader.skippedEventIndices()
+        // Redux DevTools runs no skipped action through the reducer: the actions skipped in Rewind, and Rewind's own
+        // rows (a `dropped` range, a snapshot, a reconnect…), which are not the app's actions.
+        var skippedIDs: [Int64] = []
         var stretch = 0
         while start <= total {
             let end = min(total, start + chunk - 1)
             for event in try reader.events(start...end, branch: 0) {
                 ids += 1
                 try output.write(",\"\(ids)\":")
+                if event.kind != .action || skippedEvents.contains(event.index) { skippedIDs.append(ids) }
                 var lifted = ReduxDevToolsFormat.liftedAction(for: event)
                 while stretch < unknown.count, let last = unknown[stretch].last, last < event.index { stretch += 1 }
                 if stretch < unknown.count, unknown[stretch].contains(event.index, branch: 0),
@@ -116,11 +121,16 @@ public struct SessionExporter: Sendable {
 
         try output.write("},\"computedStates\":[{\"state\":")
         try output.write(initialState.serializedBytes())
+        if let opening = unknown.first, opening.first == 0 {
+            try output.write(ReduxDevToolsFormat.unknownStateError(opening, initial: true))
+        }
         try output.write("}")
         var done: Int64 = 0
-        try SessionTimelineWalker(reader: reader, allBranches: false, maxStateBytes: maxStateBytes).walk { (event, state, _, _) throws(SessionStoreError) in
+        try SessionTimelineWalker(reader: reader, allBranches: false, maxStateBytes: maxStateBytes).walk { (event, state, _, stretch) throws(SessionStoreError) in
             try output.write(",{\"state\":")
             try output.write(state.serializedBytes())
+            // A state Rewind never received: Redux DevTools shows the entry's error beside the last state received.
+            if let stretch { try output.write(ReduxDevToolsFormat.unknownStateError(stretch, initial: false)) }
             try output.write("}")
             done += 1
             if done % 4096 == 0 {
@@ -134,7 +144,9 @@ public struct SessionExporter: Sendable {
         ]))
         try output.write("],\"committedState\":")
         try output.write(initialState.serializedBytes())
-        try output.write(",\"currentStateIndex\":\(ids),\"nextActionId\":\(ids + 1),\"skippedActionIds\":[],")
+        try output.write(",\"currentStateIndex\":\(ids),\"nextActionId\":\(ids + 1),\"skippedActionIds\":[")
+        try output.write(skippedIDs.map(String.init).joined(separator: ","))
+        try output.write("],")
         try output.write("\"stagedActionIds\":[")
         var first = true
         for id in 0...ids {

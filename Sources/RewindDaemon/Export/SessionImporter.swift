@@ -336,7 +336,7 @@ public struct SessionImporter: Sendable {
                     event.patch = nil
                     try append(event, previous, keyframe: false)
                     try append(NewEvent(time: event.time, kind: .snapshot, label: "state",
-                                        detail: "computedStates[\(position + 1)] of \(file): the state after action "
+                                        detail: "computedStates[\(step.entry)] of \(file): the state after action "
                                             + "\(event.appSeq ?? Int64(position + 1)), known again"),
                                state, keyframe: true)
                     unknownOpen = false

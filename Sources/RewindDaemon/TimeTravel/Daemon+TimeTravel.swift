@@ -315,19 +315,9 @@ extension Daemon {
         return segments
     }
 
-    /// The session's skipped events: its main line's `skip` events replayed in order.
+    /// The session's skipped events (``SessionReader/skippedEventIndices()``).
     private func skippedIndices(in reader: SessionReader) throws(DaemonError) -> Set<Int64> {
-        let indices = try storeCall { () throws(SessionStoreError) in
-            try reader.eventIndices(matchingLabel: "^(skip|unskip)$")
-        }
-        var skipped = Set<Int64>()
-        for index in indices {
-            let event = try storeCall { () throws(SessionStoreError) in try reader.event(at: index) }
-            guard event.kind == .skip, let detail = event.detail, detail.hasPrefix("event ") else { continue }
-            guard let target = Int64(detail.dropFirst("event ".count).prefix(while: \.isNumber)) else { continue }
-            if event.label == "skip" { skipped.insert(target) } else { skipped.remove(target) }
-        }
-        return skipped
+        try storeCall { () throws(SessionStoreError) in try reader.skippedEventIndices() }
     }
 
     /// The last state of a branch: after its last event for a skip's branch; after the last action for the main
