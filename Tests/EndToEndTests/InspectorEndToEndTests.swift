@@ -250,6 +250,21 @@ struct InspectorEndToEndTests {
                 + "\(target.id) has states of type \(live): its actions cannot be replayed there; nothing was replayed")
         #expect(try harness.daemon.store.openSession(target.id).events(1...max(1, target.lastIndex))
                     .allSatisfy { $0.kind != .replay }, "nothing reached the todo app")
+
+        // A paced replay (the command line sends one action at a time) is refused the same way, before it sends.
+        for pace in [["--speed", "10"], ["--step"]] {
+            let run = try ChildProcess(Executables.path("rewind"),
+                                       ["replay", source.id.rawValue, "--into", target.id.rawValue, "--port",
+                                        "\(harness.port)"] + pace)
+            run.closeInput()
+            #expect(run.waitForExit(timeout: 30) != 0)
+            let said = run.stderrLines.joined(separator: "\n")
+            #expect(said.contains("session \(source.id) recorded states of type \(recorded), but the app of session "
+                                  + "\(target.id) has states of type \(live)"), "\(pace): \(said)")
+            #expect(!said.contains("missing field") && !said.contains("cannot decode"), "\(said)")
+        }
+        #expect(try harness.daemon.store.openSession(target.id).events(1...max(1, harness.daemon.store.openSession(target.id).eventCount))
+                    .allSatisfy { $0.kind != .replay }, "nothing reached the todo app")
     }
 }
 

@@ -129,8 +129,8 @@ extension Daemon {
     /// live app of session `target` has states of another type (`live`), so that a replay between different apps
     /// is refused before anything is sent (as `rewind verify` does), not failed by the app's decoder ("missing
     /// field"). Nothing when either type is unknown (an app that does not say it) or the sessions are one.
-    static func requireSameStateType(recorded: String?, of source: SessionID, live: String?,
-                                     of target: SessionID) throws(DaemonError) {
+    package static func requireSameStateType(recorded: String?, of source: SessionID, live: String?,
+                                             of target: SessionID) throws(DaemonError) {
         guard source != target, let recorded, let live, recorded != live else { return }
         throw DaemonError("session \(source) recorded states of type \(recorded), but the app of session \(target) "
             + "has states of type \(live): its actions cannot be replayed there; nothing was replayed",

@@ -97,7 +97,8 @@ extension Daemon {
                     return RecordedActions.Action(index: event.index, time: event.time, label: event.label,
                                                   action: action)
                 }
-                completion(.success(RecordedActions(state: state, actions: actions)))
+                completion(.success(RecordedActions(state: state, actions: actions,
+                                                    stateType: reader.metadata.stateType)))
             } catch {
                 completion(.failure(error))
             }

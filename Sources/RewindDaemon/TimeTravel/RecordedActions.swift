@@ -48,16 +48,22 @@ public struct RecordedActions: Sendable, Hashable {
     public var state: JSONValue
     /// The actions, in order.
     public var actions: [Action]
+    /// The type of the states the session recorded, when its app said it (`hello.stateType`): a client replaying
+    /// them into another app compares it with that app's before sending anything.
+    public var stateType: String?
 
     /// Actions with the state before them.
-    public init(state: JSONValue, actions: [Action]) {
+    public init(state: JSONValue, actions: [Action], stateType: String? = nil) {
         self.state = state
         self.actions = actions
+        self.stateType = stateType
     }
 
-    /// The wire form (the `recordedActions` control command's result): `{"state", "actions": [...]}`.
+    /// The wire form (the `recordedActions` control command's result): `{"state", "actions": [...], "stateType"?}`.
     public var json: JSONValue {
-        ["state": state, "actions": .array(actions.map(\.json))]
+        var o = JSONObject([("state", state), ("actions", .array(actions.map(\.json)))])
+        if let stateType { o["stateType"] = .string(stateType) }
+        return .object(o)
     }
 
     /// Reads the wire form; nil when it is not one.
@@ -70,6 +76,6 @@ public struct RecordedActions: Sendable, Hashable {
             guard let action = Action(json: item) else { return nil }
             actions.append(action)
         }
-        self.init(state: state, actions: actions)
+        self.init(state: state, actions: actions, stateType: o["stateType"]?.stringValue)
     }
 }

@@ -68,6 +68,15 @@ struct ReplayCommand: ParsableCommand {
         guard let recorded = RecordedActions(json: reply) else {
             throw CommandError("the daemon's answer to recordedActions is not readable: \(reply.serialized().prefix(80))")
         }
+        // Refused before anything is sent, as the daemon's own replay refuses it (not by the app's decoder).
+        if let source = try? SessionID(validating: session), let receiver = try? SessionID(validating: target) {
+            let live = try SessionIDResolver.daemonSessions(client).first { $0.session == target }?.stateType
+            do {
+                try Daemon.requireSameStateType(recorded: recorded.stateType, of: source, live: live, of: receiver)
+            } catch {
+                throw CommandError(error.description)
+            }
+        }
         _ = try client.request(.replayActions(target: target, state: recorded.state, actions: []))
         let progress = PacedReplayProgress(total: recorded.actions.count, session: session, target: target)
         progress.stopOnInterrupt()
