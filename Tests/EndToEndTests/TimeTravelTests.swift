@@ -304,6 +304,39 @@ struct TimeTravelTests {
         }
     }
 
+    @Test("recordedActions answers a page at a time, and a paced replay asks for the next page until the range ends")
+    func pagedRecordedActions() throws {
+        let harness = try DaemonHarness { $0.recordedActionsPage = 2 }
+        defer { harness.tearDown() }
+        let (saved, states) = try savedSession(["add 1", "add 2", "add 3", "add 4", "add 5"], gap: 0.01, in: harness)
+        let daemon = harness.daemon
+        let first = try daemon.waitForOutcome(timeout: 10) { daemon.recordedActions(session: saved, completion: $0) }.get()
+        #expect(first.actions.map(\.index) == [1, 2])
+        #expect(first.state == ["count": 0])
+        #expect(first.next == 3)
+        let second = try daemon.waitForOutcome(timeout: 10) {
+            daemon.recordedActions(session: saved, from: 3, withState: false, completion: $0)
+        }.get()
+        #expect(second.actions.map(\.index) == [3, 4])
+        #expect(second.state == Optional<JSONValue>.none, "a later page comes without the state")
+        #expect(second.next == 5)
+        let last = try daemon.waitForOutcome(timeout: 10) {
+            daemon.recordedActions(session: saved, from: 5, withState: false, completion: $0)
+        }.get()
+        #expect(last.actions.map(\.index) == [5])
+        #expect(last.next == nil)
+
+        let (app, fresh) = try freshCounter(in: harness, besides: [saved])
+        defer { app.closeInput() }
+        let run = try ChildProcess(Executables.path("rewind"), ["replay", saved.rawValue, "--into", fresh.rawValue,
+                                                                "--speed", "100", "--port", "\(harness.port)"])
+        #expect(run.waitForExit(timeout: 30) == 0)
+        #expect(run.stdoutLines.last == "replayed 5 actions of \(saved.rawValue) into \(fresh.rawValue)")
+        for state in states {
+            #expect(app.waitForLine(timeout: 5) { $0 == self.line(state) } != nil)
+        }
+    }
+
     @Test("Ctrl-C stops a paced replay between two actions and says how many were replayed")
     func interruptedReplay() throws {
         let harness = try DaemonHarness()

@@ -31,6 +31,7 @@ struct TimeTravelProtocolTests {
         ControlRequest(id: "2", command: .branch(session: "s1", branch: 0)),
         ControlRequest(id: "3", command: .recordedActions(session: "s0", fromSeq: 2, toSeq: 9)),
         ControlRequest(id: "4", command: .recordedActions(session: "s0", fromSeq: nil, toSeq: nil)),
+        ControlRequest(id: "4b", command: .recordedActions(session: "s0", fromSeq: 10_001, toSeq: nil, withState: false)),
         ControlRequest(id: "5", command: .replayActions(target: "s1", state: ["count": 0], actions: [])),
         ControlRequest(id: "6", command: .replayActions(target: "s1", state: nil, actions: [["add": ["_0": 2]]])),
         ControlRequest(id: "7", command: .replayActions(target: "s1", state: .null, actions: [])),

@@ -159,10 +159,10 @@ final class ControlConnection: @unchecked Sendable {  // `authorized` and `tail`
                     }
                 }
             }
-        case .recordedActions(let session, let fromSeq, let toSeq):
+        case .recordedActions(let session, let fromSeq, let toSeq, let withState):
             withSession(session, id) { sessionID in
                 daemon.recordedActions(session: sessionID, from: fromSeq.map { Int64(clamping: $0) },
-                                       to: toSeq.map { Int64(clamping: $0) }) { [self] result in
+                                       to: toSeq.map { Int64(clamping: $0) }, withState: withState) { [self] result in
                     switch result {
                     case .success(let recorded):
                         reply(ControlReply(id: id, result: recorded.json))

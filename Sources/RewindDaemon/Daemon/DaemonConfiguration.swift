@@ -53,6 +53,9 @@ public struct DaemonConfiguration: Sendable {
     /// with its `result`; then the command fails with `command_failed` ("did not answer within …"). A `result`
     /// arriving later is ignored. 0 means no limit.
     public var commandTimeout: Double = 60
+    /// The most actions one `recordedActions` answer holds (it also stops after about
+    /// ``RecordedActions/pageBytes`` bytes of them); its `next` says where the next page starts.
+    public var recordedActionsPage = RecordedActions.pageActions
     /// The most connections served at once; at the limit new connections wait in the kernel's backlog. nil: the
     /// process's descriptor limit less a quarter of it (at least 64 stay free for session files). Meant for small
     /// limits (the WebSocket layer then finds connections by a linear search).

@@ -76,10 +76,12 @@ extension Daemon {
         }
     }
 
-    /// The recorded state before event `from` (default 1) of session `id` (saved or live) and the main line's
-    /// actions `from...to` (default: to the last event), for a client that replays them at its own pace.
-    /// `completion` runs on the session's command queue (``SessionCommandQueues``).
-    public func recordedActions(session id: SessionID, from: Int64? = nil, to: Int64? = nil,
+    /// The main line's actions of events `from...to` of session `id` (saved or live) with their recorded times, one
+    /// page at a time (at most ``DaemonConfiguration/recordedActionsPage`` actions and about ``RecordedActions/pageBytes`` bytes of
+    /// them; `next` says where the next page starts), and with `withState` the recorded state before `from` (the
+    /// first page's): what a client needs to replay at its own pace. Any thread; returns at once (the work runs on the
+    /// session's command queue).
+    public func recordedActions(session id: SessionID, from: Int64? = nil, to: Int64? = nil, withState: Bool = true,
                                 completion: @escaping @Sendable (Result<RecordedActions, DaemonError>) -> Void) {
         onCommandQueue(of: id) { [self] in
             do throws(DaemonError) {
@@ -89,16 +91,31 @@ extension Daemon {
                 guard first <= last else {
                     throw DaemonError("session \(id) has no events \(first)–\(last) to replay", code: .badField)
                 }
-                let state = try knownState(after: first - 1, of: id, in: reader,
-                                           for: "replay from event \(first): it starts from the state after")
-                let events = try storeCall { () throws(SessionStoreError) in try reader.events(first...last) }
-                let actions = events.compactMap { event -> RecordedActions.Action? in
-                    guard event.kind == .action, let action = event.action else { return nil }
-                    return RecordedActions.Action(index: event.index, time: event.time, label: event.label,
-                                                  action: action)
+                // Spelled out: a bare `nil` here would be `JSONValue.null` (it is ExpressibleByNilLiteral).
+                let state: JSONValue? = withState
+                    ? try knownState(after: first - 1, of: id, in: reader,
+                                     for: "replay from event \(first): it starts from the state after")
+                    : Optional<JSONValue>.none
+                var actions: [RecordedActions.Action] = []
+                var bytes = 0
+                var start = first
+                var next: Int64?
+                pages: while start <= last {
+                    let end = min(last, start + 2047)
+                    for event in try storeCall({ () throws(SessionStoreError) in try reader.events(start...end, branch: 0) }) {
+                        if actions.count >= max(1, configuration.recordedActionsPage) || bytes >= RecordedActions.pageBytes {
+                            next = event.index
+                            break pages
+                        }
+                        guard event.kind == .action, let action = event.action else { continue }
+                        actions.append(RecordedActions.Action(index: event.index, time: event.time, label: event.label,
+                                                              action: action))
+                        bytes += action.compactSize(limit: RecordedActions.pageBytes) + (event.label?.utf8.count ?? 0) + 48
+                    }
+                    start = end + 1
                 }
                 completion(.success(RecordedActions(state: state, actions: actions,
-                                                    stateType: reader.metadata.stateType)))
+                                                    stateType: reader.metadata.stateType, next: next)))
             } catch {
                 completion(.failure(error))
             }

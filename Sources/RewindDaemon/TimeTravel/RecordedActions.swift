@@ -44,38 +44,51 @@ public struct RecordedActions: Sendable, Hashable {
         }
     }
 
-    /// The recorded state before the first action (the state a replay starts from).
-    public var state: JSONValue
+    /// The most bytes of encoded actions one page holds (beyond it the page ends after the action that crossed it):
+    /// a reply stays far below the message limit, and the daemon holds one page at a time, however long the session.
+    public static let pageBytes = 1 << 20
+    /// The most actions one page holds.
+    public static let pageActions = 10_000
+
+    /// The recorded state before the first action (the state a replay starts from); nil on a later page (asked
+    /// for without it).
+    public var state: JSONValue?
     /// The actions, in order.
     public var actions: [Action]
     /// The type of the states the session recorded, when its app said it (`hello.stateType`): a client replaying
     /// them into another app compares it with that app's before sending anything.
     public var stateType: String?
+    /// The event index the next page starts at, when the range asked for goes on past this page.
+    public var next: Int64?
 
     /// Actions with the state before them.
-    public init(state: JSONValue, actions: [Action], stateType: String? = nil) {
+    public init(state: JSONValue?, actions: [Action], stateType: String? = nil, next: Int64? = nil) {
         self.state = state
         self.actions = actions
         self.stateType = stateType
+        self.next = next
     }
 
-    /// The wire form (the `recordedActions` control command's result): `{"state", "actions": [...], "stateType"?}`.
+    /// The wire form (the `recordedActions` control command's result):
+    /// `{"state"?, "actions": [...], "stateType"?, "next"?}`.
     public var json: JSONValue {
-        var o = JSONObject([("state", state), ("actions", .array(actions.map(\.json)))])
+        var o = JSONObject()
+        if let state { o["state"] = state }
+        o["actions"] = .array(actions.map(\.json))
         if let stateType { o["stateType"] = .string(stateType) }
+        if let next { o["next"] = .int(next) }
         return .object(o)
     }
 
     /// Reads the wire form; nil when it is not one.
     public init?(json: JSONValue) {
-        guard case .object(let o) = json, let state = o["state"], case .array(let items)? = o["actions"] else {
-            return nil
-        }
+        guard case .object(let o) = json, case .array(let items)? = o["actions"] else { return nil }
+        let state = o["state"]
         var actions: [Action] = []
         for item in items {
             guard let action = Action(json: item) else { return nil }
             actions.append(action)
         }
-        self.init(state: state, actions: actions, stateType: o["stateType"]?.stringValue)
+        self.init(state: state, actions: actions, stateType: o["stateType"]?.stringValue, next: o["next"]?.int64Value)
     }
 }

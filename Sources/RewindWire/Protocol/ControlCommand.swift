@@ -28,10 +28,12 @@ public enum ControlCommand: Sendable, Hashable {
     /// `branch {session, branch}`: put the live app into the last state of branch `branch` (0 = the main line,
     /// as of its last action). Result: `{"ok": true, "branch": uint, "seq": uint}` (the event whose state it is).
     case branch(session: String, branch: UInt64)
-    /// `recordedActions {session, fromSeq?, toSeq?}`: the recorded state before `fromSeq` (default 1) and the
-    /// main line's actions `fromSeq` … `toSeq` (default: the last), for a client that paces a replay itself.
-    /// Result: `{"state": JSON, "actions": [{"seq": uint, "time": number, "label"?: string, "action": JSON}]}`.
-    case recordedActions(session: String, fromSeq: UInt64?, toSeq: UInt64?)
+    /// `recordedActions {session, fromSeq?, toSeq?, withState?}`: the recorded state before `fromSeq` (default 1;
+    /// left out with `withState` false, for a later page) and the main line's actions `fromSeq` … `toSeq` (default:
+    /// the last), one page at a time, for a client that paces a replay itself.
+    /// Result: `{"state"?: JSON, "actions": [{"seq": uint, "time": number, "label"?: string, "action": JSON}],
+    /// "stateType"?: string, "next"?: uint}`; `next` is the `fromSeq` of the next page when the range goes on.
+    case recordedActions(session: String, fromSeq: UInt64?, toSeq: UInt64?, withState: Bool = true)
     /// `replayActions {target, state?, actions}`: send live session `target`'s app a `replay` of `actions`
     /// (effects muted), reset to `state` first when it is given, continuing from its current state otherwise.
     /// Result: `{"ok": true, "states": n}`.
@@ -81,10 +83,11 @@ public enum ControlCommand: Sendable, Hashable {
         case .branch(let session, let branch):
             o["session"] = .string(session)
             o["branch"] = .int(Int64(clamping: branch))
-        case .recordedActions(let session, let fromSeq, let toSeq):
+        case .recordedActions(let session, let fromSeq, let toSeq, let withState):
             o["session"] = .string(session)
             if let fromSeq { o["fromSeq"] = .int(Int64(clamping: fromSeq)) }
             if let toSeq { o["toSeq"] = .int(Int64(clamping: toSeq)) }
+            if !withState { o["withState"] = false }
         case .replayActions(let target, let state, let actions):
             o["target"] = .string(target)
             if let state { o["state"] = state }
@@ -110,7 +113,8 @@ public enum ControlCommand: Sendable, Hashable {
         case "branch": self = .branch(session: try args.string("session"), branch: try args.uint64("branch"))
         case "recordedActions":
             self = .recordedActions(session: try args.string("session"), fromSeq: try args.optionalUInt64("fromSeq"),
-                                    toSeq: try args.optionalUInt64("toSeq"))
+                                    toSeq: try args.optionalUInt64("toSeq"),
+                                    withState: try args.optionalBool("withState") ?? true)
         case "replayActions":
             // A present `state` (even `null`, a valid state) resets the app; an absent one continues.
             self = .replayActions(target: try args.string("target"), state: args.object["state"],

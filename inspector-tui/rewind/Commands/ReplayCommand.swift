@@ -64,38 +64,41 @@ struct ReplayCommand: ParsableCommand {
             print("replayed \(count)actions of \(session) into \(target)")
             return
         }
-        let reply = try client.request(.recordedActions(session: session, fromSeq: from, toSeq: to))
-        guard let recorded = RecordedActions(json: reply) else {
-            throw CommandError("the daemon's answer to recordedActions is not readable: \(reply.serialized().prefix(80))")
-        }
+        var page = try recordedActions(client, from: from, withState: true)
         // Refused before anything is sent, as the daemon's own replay refuses it (not by the app's decoder).
         if let source = try? SessionID(validating: session), let receiver = try? SessionID(validating: target) {
             let live = try SessionIDResolver.daemonSessions(client).first { $0.session == target }?.stateType
             do {
-                try Daemon.requireSameStateType(recorded: recorded.stateType, of: source, live: live, of: receiver)
+                try Daemon.requireSameStateType(recorded: page.stateType, of: source, live: live, of: receiver)
             } catch {
                 throw CommandError(error.description)
             }
         }
-        _ = try client.request(.replayActions(target: target, state: recorded.state, actions: []))
-        let progress = PacedReplayProgress(total: recorded.actions.count, session: session, target: target)
+        _ = try client.request(.replayActions(target: target, state: page.state ?? .null, actions: []))
+        let progress = PacedReplayProgress(total: page.next == nil ? page.actions.count : nil, session: session,
+                                           target: target)
         progress.stopOnInterrupt()
-        var previousTime = recorded.actions.first?.time
-        for action in recorded.actions {
-            if step {
-                print("event \(action.index) \(TerminalText.escaped(action.label ?? "action")): Enter replays it, Ctrl-C stops")
-                fflush(nil)  // every stream: naming `stdout` is not concurrency-safe
-                guard progress.waitForEnter() else { break }
-            } else if let speed, let previous = previousTime {
-                progress.sleep(seconds: max(0, action.time - previous) / speed)
+        var previousTime = page.actions.first?.time
+        // The actions come a page at a time (the daemon bounds each answer), the next asked for when one runs out.
+        pages: while true {
+            for action in page.actions {
+                if step {
+                    print("event \(action.index) \(TerminalText.escaped(action.label ?? "action")): Enter replays it, Ctrl-C stops")
+                    fflush(nil)  // every stream: naming `stdout` is not concurrency-safe
+                    guard progress.waitForEnter() else { break pages }
+                } else if let speed, let previous = previousTime {
+                    progress.sleep(seconds: max(0, action.time - previous) / speed)
+                }
+                previousTime = action.time
+                if progress.isStopped { break pages }
+                _ = try client.request(.replayActions(target: target, state: nil, actions: [action.action]))
+                progress.replayedOne()
             }
-            previousTime = action.time
-            if progress.isStopped { break }
-            _ = try client.request(.replayActions(target: target, state: nil, actions: [action.action]))
-            progress.replayedOne()
+            guard let next = page.next, next > 0 else { break }
+            page = try recordedActions(client, from: UInt64(next), withState: false)
         }
         let done = progress.replayed
-        if done < recorded.actions.count {
+        if progress.isStopped || progress.endedEarly {
             print(progress.stoppedLine(after: done))
             if progress.isStopped { throw ExitCode(130) }  // Ctrl-C, as a shell expects; end of input is not an error
         } else {
@@ -105,6 +108,16 @@ struct ReplayCommand: ParsableCommand {
 }
 
 extension ReplayCommand {
+    /// One page of the recorded actions from event `from` on (up to `--to`), with the state before them when
+    /// `withState`.
+    private func recordedActions(_ client: ControlClient, from: UInt64?, withState: Bool) throws -> RecordedActions {
+        let reply = try client.request(.recordedActions(session: session, fromSeq: from, toSeq: to, withState: withState))
+        guard let recorded = RecordedActions(json: reply), !withState || recorded.state != nil else {
+            throw CommandError("the daemon's answer to recordedActions is not readable: \(reply.serialized().prefix(80))")
+        }
+        return recorded
+    }
+
     /// The source session (of the daemon, or saved in `--data`) and the live session that receives the replay,
     /// both resolved from what the user typed; a source that is not live needs `--into`.
     private func resolveSessions(with client: ControlClient) throws -> (source: String, target: String) {
@@ -141,15 +154,17 @@ extension ReplayCommand {
 /// process at once, after saying how many actions were replayed.
 private final class PacedReplayProgress: @unchecked Sendable {  // mutable state guarded by `condition`
     private let condition = NSCondition()
-    private let total: Int
+    /// How many actions the replay holds; nil while more pages may come.
+    private let total: Int?
     private let session: String
     private let target: String
     private var count = 0
     private var stopped = false
     private var waitingForInput = false
+    private var inputEnded = false
     private var source: (any DispatchSourceSignal)?
 
-    init(total: Int, session: String, target: String) {
+    init(total: Int?, session: String, target: String) {
         self.total = total
         self.session = session
         self.target = target
@@ -158,11 +173,13 @@ private final class PacedReplayProgress: @unchecked Sendable {  // mutable state
     /// What a replay that stopped after `done` actions says: the same words whether Ctrl-C came while it waited for
     /// Enter (the signal handler says it) or just before (the main thread does).
     func stoppedLine(after done: Int) -> String {
-        "stopped after \(done) of \(total) actions of \(session) replayed into \(target)"
+        "stopped after \(done)\(total.map { " of \($0)" } ?? "") actions of \(session) replayed into \(target)"
     }
 
     var replayed: Int { locked { count } }
     var isStopped: Bool { locked { stopped } }
+    /// True when standard input ended while the replay waited for Enter (`--step`): it stops there, not an error.
+    var endedEarly: Bool { locked { inputEnded } }
 
     func replayedOne() { locked { count += 1 } }
 
@@ -199,6 +216,7 @@ private final class PacedReplayProgress: @unchecked Sendable {  // mutable state
         let line = readLine()
         return locked {
             waitingForInput = false
+            if line == nil { inputEnded = true }
             return line != nil && !stopped
         }
     }
