@@ -104,6 +104,7 @@ final class SessionFileReader {
             let database = try SQLiteDatabase(path: path, mode: .readOnly)
             do throws(SessionStoreError) {
                 schemaVersion = try SessionFileReader.checkSchema(of: database)
+                try SessionFileReader.checkNumbering(of: database)
             } catch {
                 database.close()
                 throw error
@@ -163,6 +164,37 @@ final class SessionFileReader {
         return version
     }
 
+    /// Throws `corrupt` unless every event's index lies in 1…``SessionSchema/maxEventIndex`` and its branch in
+    /// 0…``SessionSchema/maxBranch`` (docs/SESSION-FORMAT.md), so that no arithmetic on a number read from the file
+    /// can overflow. With `appending` (a writer resuming the file), the last index must also leave room for the next
+    /// event. Four index lookups, whatever the file's length.
+    static func checkNumbering(of database: SQLiteDatabase, appending: Bool = false) throws(SessionStoreError) {
+        let limit = SessionSchema.maxEventIndex
+        for order in ["ASC", "DESC"] {
+            let statement = try database.prepare("SELECT idx FROM events ORDER BY idx \(order) LIMIT 1")
+            guard try statement.step() else { return }  // no events
+            let index = statement.int64(at: 0)
+            if !(1...limit).contains(index) {
+                throw .corrupt(path: database.path, detail: "its event \(index) is numbered outside 1…\(limit) "
+                               + "(the file is damaged)")
+            }
+            if appending, order == "DESC", index == limit {
+                throw .corrupt(path: database.path, detail: "its last event is numbered \(index), the greatest "
+                               + "event number a session may hold: no event can follow it")
+            }
+        }
+        for order in ["ASC", "DESC"] {
+            let statement = try database.prepare(
+                "SELECT idx, branch FROM events WHERE branch <> 0 ORDER BY branch \(order) LIMIT 1")
+            guard try statement.step() else { return }
+            let branch = statement.int64(at: 1)
+            if !(0...SessionSchema.maxBranch).contains(branch) {
+                throw .corrupt(path: database.path, detail: "its event \(statement.int64(at: 0)) is on branch "
+                               + "\(branch), outside 0…\(SessionSchema.maxBranch) (the file is damaged)")
+            }
+        }
+    }
+
     /// The `meta` table as a dictionary.
     func meta() throws(SessionStoreError) -> [String: String] {
         let statement = try prepared(.meta)
@@ -174,12 +206,17 @@ final class SessionFileReader {
         return result
     }
 
-    /// The highest event index committed (0 when there is none).
+    /// The highest event index committed (0 when there is none); throws `corrupt` when it is outside
+    /// 1…``SessionSchema/maxEventIndex`` (a row written since the file was opened).
     func maxIndex() throws(SessionStoreError) -> Int64 {
         let statement = try prepared(.maxIndex)
         defer { statement.reset() }
-        guard try statement.step() else { return 0 }
-        return statement.optionalInt64(at: 0) ?? 0
+        guard try statement.step(), let index = statement.optionalInt64(at: 0) else { return 0 }
+        guard (1...SessionSchema.maxEventIndex).contains(index) else {
+            throw .corrupt(path: path, detail: "its event \(index) is numbered outside 1…\(SessionSchema.maxEventIndex) "
+                           + "(the file is damaged)")
+        }
+        return index
     }
 
     /// How many of the app's actions the session's `lost` rows count (one scan of the events).
