@@ -130,4 +130,40 @@ struct BoundedReadersTests {
         #expect(try Self.rawContents(id, in: store) == (5, "clean"))
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("\(id).lock").path))
     }
+
+    @Test("exporting a session whose numbering jumps to 2^62 walks the rows that exist", .timeLimit(.minutes(1)))
+    func exportAcrossAGap() throws {
+        let directory = TemporaryDirectory()
+        let store = try SessionStore.forTests(directory)
+        let id = try Self.recordWithBranch(in: store)
+        try Self.damage(id, in: store, "UPDATE events SET idx = \(1 << 62) WHERE idx = 3")
+        let reader = try store.openSession(id)
+        for format in [SessionExportFormat.jsonl, .reduxDevTools] {
+            let file = directory.url.appendingPathComponent("out-\(format.rawValue)")
+            let done = DispatchSemaphore(value: 0)
+            let failure = ErrorBox()
+            let thread = Thread {
+                do { try SessionExporter(reader: reader).export(format: format, to: file) } catch { failure.set(error) }
+                done.signal()
+            }
+            thread.start()
+            guard done.wait(timeout: .now() + 20) == .success else {
+                Issue.record("\(format): the export still runs after 20 s")
+                return
+            }
+            #expect(failure.value == nil, "\(String(describing: failure.value))")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            // Event 2^62 (formerly 3) is there: its index in JSON Lines, the state it made in Redux DevTools.
+            #expect(text.contains(format == .jsonl ? "\"index\":4611686018427387904" : "{\"state\":{\"n\":3}}"),
+                    "\(format): \(text)")
+        }
+    }
+}
+
+/// An error handed from an export thread to the test.
+private final class ErrorBox: @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var stored: (any Error)?
+    func set(_ error: any Error) { lock.withLock { stored = error } }
+    var value: (any Error)? { lock.withLock { stored } }
 }

@@ -44,6 +44,14 @@ final class SessionFileReader {
             SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
             WHERE idx BETWEEN ?1 AND ?2 ORDER BY idx
             """
+        case pageOnMain = """
+            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
+            WHERE idx > ?1 AND idx <= ?2 AND branch = 0 ORDER BY idx LIMIT ?3
+            """
+        case pageOnAll = """
+            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
+            WHERE idx > ?1 AND idx <= ?2 ORDER BY idx LIMIT ?3
+            """
         case keyframe = "SELECT idx, state FROM keyframes WHERE branch = ?1 AND idx <= ?2 ORDER BY idx DESC LIMIT 1"
         case patchesOnMain = """
             SELECT idx, patch FROM events
@@ -317,6 +325,22 @@ final class SessionFileReader {
         defer { statement.reset() }
         statement.bind(range.lowerBound, at: 1)
         statement.bind(range.upperBound, at: 2)
+        return try readEvents(statement)
+    }
+
+    /// The first `limit` events after index `after`, up to `through`, on the main line (`allBranches` false) or on
+    /// every branch, in index order: a page of the rows that exist, however sparse their numbering.
+    func events(after: Int64, through: Int64, limit: Int, allBranches: Bool) throws(SessionStoreError) -> [RecordedEvent] {
+        let statement = try prepared(allBranches ? .pageOnAll : .pageOnMain)
+        defer { statement.reset() }
+        statement.bind(after, at: 1)
+        statement.bind(through, at: 2)
+        statement.bind(Int64(limit), at: 3)
+        return try readEvents(statement)
+    }
+
+    /// The events of a query selecting the columns of `eventsOnAll`, in its order.
+    private func readEvents(_ statement: SQLiteStatement) throws(SessionStoreError) -> [RecordedEvent] {
         var result: [RecordedEvent] = []
         while try statement.step() {
             let index = statement.int64(at: 0)

@@ -77,6 +77,15 @@ public final class SessionReader: @unchecked Sendable {
         try locked { () throws(SessionStoreError) in try file.events(range, branch: nil) }
     }
 
+    /// The first `limit` events after index `after`, up to `through`, on the main line (`allBranches` false) or on
+    /// every branch, in index order: for walks over a whole session, whose pages follow the rows that exist (never
+    /// counting through a gap in the numbering, however large: a damaged file may jump to event 2^62).
+    func events(after: Int64, through: Int64, limit: Int, allBranches: Bool) throws(SessionStoreError) -> [RecordedEvent] {
+        try locked { () throws(SessionStoreError) in
+            try file.events(after: after, through: through, limit: limit, allBranches: allBranches)
+        }
+    }
+
     /// The event with this index (whatever its branch).
     public func event(at index: Int64) throws(SessionStoreError) -> RecordedEvent {
         guard let event = try eventsOnAllBranches(index...index).first else {

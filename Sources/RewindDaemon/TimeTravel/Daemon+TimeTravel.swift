@@ -289,8 +289,12 @@ extension Daemon {
         let count = reader.eventCount
         var lower = first
         while lower <= count {
-            let upper = min(count, lower + 4_095)
-            for event in try storeCall({ () throws(SessionStoreError) in try reader.events(lower...upper) }) {
+            // A page of the rows that exist: a gap in the numbering costs nothing.
+            let events = try storeCall { () throws(SessionStoreError) in
+                try reader.events(after: max(lower, 1) - 1, through: count, limit: 4_096, allBranches: false)
+            }
+            guard let upper = events.last?.index else { break }
+            for event in events {
                 switch event.kind {
                 case .action:
                     guard event.action != nil, !skipped.contains(event.index) else { continue }
