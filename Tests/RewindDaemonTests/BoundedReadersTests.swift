@@ -158,6 +158,42 @@ struct BoundedReadersTests {
                     "\(format): \(text)")
         }
     }
+
+    /// A session whose event 1 is a stored `copy` bomb: 40 copies of the whole state into itself, from 1 kB.
+    private static func recordCopyBomb(in store: SessionStore) throws -> SessionID {
+        let recording = try store.createSession(appName: "bombed", protocolVersion: 1,
+                                                initialState: ["filler": .string(String(repeating: "x", count: 1000))])
+        let copies = (0..<40).map { JSONPatchOperation.copy(from: JSONPointer(tokens: []), path: JSONPointer(tokens: ["c\($0)"])) }
+        recording.append(NewEvent(time: 2, kind: .action, label: "bomb", patch: JSONPatch(copies)), stateAfter: ["small": true])
+        recording.finish(endState: .clean)
+        return recording.id
+    }
+
+    @Test("the state after a stored copy bomb is refused at the reader's state limit, naming the event and the bound",
+          .timeLimit(.minutes(1)))
+    func stateOfACopyBomb() throws {
+        let directory = TemporaryDirectory()
+        let store = try SessionStore.forTests(directory)
+        let id = try Self.recordCopyBomb(in: store)
+        let reader = try store.openSession(id)
+        #expect(reader.maxStateBytes == 64 << 20)
+        for (bound, opened) in [(64 << 20, reader), (1 << 20, try store.openSession(id, maxStateBytes: 1 << 20))] {
+            do {
+                _ = try opened.recordedState(after: 1)
+                Issue.record("the state after the bomb was rebuilt")
+            } catch {
+                guard case .corrupt(let path, let detail) = error else {
+                    Issue.record("unexpected error \(error)")
+                    continue
+                }
+                #expect(path == store.fileURL(for: id).path)
+                #expect(detail.contains("the state after event 1 is too large to rebuild")
+                        && detail.contains("the limit of \(bound) bytes"), "\(detail)")
+            }
+            // The states before it are read as ever.
+            #expect(try opened.state(at: 0)["filler"]?.stringValue?.count == 1000)
+        }
+    }
 }
 
 /// An error handed from an export thread to the test.

@@ -86,8 +86,8 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
             do {
                 try claimed.resume(hello, connection: connection, reopen: { () throws(SessionStoreError) in
                     try store.resumeSession(claimed.id)
-                }, resumePoint: { [store] recording throws(SessionStoreError) in
-                    try Self.resumePoint(of: claimed.id, recording: recording, in: store)
+                }, resumePoint: { [store, maxStateBytes] recording throws(SessionStoreError) in
+                    try Self.resumePoint(of: claimed.id, recording: recording, in: store, maxStateBytes: maxStateBytes)
                 })
                 connection.attached(to: claimed)
                 log("session \(claimed.id) resumed: \(hello.app.name) reconnected (connection \(connection.id))")
@@ -218,7 +218,7 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
         }
         let point: IngestResumePoint
         do {
-            point = try Self.resumePoint(of: previous.id, recording: recording, in: store)
+            point = try Self.resumePoint(of: previous.id, recording: recording, in: store, maxStateBytes: maxStateBytes)
         } catch .corrupt(let path, let detail) {
             recording.finish(endState: .interrupted)
             saved.forget(hello.app)
@@ -240,10 +240,11 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
         return session
     }
 
-    /// What session `id`'s file committed, for continuing it with `recording` (the file reopened for appending).
-    static func resumePoint(of id: SessionID, recording: SessionRecording,
-                            in store: SessionStore) throws(SessionStoreError) -> IngestResumePoint {
-        let reader = try store.openSession(id)
+    /// What session `id`'s file committed, for continuing it with `recording` (the file reopened for appending);
+    /// its last state is rebuilt up to `maxStateBytes` (the bound of the ingest that continues it).
+    static func resumePoint(of id: SessionID, recording: SessionRecording, in store: SessionStore,
+                            maxStateBytes: Int) throws(SessionStoreError) -> IngestResumePoint {
+        let reader = try store.openSession(id, maxStateBytes: maxStateBytes)
         let last = reader.eventCount
         let known = last == 0 ? true : try reader.unknownState(after: last, branch: 0) == nil
         return IngestResumePoint(

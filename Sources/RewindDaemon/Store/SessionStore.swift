@@ -226,12 +226,14 @@ public final class SessionStore: Sendable {
         try SessionStore.makeDirectory(directory.path, wanted: directory.path)
     }
 
-    /// Opens a reader on a session (finished, or being recorded). Throws `corrupt` for a damaged file (among
-    /// others, events numbered outside 1…2^62 or branches outside 0…2^62).
-    public func openSession(_ id: SessionID) throws(SessionStoreError) -> SessionReader {
+    /// Opens a reader on a session (finished, or being recorded), which rebuilds states up to `maxStateBytes` of
+    /// compact JSON (``SessionReader/maxStateBytes``). Throws `corrupt` for a damaged file (among others, events
+    /// numbered outside 1…2^62 or branches outside 0…2^62).
+    public func openSession(_ id: SessionID, maxStateBytes: Int = SessionReader.defaultMaxStateBytes)
+        throws(SessionStoreError) -> SessionReader {
         let url = fileURL(for: id)
         guard FileManager.default.fileExists(atPath: url.path) else { throw .notFound(id) }
-        return try SessionReader(id: id, fileURL: url, lockURL: lockURL(for: id))
+        return try SessionReader(id: id, fileURL: url, lockURL: lockURL(for: id), maxStateBytes: maxStateBytes)
     }
 
     /// Turns what a user typed into a session id: the exact id, or the one id that starts with it.
