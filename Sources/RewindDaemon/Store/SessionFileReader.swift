@@ -52,6 +52,9 @@ final class SessionFileReader {
             SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
             WHERE idx > ?1 AND idx <= ?2 ORDER BY idx LIMIT ?3
             """
+        case lastActionOnMain = """
+            SELECT idx FROM events WHERE idx <= ?1 AND branch = 0 AND kind = 'action' ORDER BY idx DESC LIMIT 1
+            """
         case keyframe = "SELECT idx, state FROM keyframes WHERE branch = ?1 AND idx <= ?2 ORDER BY idx DESC LIMIT 1"
         case patchesOnMain = """
             SELECT idx, patch FROM events
@@ -366,6 +369,16 @@ final class SessionFileReader {
             ))
         }
         return result
+    }
+
+    /// The index of the main line's last `action` event at or before `index`, if any: reads the rows from `index`
+    /// backwards until it finds one, never the numbers between them.
+    func lastActionOnMainLine(through index: Int64) throws(SessionStoreError) -> Int64? {
+        let statement = try prepared(.lastActionOnMain)
+        defer { statement.reset() }
+        statement.bind(index, at: 1)
+        guard try statement.step() else { return nil }
+        return statement.int64(at: 0)
     }
 
     /// The nearest keyframe of `branch` at or before `index`: its index and state.

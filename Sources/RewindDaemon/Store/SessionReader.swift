@@ -98,6 +98,12 @@ public final class SessionReader: @unchecked Sendable {
         }
     }
 
+    /// The index of the main line's last `action` event at or before `index`, if any (whatever the gaps in the
+    /// numbering before it).
+    func lastActionOnMainLine(through index: Int64) throws(SessionStoreError) -> Int64? {
+        try locked { () throws(SessionStoreError) in try file.lastActionOnMainLine(through: index) }
+    }
+
     /// The event with this index (whatever its branch).
     public func event(at index: Int64) throws(SessionStoreError) -> RecordedEvent {
         guard let event = try eventsOnAllBranches(index...index).first else {

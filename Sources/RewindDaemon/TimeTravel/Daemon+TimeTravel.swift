@@ -342,15 +342,10 @@ extension Daemon {
         if branch != 0 {
             return try storeCall { () throws(SessionStoreError) in try reader.state(at: count, branch: branch) }
         }
-        var upper = count
-        while upper >= 1 {
-            let lower = max(1, upper - 999)
-            let events = try storeCall { () throws(SessionStoreError) in try reader.events(lower...upper) }
-            if let action = events.last(where: { $0.kind == .action }) {
-                return try knownState(after: action.index, of: reader.id, in: reader,
-                                      for: "put the app back into the main line's last state, that of")
-            }
-            upper = lower - 1
+        // The rows that exist, from the last backwards: never the numbers of a gap.
+        if let action = try storeCall({ () throws(SessionStoreError) in try reader.lastActionOnMainLine(through: count) }) {
+            return try knownState(after: action, of: reader.id, in: reader,
+                                  for: "put the app back into the main line's last state, that of")
         }
         return try storeCall { () throws(SessionStoreError) in try reader.state(at: 0, branch: 0) }
     }
