@@ -283,7 +283,8 @@ extension Daemon {
 
     func openReader(_ id: SessionID) throws(DaemonError) -> SessionReader {
         do {
-            return try store.openSession(id)
+            // States pushed to an app (a jump) are bounded as the ones it sends: by the message limit.
+            return try store.openSession(id, maxStateBytes: configuration.maxMessageBytes)
         } catch {
             throw DaemonError("cannot read session \(id): \(error)", code: .unknownSession)
         }

@@ -13,8 +13,12 @@ public struct DaemonConfiguration: Sendable {
     public var token: String?
     /// Browser origins allowed to connect. Connections carrying any other `Origin` header are refused.
     public var allowedOrigins: Set<String> = []
-    /// The largest message accepted, in bytes; larger ones close the connection with 1009.
-    public var maxMessageBytes = 64 << 20
+    /// The largest message accepted, in bytes; larger ones close the connection with 1009. It also bounds the state
+    /// the daemon rebuilds from an app's patches.
+    public var maxMessageBytes = DaemonConfiguration.defaultMaxMessageBytes
+    /// The default of ``maxMessageBytes`` (`rewind serve --max-message`): 64 MiB. Readers of session files bound the
+    /// states they rebuild by it too (``SessionReader/defaultMaxStateBytes``).
+    public static let defaultMaxMessageBytes = 64 << 20
     /// The deepest JSON nesting accepted in a message.
     public var maxNestingDepth = 512
     /// How many bytes of an app's messages may wait to be recorded — received and not yet handled, or handled and

@@ -89,17 +89,18 @@ public struct SessionExporter: Sendable {
         try output.write("{\"actionsById\":{\"0\":")
         try output.write(ReduxDevToolsFormat.initAction(at: metadata.startedAt.timeIntervalSince1970).serializedBytes())
         var ids: Int64 = 0
-        var start: Int64 = 1
-        let chunk: Int64 = 2048
+        var after: Int64 = 0
         let unknown = try reader.unknownStates().filter { $0.branch == 0 }.sorted { $0.first < $1.first }
         let skippedEvents = try reader.skippedEventIndices()
         // Redux DevTools runs no skipped action through the reducer: the actions skipped in Rewind, and Rewind's own
         // rows (a `dropped` range, a snapshot, a reconnect…), which are not the app's actions.
         var skippedIDs: [Int64] = []
         var stretch = 0
-        while start <= total {
-            let end = min(total, start + chunk - 1)
-            for event in try reader.events(start...end, branch: 0) {
+        while after < total {
+            // A page of the rows that exist: a gap in the numbering costs nothing.
+            let events = try reader.events(after: after, through: total, limit: 2048, allBranches: false)
+            guard let last = events.last else { break }
+            for event in events {
                 ids += 1
                 try output.write(",\"\(ids)\":")
                 if event.kind != .action || skippedEvents.contains(event.index) { skippedIDs.append(ids) }
@@ -115,8 +116,8 @@ public struct SessionExporter: Sendable {
                 try output.write(lifted.serializedBytes())
             }
             // Half of the work is listing the actions, half computing the states.
-            progress?(TransferProgress(completed: end / 2, total: total, unit: .events))
-            start = end + 1
+            progress?(TransferProgress(completed: last.index / 2, total: total, unit: .events))
+            after = last.index
         }
 
         try output.write("},\"computedStates\":[{\"state\":")

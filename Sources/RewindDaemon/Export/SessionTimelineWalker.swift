@@ -13,7 +13,7 @@ struct SessionTimelineWalker {
     /// The largest state rebuilt from patches, in bytes of compact JSON (see `JSONPatch.apply(to:size:maxSize:)`).
     let maxStateBytes: Int
     /// Events read per query.
-    var chunkSize: Int64 = 2048
+    var chunkSize = 2048
 
     /// Calls `body(event, stateAfter, replacesState, unknown)` for each event up to the reader's `eventCount`.
     func walk(
@@ -35,11 +35,12 @@ struct SessionTimelineWalker {
         }
         var sizes: [Int64: Int] = [:]  // compactSize of each branch's state, once measured
         let total = reader.eventCount
-        var start: Int64 = 1
-        while start <= total {
-            let end = min(total, start + chunkSize - 1)
-            let events = allBranches ? try reader.eventsOnAllBranches(start...end) : try reader.events(start...end, branch: 0)
-            let keyframes = try reader.keyframeIndices(in: start...end)
+        var after: Int64 = 0
+        while after < total {
+            // A page of the rows that exist: a gap in the numbering costs nothing.
+            let events = try reader.events(after: after, through: total, limit: chunkSize, allBranches: allBranches)
+            guard let first = events.first, let last = events.last else { break }
+            let keyframes = try reader.keyframeIndices(in: first.index...last.index)
             for event in events {
                 var computed = states[event.branch]
                 if var state = computed, let patch = event.patch {
@@ -67,7 +68,7 @@ struct SessionTimelineWalker {
                 states[event.branch] = after
                 try body(event, after, replaces, unknown(event))
             }
-            start = end + 1
+            after = last.index
         }
     }
 }

@@ -86,25 +86,34 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
             do {
                 try claimed.resume(hello, connection: connection, reopen: { () throws(SessionStoreError) in
                     try store.resumeSession(claimed.id)
-                }, resumePoint: { [store] recording throws(SessionStoreError) in
-                    try Self.resumePoint(of: claimed.id, recording: recording, in: store)
+                }, resumePoint: { [store, maxStateBytes] recording throws(SessionStoreError) in
+                    try Self.resumePoint(of: claimed.id, recording: recording, in: store, maxStateBytes: maxStateBytes)
                 })
                 connection.attached(to: claimed)
                 log("session \(claimed.id) resumed: \(hello.app.name) reconnected (connection \(connection.id))")
                 return
-            } catch .notFound {
-                // Its file was deleted after it ended (the timeline's `x`, `rewind sessions --delete`): the app run
-                // is recorded in a new session.
-                log("session \(claimed.id) of \(hello.app.name) was deleted: recording it in a new session")
-                attachLock.lock()
-                lock.withLock {
-                    byIdentity[hello.app]?.removeAll { $0 === claimed }
-                    byID[claimed.id] = nil
-                    candidates = byIdentity[hello.app] ?? []
-                }
             } catch {
-                log("cannot continue session \(claimed.id) of \(hello.app.name): \(error)")
-                throw WireError(code: .internal, message: "the daemon cannot record this session: \(error)")
+                // Its file was deleted after it ended (the timeline's `x`, `rewind sessions --delete`): the app run
+                // is recorded in a new session. A damaged file (e.g. events numbered up to 2^63) is left as it is,
+                // and so is the session (its recording may still be open): the app run is recorded in a new one.
+                switch error {
+                case .notFound:
+                    log("session \(claimed.id) of \(hello.app.name) was deleted: recording it in a new session")
+                    attachLock.lock()
+                    lock.withLock {
+                        byIdentity[hello.app]?.removeAll { $0 === claimed }
+                        byID[claimed.id] = nil
+                        candidates = byIdentity[hello.app] ?? []
+                    }
+                case .corrupt:
+                    log("session \(claimed.id) of \(hello.app.name) cannot be continued: \(error): recording it in a "
+                        + "new session")
+                    attachLock.lock()
+                    candidates.removeAll { $0 === claimed }
+                default:
+                    log("cannot continue session \(claimed.id) of \(hello.app.name): \(error)")
+                    throw WireError(code: .internal, message: "the daemon cannot record this session: \(error)")
+                }
             }
         }
         defer { attachLock.unlock() }
@@ -200,10 +209,22 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
         } catch .sessionInUse {
             log("session \(previous.id) of \(hello.app.name) is recorded by another process: starting a new one")
             return nil
+        } catch .corrupt(let path, let detail) {
+            // A damaged file (e.g. its events numbered up to 2^63) is left as it is, and the app recorded anew.
+            saved.forget(hello.app)
+            log("session \(previous.id) of \(hello.app.name) cannot be continued: "
+                + "\(SessionStoreError.corrupt(path: path, detail: detail)): starting a new one")
+            return nil
         }
         let point: IngestResumePoint
         do {
-            point = try Self.resumePoint(of: previous.id, recording: recording, in: store)
+            point = try Self.resumePoint(of: previous.id, recording: recording, in: store, maxStateBytes: maxStateBytes)
+        } catch .corrupt(let path, let detail) {
+            recording.finish(endState: .interrupted)
+            saved.forget(hello.app)
+            log("session \(previous.id) of \(hello.app.name) cannot be continued: "
+                + "\(SessionStoreError.corrupt(path: path, detail: detail)): starting a new one")
+            return nil
         } catch {
             recording.finish(endState: .interrupted)
             throw error
@@ -219,10 +240,11 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
         return session
     }
 
-    /// What session `id`'s file committed, for continuing it with `recording` (the file reopened for appending).
-    static func resumePoint(of id: SessionID, recording: SessionRecording,
-                            in store: SessionStore) throws(SessionStoreError) -> IngestResumePoint {
-        let reader = try store.openSession(id)
+    /// What session `id`'s file committed, for continuing it with `recording` (the file reopened for appending);
+    /// its last state is rebuilt up to `maxStateBytes` (the bound of the ingest that continues it).
+    static func resumePoint(of id: SessionID, recording: SessionRecording, in store: SessionStore,
+                            maxStateBytes: Int) throws(SessionStoreError) -> IngestResumePoint {
+        let reader = try store.openSession(id, maxStateBytes: maxStateBytes)
         let last = reader.eventCount
         let known = last == 0 ? true : try reader.unknownState(after: last, branch: 0) == nil
         return IngestResumePoint(

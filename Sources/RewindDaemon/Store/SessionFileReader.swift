@@ -44,6 +44,17 @@ final class SessionFileReader {
             SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
             WHERE idx BETWEEN ?1 AND ?2 ORDER BY idx
             """
+        case pageOnMain = """
+            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
+            WHERE idx > ?1 AND idx <= ?2 AND branch = 0 ORDER BY idx LIMIT ?3
+            """
+        case pageOnAll = """
+            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
+            WHERE idx > ?1 AND idx <= ?2 ORDER BY idx LIMIT ?3
+            """
+        case lastActionOnMain = """
+            SELECT idx FROM events WHERE idx <= ?1 AND branch = 0 AND kind = 'action' ORDER BY idx DESC LIMIT 1
+            """
         case keyframe = "SELECT idx, state FROM keyframes WHERE branch = ?1 AND idx <= ?2 ORDER BY idx DESC LIMIT 1"
         case patchesOnMain = """
             SELECT idx, patch FROM events
@@ -104,6 +115,7 @@ final class SessionFileReader {
             let database = try SQLiteDatabase(path: path, mode: .readOnly)
             do throws(SessionStoreError) {
                 schemaVersion = try SessionFileReader.checkSchema(of: database)
+                try SessionFileReader.checkNumbering(of: database)
             } catch {
                 database.close()
                 throw error
@@ -163,6 +175,37 @@ final class SessionFileReader {
         return version
     }
 
+    /// Throws `corrupt` unless every event's index lies in 1…``SessionSchema/maxEventIndex`` and its branch in
+    /// 0…``SessionSchema/maxBranch`` (docs/SESSION-FORMAT.md), so that no arithmetic on a number read from the file
+    /// can overflow. With `appending` (a writer resuming the file), the last index must also leave room for the next
+    /// event. Four index lookups, whatever the file's length.
+    static func checkNumbering(of database: SQLiteDatabase, appending: Bool = false) throws(SessionStoreError) {
+        let limit = SessionSchema.maxEventIndex
+        for order in ["ASC", "DESC"] {
+            let statement = try database.prepare("SELECT idx FROM events ORDER BY idx \(order) LIMIT 1")
+            guard try statement.step() else { return }  // no events
+            let index = statement.int64(at: 0)
+            if !(1...limit).contains(index) {
+                throw .corrupt(path: database.path, detail: "its event \(index) is numbered outside 1…\(limit) "
+                               + "(the file is damaged)")
+            }
+            if appending, order == "DESC", index == limit {
+                throw .corrupt(path: database.path, detail: "its last event is numbered \(index), the greatest "
+                               + "event number a session may hold: no event can follow it")
+            }
+        }
+        for order in ["ASC", "DESC"] {
+            let statement = try database.prepare(
+                "SELECT idx, branch FROM events WHERE branch <> 0 ORDER BY branch \(order) LIMIT 1")
+            guard try statement.step() else { return }
+            let branch = statement.int64(at: 1)
+            if !(0...SessionSchema.maxBranch).contains(branch) {
+                throw .corrupt(path: database.path, detail: "its event \(statement.int64(at: 0)) is on branch "
+                               + "\(branch), outside 0…\(SessionSchema.maxBranch) (the file is damaged)")
+            }
+        }
+    }
+
     /// The `meta` table as a dictionary.
     func meta() throws(SessionStoreError) -> [String: String] {
         let statement = try prepared(.meta)
@@ -174,12 +217,17 @@ final class SessionFileReader {
         return result
     }
 
-    /// The highest event index committed (0 when there is none).
+    /// The highest event index committed (0 when there is none); throws `corrupt` when it is outside
+    /// 1…``SessionSchema/maxEventIndex`` (a row written since the file was opened).
     func maxIndex() throws(SessionStoreError) -> Int64 {
         let statement = try prepared(.maxIndex)
         defer { statement.reset() }
-        guard try statement.step() else { return 0 }
-        return statement.optionalInt64(at: 0) ?? 0
+        guard try statement.step(), let index = statement.optionalInt64(at: 0) else { return 0 }
+        guard (1...SessionSchema.maxEventIndex).contains(index) else {
+            throw .corrupt(path: path, detail: "its event \(index) is numbered outside 1…\(SessionSchema.maxEventIndex) "
+                           + "(the file is damaged)")
+        }
+        return index
     }
 
     /// How many of the app's actions the session's `lost` rows count (one scan of the events).
@@ -280,6 +328,22 @@ final class SessionFileReader {
         defer { statement.reset() }
         statement.bind(range.lowerBound, at: 1)
         statement.bind(range.upperBound, at: 2)
+        return try readEvents(statement)
+    }
+
+    /// The first `limit` events after index `after`, up to `through`, on the main line (`allBranches` false) or on
+    /// every branch, in index order: a page of the rows that exist, however sparse their numbering.
+    func events(after: Int64, through: Int64, limit: Int, allBranches: Bool) throws(SessionStoreError) -> [RecordedEvent] {
+        let statement = try prepared(allBranches ? .pageOnAll : .pageOnMain)
+        defer { statement.reset() }
+        statement.bind(after, at: 1)
+        statement.bind(through, at: 2)
+        statement.bind(Int64(limit), at: 3)
+        return try readEvents(statement)
+    }
+
+    /// The events of a query selecting the columns of `eventsOnAll`, in its order.
+    private func readEvents(_ statement: SQLiteStatement) throws(SessionStoreError) -> [RecordedEvent] {
         var result: [RecordedEvent] = []
         while try statement.step() {
             let index = statement.int64(at: 0)
@@ -305,6 +369,16 @@ final class SessionFileReader {
             ))
         }
         return result
+    }
+
+    /// The index of the main line's last `action` event at or before `index`, if any: reads the rows from `index`
+    /// backwards until it finds one, never the numbers between them.
+    func lastActionOnMainLine(through index: Int64) throws(SessionStoreError) -> Int64? {
+        let statement = try prepared(.lastActionOnMain)
+        defer { statement.reset() }
+        statement.bind(index, at: 1)
+        guard try statement.step() else { return nil }
+        return statement.int64(at: 0)
     }
 
     /// The nearest keyframe of `branch` at or before `index`: its index and state.

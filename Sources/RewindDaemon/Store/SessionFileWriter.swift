@@ -68,13 +68,16 @@ final class SessionFileWriter {
         }
     }
 
-    /// Opens an existing session file for writing (to mark it interrupted, or to resume recording it).
-    /// Checks its schema version first.
-    static func openExisting(path: String, maxFileBytes: Int64? = nil) throws(SessionStoreError) -> SessionFileWriter {
+    /// Opens an existing session file for writing (to mark it interrupted, or, `appending`, to resume recording it).
+    /// Checks its schema version and its events' numbering first (`SessionFileReader.checkNumbering`): a damaged
+    /// file is refused (`corrupt`) before anything is written to it.
+    static func openExisting(path: String, maxFileBytes: Int64? = nil, appending: Bool = false)
+        throws(SessionStoreError) -> SessionFileWriter {
         guard FileManager.default.fileExists(atPath: path) else { throw .unwritable(path: path, reason: "no such file") }
         try SessionFileReader.requireRegularFiles(at: path)  // a FIFO would block the open
         let database = try SQLiteDatabase(path: path, mode: .readWrite)
         _ = try SessionFileReader.checkSchema(of: database)
+        try SessionFileReader.checkNumbering(of: database, appending: appending)
         try database.execute("PRAGMA synchronous = NORMAL")
         if let maxFileBytes {
             let pageSize = try database.scalarInt64("PRAGMA page_size") ?? 4096

@@ -14,7 +14,7 @@ public final class SessionReader: @unchecked Sendable {
     let file: SessionFileReader
     private let lockPath: String
     private var cachedMetadata: SessionMetadata
-    private var lastState: (index: Int64, branch: Int64, keyframe: Int64, state: JSONValue)?
+    private var lastState: (index: Int64, branch: Int64, keyframe: Int64, state: JSONValue, size: Int)?
     private var unknownStretches = UnknownStateRanges()
 
     /// The session's id.
@@ -23,9 +23,21 @@ public final class SessionReader: @unchecked Sendable {
     /// The session file.
     public let fileURL: URL
 
-    init(id: SessionID, fileURL: URL, lockURL: URL) throws(SessionStoreError) {
+    /// The largest state this reader rebuilds from a keyframe and patches, in bytes of compact JSON: a state that
+    /// would grow past it (a `copy` bomb recorded by an older daemon) fails with `corrupt`, naming the event, instead
+    /// of growing without limit (`JSONPatch.apply(to:size:maxSize:)`, as the daemon bounds what it ingests).
+    public let maxStateBytes: Int
+
+    /// The default of ``maxStateBytes``: the daemon's own bound on the states it ingests (64 MiB, the default of
+    /// `rewind serve --max-message`, ``DaemonConfiguration/defaultMaxMessageBytes``), so that a reader rebuilds every
+    /// state a default recording holds, and refuses a stored `copy` bomb within seconds.
+    public static let defaultMaxStateBytes = DaemonConfiguration.defaultMaxMessageBytes
+
+    init(id: SessionID, fileURL: URL, lockURL: URL, maxStateBytes: Int = SessionReader.defaultMaxStateBytes)
+        throws(SessionStoreError) {
         self.id = id
         self.fileURL = fileURL
+        self.maxStateBytes = maxStateBytes
         lockPath = lockURL.path
         file = try SessionFileReader(path: fileURL.path)
         cachedMetadata = try file.metadata(lockPath: lockPath)
@@ -75,6 +87,21 @@ public final class SessionReader: @unchecked Sendable {
     /// The events of every branch whose index lies in `range`, in order.
     public func eventsOnAllBranches(_ range: ClosedRange<Int64>) throws(SessionStoreError) -> [RecordedEvent] {
         try locked { () throws(SessionStoreError) in try file.events(range, branch: nil) }
+    }
+
+    /// The first `limit` events after index `after`, up to `through`, on the main line (`allBranches` false) or on
+    /// every branch, in index order: for walks over a whole session, whose pages follow the rows that exist (never
+    /// counting through a gap in the numbering, however large: a damaged file may jump to event 2^62).
+    func events(after: Int64, through: Int64, limit: Int, allBranches: Bool) throws(SessionStoreError) -> [RecordedEvent] {
+        try locked { () throws(SessionStoreError) in
+            try file.events(after: after, through: through, limit: limit, allBranches: allBranches)
+        }
+    }
+
+    /// The index of the main line's last `action` event at or before `index`, if any (whatever the gaps in the
+    /// numbering before it).
+    func lastActionOnMainLine(through index: Int64) throws(SessionStoreError) -> Int64? {
+        try locked { () throws(SessionStoreError) in try file.lastActionOnMainLine(through: index) }
     }
 
     /// The event with this index (whatever its branch).
@@ -209,21 +236,30 @@ public final class SessionReader: @unchecked Sendable {
         }
         var start = keyframe.index
         var state = keyframe.state
+        var size: Int?
         if let cached = lastState, cached.branch == branch, cached.keyframe == keyframe.index,
            cached.index <= index {
             start = cached.index
             state = cached.state
+            size = cached.size
         }
+        let limit = maxStateBytes
+        var measured = size ?? state.compactSize(limit: limit)
         try file.forEachPatch(after: start, through: index, branch: branch) {
             (patchIndex, patch) throws(SessionStoreError) in
-            do {
-                try patch.apply(to: &state)
+            do throws(JSONPatchError) {
+                try patch.apply(to: &state, size: &measured, maxSize: limit)
             } catch {
+                if error.reason.hasSuffix("the limit of \(limit) bytes") {  // JSONPatchApplier's size refusal
+                    throw .corrupt(path: file.path, detail: "the state after event \(patchIndex) is too large to "
+                                   + "rebuild: its patch would make it larger than the limit of \(limit) bytes of "
+                                   + "compact JSON")
+                }
                 throw .corrupt(path: file.path,
                                detail: "the patch of event \(patchIndex) does not apply to the state before it: \(error)")
             }
         }
-        lastState = (index, branch, keyframe.index, state)
+        lastState = (index, branch, keyframe.index, state, measured)
         return state
     }
 

@@ -11,6 +11,14 @@ enum SessionSchema {
     /// The extension of the side file holding the recorder's lock: `<id>.lock`.
     static let lockExtension = "lock"
 
+    /// The greatest event index a session file may hold (2^62; docs/SESSION-FORMAT.md): more events than any
+    /// recording makes (146,000 years at a million a second), and far enough from `Int64.max` that the arithmetic on
+    /// indices (the next one, a chunk's end) cannot overflow. A file with an index outside 1…this is damaged.
+    static let maxEventIndex: Int64 = 1 << 62
+
+    /// The greatest branch number a session file may hold (2^62, as ``maxEventIndex``). Branches are 0…this.
+    static let maxBranch: Int64 = 1 << 62
+
     /// `PRAGMA application_id`: "RWND", so that `file(1)`-like tools can tell a session from other SQLite files.
     static let applicationID: Int32 = 0x5257_4E44
 

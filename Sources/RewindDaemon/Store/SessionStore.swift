@@ -131,7 +131,9 @@ public final class SessionStore: Sendable {
     /// Reopens a finished (or interrupted) session to append more events — an app that reconnects continues its
     /// session. Takes the session's lock (throws `sessionInUse` while a live recorder holds it), marks it live
     /// again, and numbers new events after the last committed one. The first event of each branch after resuming
-    /// gets a keyframe, so its patch need not connect to what was recorded before.
+    /// gets a keyframe, so its patch need not connect to what was recorded before. A damaged file (events numbered
+    /// outside 1…2^62, or its last event at 2^62: `SessionFileReader.checkNumbering`) is refused with `corrupt`
+    /// before anything is written to it.
     ///
     /// Threading: any thread that may wait for a disk. A session this process is repairing in the background
     /// (``recoverInterruptedInBackground(completion:)``) is waited for — that one session's repair, not the others'
@@ -159,7 +161,8 @@ public final class SessionStore: Sendable {
             throw .sessionInUse(id)
         }
         do throws(SessionStoreError) {
-            let writer = try SessionFileWriter.openExisting(path: fileURL.path, maxFileBytes: options.maxFileBytes)
+            let writer = try SessionFileWriter.openExisting(path: fileURL.path, maxFileBytes: options.maxFileBytes,
+                                                           appending: true)
             let lastIndex = try writer.maxIndex()
             try writer.markLive()
             let pipeline = RecordingPipeline(
@@ -223,11 +226,14 @@ public final class SessionStore: Sendable {
         try SessionStore.makeDirectory(directory.path, wanted: directory.path)
     }
 
-    /// Opens a reader on a session (finished, or being recorded).
-    public func openSession(_ id: SessionID) throws(SessionStoreError) -> SessionReader {
+    /// Opens a reader on a session (finished, or being recorded), which rebuilds states up to `maxStateBytes` of
+    /// compact JSON (``SessionReader/maxStateBytes``). Throws `corrupt` for a damaged file (among others, events
+    /// numbered outside 1…2^62 or branches outside 0…2^62).
+    public func openSession(_ id: SessionID, maxStateBytes: Int = SessionReader.defaultMaxStateBytes)
+        throws(SessionStoreError) -> SessionReader {
         let url = fileURL(for: id)
         guard FileManager.default.fileExists(atPath: url.path) else { throw .notFound(id) }
-        return try SessionReader(id: id, fileURL: url, lockURL: lockURL(for: id))
+        return try SessionReader(id: id, fileURL: url, lockURL: lockURL(for: id), maxStateBytes: maxStateBytes)
     }
 
     /// Turns what a user typed into a session id: the exact id, or the one id that starts with it.

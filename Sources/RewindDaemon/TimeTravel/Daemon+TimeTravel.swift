@@ -307,8 +307,12 @@ extension Daemon {
         let count = reader.eventCount
         var lower = first
         while lower <= count {
-            let upper = min(count, lower + 4_095)
-            for event in try storeCall({ () throws(SessionStoreError) in try reader.events(lower...upper) }) {
+            // A page of the rows that exist: a gap in the numbering costs nothing.
+            let events = try storeCall { () throws(SessionStoreError) in
+                try reader.events(after: max(lower, 1) - 1, through: count, limit: 4_096, allBranches: false)
+            }
+            guard let upper = events.last?.index else { break }
+            for event in events {
                 switch event.kind {
                 case .action:
                     guard event.action != nil, !skipped.contains(event.index) else { continue }
@@ -346,15 +350,10 @@ extension Daemon {
         if branch != 0 {
             return try storeCall { () throws(SessionStoreError) in try reader.state(at: count, branch: branch) }
         }
-        var upper = count
-        while upper >= 1 {
-            let lower = max(1, upper - 999)
-            let events = try storeCall { () throws(SessionStoreError) in try reader.events(lower...upper) }
-            if let action = events.last(where: { $0.kind == .action }) {
-                return try knownState(after: action.index, of: reader.id, in: reader,
-                                      for: "put the app back into the main line's last state, that of")
-            }
-            upper = lower - 1
+        // The rows that exist, from the last backwards: never the numbers of a gap.
+        if let action = try storeCall({ () throws(SessionStoreError) in try reader.lastActionOnMainLine(through: count) }) {
+            return try knownState(after: action, of: reader.id, in: reader,
+                                  for: "put the app back into the main line's last state, that of")
         }
         return try storeCall { () throws(SessionStoreError) in try reader.state(at: 0, branch: 0) }
     }

@@ -104,8 +104,10 @@ public struct SessionVerifier {
         }
 
         while index <= total {
-            let upper = min(total, index + 4_999)
-            for event in try reader.events(index...upper) {
+            // A page of the rows that exist: a gap in the numbering costs nothing.
+            let events = try reader.events(after: index - 1, through: total, limit: 5_000, allBranches: false)
+            guard let upper = events.last?.index else { break }
+            for event in events {
                 switch event.kind {
                 case .action:
                     if segment.isEmpty { measure() }
