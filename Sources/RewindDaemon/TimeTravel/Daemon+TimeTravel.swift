@@ -98,11 +98,15 @@ extension Daemon {
                     : Optional<JSONValue>.none
                 var actions: [RecordedActions.Action] = []
                 var bytes = 0
-                var start = first
+                var after = first - 1
                 var next: Int64?
-                pages: while start <= last {
-                    let end = min(last, start + 2047)
-                    for event in try storeCall({ () throws(SessionStoreError) in try reader.events(start...end, branch: 0) }) {
+                pages: while after < last {
+                    // The rows that exist, a chunk at a time: a gap in the numbering costs nothing.
+                    let events = try storeCall { () throws(SessionStoreError) in
+                        try reader.events(after: after, through: last, limit: 2048, allBranches: false)
+                    }
+                    guard let chunkEnd = events.last?.index else { break }
+                    for event in events {
                         if actions.count >= max(1, configuration.recordedActionsPage) || bytes >= RecordedActions.pageBytes {
                             next = event.index
                             break pages
@@ -112,7 +116,7 @@ extension Daemon {
                                                               action: action))
                         bytes += action.compactSize(limit: RecordedActions.pageBytes) + (event.label?.utf8.count ?? 0) + 48
                     }
-                    start = end + 1
+                    after = chunkEnd
                 }
                 completion(.success(RecordedActions(state: state, actions: actions,
                                                     stateType: reader.metadata.stateType, next: next)))
