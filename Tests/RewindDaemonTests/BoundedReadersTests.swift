@@ -159,6 +159,32 @@ struct BoundedReadersTests {
         }
     }
 
+    @Test("searching states, the history of a location and a verify over a stored copy bomb stop at the bound",
+          .timeLimit(.minutes(1)))
+    func otherReadersOfACopyBomb() throws {
+        let directory = TemporaryDirectory()
+        let store = try SessionStore.forTests(directory)
+        let id = try Self.recordCopyBomb(in: store)
+        let reader = try store.openSession(id, maxStateBytes: 1 << 20)
+        // A condition on the states (`/s:` in the timeline, `rewind find`): refused at event 1, naming it.
+        do {
+            try reader.makeSearch().forEachMainLineState(in: 0...1) { _, _ in true }
+            Issue.record("the states after the bomb were searched")
+        } catch {
+            #expect("\(error)".contains("the state after event 1 is too large to rebuild"), "\(error)")
+        }
+        // The history of a location goes on without the tracked part it could not rebuild.
+        _ = try reader.history(of: JSONPointer(tokens: ["c0", "filler"]))
+        // A verify rebuilds the recorded states from the same patches.
+        let verifier = SessionVerifier(reader: reader)
+        do {
+            _ = try verifier.verify(replay: { state, actions in Array(repeating: state, count: actions.count) })
+            Issue.record("the bomb was verified")
+        } catch {
+            #expect("\(error)".contains("the state after event 1 is too large to rebuild"), "\(error)")
+        }
+    }
+
     /// A session whose event 1 is a stored `copy` bomb: 40 copies of the whole state into itself, from 1 kB.
     private static func recordCopyBomb(in store: SessionStore) throws -> SessionID {
         let recording = try store.createSession(appName: "bombed", protocolVersion: 1,

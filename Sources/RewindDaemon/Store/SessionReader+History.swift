@@ -218,6 +218,7 @@ extension SessionReader {
         }
         let throughArray = pointer.tokens.contains { JSONPointer.arrayIndex($0) != nil }
         var tracked: JSONValue?
+        var trackedRebuild = BoundedStateRebuild(path: fileURL.path, limit: maxStateBytes)
         if throughArray {
             tracked = (try? computeState(at: range.lowerBound - 1, branch: branch))
                 ?? (try? computeState(at: range.lowerBound, branch: branch))
@@ -253,6 +254,7 @@ extension SessionReader {
                 tracked = statement.withBytes(at: 2) { bytes in
                     bytes.flatMap { try? JSONValue(parsing: $0, limits: SessionFileReader.storedJSONLimits) }
                 }
+                trackedRebuild.reset()
                 continue
             }
             var touches: PatchTouches
@@ -264,7 +266,13 @@ extension SessionReader {
                     return pointers.contains { $0.isRoot || $0.tokens.first == first }
                 })
                 if var state = tracked {
-                    if (try? relevant.apply(to: &state)) != nil { tracked = state } else { tracked = nil }
+                    // Bounded as every rebuilt state is: past the bound the tracked part is let go, not grown.
+                    if (try? trackedRebuild.apply(relevant, to: &state, event: index)) != nil {
+                        tracked = state
+                    } else {
+                        tracked = nil
+                        trackedRebuild.reset()
+                    }
                 }
                 touches = PatchTouches(patch, stateAfter: tracked)
             } else {

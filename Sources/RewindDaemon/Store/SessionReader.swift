@@ -243,23 +243,12 @@ public final class SessionReader: @unchecked Sendable {
             state = cached.state
             size = cached.size
         }
-        let limit = maxStateBytes
-        var measured = size ?? state.compactSize(limit: limit)
+        var rebuild = BoundedStateRebuild(path: file.path, limit: maxStateBytes, measured: size)
         try file.forEachPatch(after: start, through: index, branch: branch) {
             (patchIndex, patch) throws(SessionStoreError) in
-            do throws(JSONPatchError) {
-                try patch.apply(to: &state, size: &measured, maxSize: limit)
-            } catch {
-                if error.reason.hasSuffix("the limit of \(limit) bytes") {  // JSONPatchApplier's size refusal
-                    throw .corrupt(path: file.path, detail: "the state after event \(patchIndex) is too large to "
-                                   + "rebuild: its patch would make it larger than the limit of \(limit) bytes of "
-                                   + "compact JSON")
-                }
-                throw .corrupt(path: file.path,
-                               detail: "the patch of event \(patchIndex) does not apply to the state before it: \(error)")
-            }
+            try rebuild.apply(patch, to: &state, event: patchIndex)
         }
-        lastState = (index, branch, keyframe.index, state, measured)
+        lastState = (index, branch, keyframe.index, state, rebuild.measuredSize ?? state.compactSize(limit: maxStateBytes))
         return state
     }
 

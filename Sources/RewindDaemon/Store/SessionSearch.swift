@@ -27,8 +27,12 @@ public final class SessionSearch: @unchecked Sendable {
     /// with an `IN` list.
     static let seeksPerSearch = 24
 
-    /// Opens the session file at `path` read-only.
-    init(path: String) throws(SessionStoreError) {
+    /// The largest state rebuilt from the file's patches, in bytes of compact JSON (``SessionReader/maxStateBytes``).
+    let maxStateBytes: Int
+
+    /// Opens the session file at `path` read-only; states rebuilt from it are at most `maxStateBytes` bytes.
+    init(path: String, maxStateBytes: Int = SessionReader.defaultMaxStateBytes) throws(SessionStoreError) {
+        self.maxStateBytes = maxStateBytes
         file = try SessionFileReader(path: path)
         let indexed = try file.database.scalarInt64(
             "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = '\(SessionSchema.labelIndexName)'")
@@ -179,17 +183,13 @@ public final class SessionSearch: @unchecked Sendable {
                 }
                 var state = keyframe.state
                 var stop = false
+                var rebuild = BoundedStateRebuild(path: file.path, limit: maxStateBytes)
                 func apply(after start: Int64, through end: Int64, reporting: Bool) throws(SessionStoreError) {
                     guard end > start else { return }
                     try file.forEachPatch(after: start, through: end, branch: 0) {
                         (index, patch) throws(SessionStoreError) in
                         guard !stop else { return }
-                        do {
-                            try patch.apply(to: &state)
-                        } catch {
-                            throw .corrupt(path: file.path, detail: "the patch of event \(index) does not apply to "
-                                           + "the state before it: \(error)")
-                        }
+                        try rebuild.apply(patch, to: &state, event: index)
                         if reporting { stop = !(try body(index, state)) }
                     }
                 }
@@ -203,6 +203,7 @@ public final class SessionSearch: @unchecked Sendable {
                     try apply(after: position, through: boundary - 1, reporting: true)
                     guard !stop, let loaded = try file.keyframe(at: boundary, branch: 0) else { return }
                     state = loaded
+                    rebuild.reset()
                     guard try body(boundary, state) else { return }
                     position = boundary
                 }

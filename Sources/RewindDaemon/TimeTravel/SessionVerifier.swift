@@ -71,6 +71,14 @@ public struct SessionVerifier {
             while stretch < unknown.count, let last = unknown[stretch].last, last < index { stretch += 1 }
             return stretch < unknown.count && unknown[stretch].contains(index, branch: 0)
         }
+        // The recorded states are rebuilt from stored patches within the reader's bound (a stored patch that
+        // multiplies the state fails naming its event).
+        func applied(_ patch: JSONPatch, to state: JSONValue, event index: Int64) throws -> JSONValue {
+            var rebuild = BoundedStateRebuild(path: reader.fileURL.path, limit: reader.maxStateBytes)
+            var result = state
+            try rebuild.apply(patch, to: &result, event: index)
+            return result
+        }
         // How many actions a segment may hold: measured on the state it starts from.
         var limit = segmentLimit
         func measure() {
@@ -87,7 +95,7 @@ public struct SessionVerifier {
             }
             var recorded = segmentStart
             for ((event, comparable), actual) in zip(segment, states) {
-                if let patch = event.patch { recorded = try patch.apply(to: recorded) }
+                if let patch = event.patch { recorded = try applied(patch, to: recorded, event: event.index) }
                 guard comparable else {
                     // Inside a dropped range the recording has no state: follow the app until the next snapshot.
                     recorded = actual
@@ -117,7 +125,7 @@ public struct SessionVerifier {
                     stateKnown = false
                 default:
                     if let divergence = try flush() { return .diverged(divergence) }
-                    if let patch = event.patch { segmentStart = try patch.apply(to: segmentStart) }
+                    if let patch = event.patch { segmentStart = try applied(patch, to: segmentStart, event: event.index) }
                     if [.snapshot, .jump, .replay, .reconnect].contains(event.kind) {
                         segmentStart = try reader.state(at: event.index)
                         stateKnown = true
