@@ -56,7 +56,8 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let client = try ControlClient(host: connection.host, port: connection.port,
                                        token: connection.effectiveToken)
-        let (session, target) = try resolveSessions(with: client)
+        let (source, receiver, receiverStateType) = try resolveSessions(with: client)
+        let session = source.rawValue, target = receiver.rawValue
         guard step || (speed ?? 0) > 0 else {
             let result = try client.request(.replay(session: session, target: target, fromSeq: from, toSeq: to))
             var count = ""
@@ -64,15 +65,12 @@ struct ReplayCommand: ParsableCommand {
             print("replayed \(count)actions of \(session) into \(target)")
             return
         }
-        var page = try recordedActions(client, from: from, withState: true)
+        var page = try recordedActions(of: source, client, from: from, withState: true)
         // Refused before anything is sent, as the daemon's own replay refuses it (not by the app's decoder).
-        if let source = try? SessionID(validating: session), let receiver = try? SessionID(validating: target) {
-            let live = try SessionIDResolver.daemonSessions(client).first { $0.session == target }?.stateType
-            do {
-                try Daemon.requireSameStateType(recorded: page.stateType, of: source, live: live, of: receiver)
-            } catch {
-                throw CommandError(error.description)
-            }
+        do {
+            try Daemon.requireSameStateType(recorded: page.stateType, of: source, live: receiverStateType, of: receiver)
+        } catch {
+            throw CommandError(error.description)
         }
         _ = try client.request(.replayActions(target: target, state: page.state ?? .null, actions: []))
         let progress = PacedReplayProgress(total: page.next == nil ? page.actions.count : nil, session: session,
@@ -95,7 +93,7 @@ struct ReplayCommand: ParsableCommand {
                 progress.replayedOne()
             }
             guard let next = page.next, next > 0 else { break }
-            page = try recordedActions(client, from: UInt64(next), withState: false)
+            page = try recordedActions(of: source, client, from: UInt64(next), withState: false)
         }
         let done = progress.replayed
         if progress.isStopped || progress.endedEarly {
@@ -108,10 +106,12 @@ struct ReplayCommand: ParsableCommand {
 }
 
 extension ReplayCommand {
-    /// One page of the recorded actions from event `from` on (up to `--to`), with the state before them when
-    /// `withState`.
-    private func recordedActions(_ client: ControlClient, from: UInt64?, withState: Bool) throws -> RecordedActions {
-        let reply = try client.request(.recordedActions(session: session, fromSeq: from, toSeq: to, withState: withState))
+    /// One page of session `source`'s recorded actions from event `from` on (up to `--to`), with the state before
+    /// them when `withState`.
+    private func recordedActions(of source: SessionID, _ client: ControlClient, from: UInt64?,
+                                 withState: Bool) throws -> RecordedActions {
+        let reply = try client.request(.recordedActions(session: source.rawValue, fromSeq: from, toSeq: to,
+                                                        withState: withState))
         guard let recorded = RecordedActions(json: reply), !withState || recorded.state != nil else {
             throw CommandError("the daemon's answer to recordedActions is not readable: \(reply.serialized().prefix(80))")
         }
@@ -120,7 +120,8 @@ extension ReplayCommand {
 
     /// The source session (of the daemon, or saved in `--data`) and the live session that receives the replay,
     /// both resolved from what the user typed; a source that is not live needs `--into`.
-    private func resolveSessions(with client: ControlClient) throws -> (source: String, target: String) {
+    private func resolveSessions(with client: ControlClient) throws
+        -> (source: SessionID, target: SessionID, targetStateType: String?) {
         let sessions = try SessionIDResolver.daemonSessions(client)
         let daemonIDs = sessions.compactMap { try? SessionID(validating: $0.session) }
         // Saved sessions of the directory too (none when it cannot be read: the daemon's list still counts).
@@ -137,10 +138,13 @@ extension ReplayCommand {
             throw CommandError("no session \"\(session)\" in \(place) (for a saved session of another directory, give "
                 + "--data DIR, or its whole id and the live session that receives it with --into SESSION)")
         }
+        // The receiving app's state type, from the listing already read (a paced replay compares it before sending).
+        func stateType(of target: SessionID) -> String? { sessions.first { $0.session == target.rawValue }?.stateType }
         if let into {
-            return (source.rawValue, try SessionIDResolver.resolveLive(into, with: client, for: "receive a replay").rawValue)
+            let target = try SessionIDResolver.resolveLive(into, with: client, for: "receive a replay")
+            return (source, target, stateType(of: target))
         }
-        if sessions.contains(where: { $0.session == source.rawValue && $0.live }) { return (source.rawValue, source.rawValue) }
+        if sessions.contains(where: { $0.session == source.rawValue && $0.live }) { return (source, source, stateType(of: source)) }
         let live = sessions.filter(\.live)
         let hint = live.isEmpty ? "no app is connected to the daemon at \(client.address) now"
             : "live now: " + live.prefix(SessionIDResolver.listedCandidates).map(SessionIDResolver.describe)
