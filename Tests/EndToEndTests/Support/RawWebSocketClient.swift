@@ -259,7 +259,16 @@ final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, 
         }
     }
 
-    /// Closes the socket without a closing handshake (stopping the background reader first, if any).
+    /// Shuts the connection down both ways without closing the descriptor, so a thread blocked reading this client
+    /// returns at once (end of stream) while the descriptor stays valid; the reading thread then calls ``drop()``.
+    /// Safe from any thread: it only reads `fd`.
+    func shutDown() {
+        guard fd >= 0 else { return }
+        _ = shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    /// Closes the socket without a closing handshake (stopping the background reader first, if any). Call it from
+    /// the thread that reads this client (or when none reads): it releases the descriptor.
     func drop() {
         guard fd >= 0 else { return }
         if let backgroundReader {

@@ -6,7 +6,8 @@ import RewindInspector
 /// leaves the pipeline no time between sending a batch and its next step. Built on the tests' raw WebSocket client;
 /// one thread reads the daemon's messages and hands them to the delegate.
 ///
-/// Threading: any thread (sends are serialized by a lock); delegate methods arrive on the reading thread.
+/// Threading: any thread (sends are serialized by a lock); delegate methods arrive on the reading thread, which alone
+/// closes the socket.
 final class WriteThroughTransport: InspectorTransport, @unchecked Sendable {  // mutable state guarded by `lock`
     private let lock = NSLock()
     private var client: RawWebSocketClient?
@@ -36,10 +37,12 @@ final class WriteThroughTransport: InspectorTransport, @unchecked Sendable {  //
                 } catch {
                     let wanted = lock.withLock { stopped }
                     lock.withLock { self.client = nil }
+                    client.drop()
                     if !wanted { delegate.transportDidDisconnect(reason: "\(error)") }
                     return
                 }
             }
+            client.drop()
         }
         thread.start()
     }
@@ -61,7 +64,8 @@ final class WriteThroughTransport: InspectorTransport, @unchecked Sendable {  //
     func disconnect() {
         lock.withLock {
             stopped = true
-            client?.drop()
+            // Only shut down: the reading thread may be inside a read of this descriptor; it closes it on its way out.
+            client?.shutDown()
             client = nil
         }
     }
