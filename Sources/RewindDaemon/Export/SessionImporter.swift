@@ -194,10 +194,14 @@ public struct SessionImporter: Sendable {
             appName: session.app, instance: session.instance, protocolVersion: session.protocolVersion,
             stateType: session.stateType, initialState: initialState, startedAt: session.startedAt,
             importedFrom: url.lastPathComponent)
+        // Files of version 1 do not say what a row means: the migration reader works it out once they are written.
+        let statesMeaning = (header.objectValue?["version"]?.int64Value ?? 1) >= 2
         do throws(SessionStoreError) {
             var states: [Int64: JSONValue] = [0: initialState]
             var sizes: [Int64: Int] = [:]
             var lastIndex: Int64 = 0
+            /// The rows numbered otherwise in the file than in the import (a file with gaps), for the causes.
+            var renumbered: [Int64: Int64] = [:]
             var count: Int64 = 0
             progress?(TransferProgress(completed: lines.bytesRead, total: lines.size, unit: .bytes))
             while let line = try lines.nextLine() {
@@ -246,16 +250,22 @@ public struct SessionImporter: Sendable {
                                            reason: "the event starts branch \(branch) but has no \"state\"")
                 }
                 states[branch] = stateAfter
-                guard recording.appendImported(parsed.event, stateAfter: stateAfter, forceKeyframe: parsed.state != nil) != 0
-                else {
+                var event = parsed.event
+                if let cause = parsed.unknownCause, let mapped = renumbered[cause] {
+                    event.meaning.unknownState?.cause = mapped
+                }
+                let written = recording.appendImported(event, stateAfter: stateAfter, forceKeyframe: parsed.state != nil)
+                guard written != 0 else {
                     throw recording.lastError ?? .unwritable(path: recording.fileURL.path, reason: "the recording stopped")
                 }
+                if let index = parsed.index, index != written { renumbered[index] = written }
                 count += 1
                 if count % 4096 == 0 {
                     progress?(TransferProgress(completed: lines.bytesRead, total: lines.size, unit: .bytes))
                 }
             }
             try finish(recording, as: session.endState, endedAt: session.endedAt)
+            if !statesMeaning { try SchemaOneMeaning.derive(inFileAt: recording.fileURL.path) }
             try publish(recording.id, from: staging)
             progress?(TransferProgress(completed: lines.size, total: lines.size, unit: .bytes))
             return SessionImportResult(id: recording.id, format: .jsonl, eventCount: count,
@@ -350,6 +360,9 @@ public struct SessionImporter: Sendable {
             }
             try finish(recording, as: session?.endState,
                        endedAt: session?.endedAt ?? Date(timeIntervalSince1970: previousTime))
+            // Redux DevTools files do not say what a row means: the migration reader works it out from the rows
+            // written above (its rules are the ones those rows were written by).
+            try SchemaOneMeaning.derive(inFileAt: recording.fileURL.path)
             try publish(recording.id, from: staging)
             progress?(TransferProgress(completed: total, total: total, unit: .events))
             let warnings = [

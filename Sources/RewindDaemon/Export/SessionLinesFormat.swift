@@ -1,7 +1,9 @@
 import Foundation
 import RewindWire
 
-/// Rewind's JSON Lines export, version 1 (docs/SESSION-FORMAT.md): encoding and decoding of its lines.
+/// Rewind's JSON Lines export, version 2 (docs/SESSION-FORMAT.md): encoding and decoding of its lines. Version 2
+/// added what a row means (`unknown`, `unknownCause`, `meaning`); a file of version 1 is imported through the
+/// migration reader (``SchemaOneMeaning``).
 ///
 /// Line 1: `{"format":"rewind-session","version":1,"session":{…},"initialState":…}`.
 /// Then one event per line: `{"index":…,"branch":…,"appSeq":…,"time":…,"kind":…,"label":…,"action":…,
@@ -12,7 +14,7 @@ enum SessionLinesFormat {
     /// The `format` value of the header line.
     static let formatName = "rewind-session"
     /// The version this build writes and the newest it reads.
-    static let version = 1
+    static let version = 2
 
     /// The session-describing fields shared by both export formats.
     struct Session {
@@ -29,6 +31,8 @@ enum SessionLinesFormat {
     /// One decoded event line.
     struct EventLine {
         var index: Int64?
+        /// The row that made this row's state unknown, as numbered in the file (renumbered by the import).
+        var unknownCause: Int64?
         var event: NewEvent
         var state: JSONValue?
     }
@@ -70,6 +74,11 @@ enum SessionLinesFormat {
         if let patch = event.patch { pairs.append(("patch", patch.json)) }
         if let micros = event.reducerMicros { pairs.append(("reducerMicros", .double(micros))) }
         if let detail = event.detail { pairs.append(("detail", .string(detail))) }
+        if let mark = event.meaning.unknownState {
+            pairs.append(("unknown", .string(mark.reason.rawValue)))
+            pairs.append(("unknownCause", .int(mark.cause)))
+        }
+        if let facts = event.meaning.storedFacts { pairs.append(("meaning", facts)) }
         if let state { pairs.append(("state", state)) }
         return .object(JSONObject(pairs))
     }
@@ -128,7 +137,7 @@ enum SessionLinesFormat {
         }
         let branch = try object.optionalInteger("branch", in: place) ?? 0
         guard branch >= 0 else { throw ImportProblem("\"branch\" must not be negative") }
-        let event = NewEvent(
+        var event = NewEvent(
             appSeq: try object.optionalInteger("appSeq", in: place),
             time: try object.requiredTime("time", in: place),
             kind: kind,
@@ -138,6 +147,26 @@ enum SessionLinesFormat {
             reducerMicros: try object.optionalMicros("reducerMicros", in: place),
             detail: try object.optionalString("detail", in: place),
             branch: branch)
-        return EventLine(index: try object.optionalInteger("index", in: place), event: event, state: object["state"])
+        let index = try object.optionalInteger("index", in: place)
+        var cause: Int64?
+        if let reasonText = try object.optionalString("unknown", in: place) {
+            guard let reason = UnknownStateReason(rawValue: reasonText) else {
+                throw ImportProblem("unknown \"unknown\" reason \"\(reasonText)\" (known: "
+                    + UnknownStateReason.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            }
+            guard let given = try object.optionalInteger("unknownCause", in: place) ?? index else {
+                throw ImportProblem("\"unknown\" needs \"unknownCause\", the index of the row that made it so")
+            }
+            cause = given
+            event.meaning.unknownState = UnknownStateMark(reason: reason, cause: given)
+        }
+        if let facts = object["meaning"] {
+            do throws(RowMeaningProblem) {
+                try event.meaning.readFacts(facts)
+            } catch {
+                throw ImportProblem("\"meaning\": \(error.text)")
+            }
+        }
+        return EventLine(index: index, unknownCause: cause, event: event, state: object["state"])
     }
 }

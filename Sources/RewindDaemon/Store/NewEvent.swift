@@ -23,8 +23,10 @@ public struct NewEvent: Sendable, Hashable {
     public var patch: JSONPatch?
     /// How long the app's reducer took, microseconds.
     public var reducerMicros: Double?
-    /// Human text for errors, drops, reconnects, notes.
+    /// Display text for errors, drops, reconnects, notes: for people only; what code needs is in ``meaning``.
     public var detail: String?
+    /// What the row means: whether the state after it is known (and why not), and the facts its detail tells.
+    public var meaning: RowMeaning
     /// 0 for the original timeline; N > 0 for the N-th recomputation (skip/replay).
     public var branch: Int64
 
@@ -38,7 +40,8 @@ public struct NewEvent: Sendable, Hashable {
         patch: JSONPatch? = nil,
         reducerMicros: Double? = nil,
         detail: String? = nil,
-        branch: Int64 = 0
+        branch: Int64 = 0,
+        meaning: RowMeaning = RowMeaning()
     ) {
         self.appSeq = appSeq
         self.time = time
@@ -49,5 +52,6 @@ public struct NewEvent: Sendable, Hashable {
         self.reducerMicros = reducerMicros
         self.detail = detail
         self.branch = branch
+        self.meaning = meaning
     }
 }

@@ -12,6 +12,12 @@ struct PendingEvent: Sendable {
     var patch: String?
     var reducerMicros: Double?
     var detail: String?
+    /// The `unknown` column: why the state after the row is unknown (nil when known).
+    var unknown: String?
+    /// The `unknown_cause` column: the row that made it unknown.
+    var unknownCause: Int64?
+    /// The `meaning` column's JSON text (nil when the row says nothing more).
+    var meaning: String?
     /// The full state after the event, when this event gets a keyframe.
     var keyframe: String?
     /// What the patch changes, for the file's path index (nil without a patch).
@@ -24,7 +30,7 @@ struct PendingEvent: Sendable {
             guard let count = text?.utf8.count, count > 15 else { return 0 }
             return (count + 32 + 15) & ~15
         }
-        return 2 * MemoryLayout<PendingEvent>.stride + heap(label) + heap(action) + heap(patch) + heap(detail)
+        return 2 * MemoryLayout<PendingEvent>.stride + heap(label) + heap(action) + heap(patch) + heap(detail) + heap(meaning)
             + heap(keyframe) + (touches.map { t in t.paths.reduce(0) { $0 + 32 + $1.utf8.count } + 48 * t.reshapes.count } ?? 0)
     }
 }

@@ -22,8 +22,10 @@ public struct RecordedEvent: Sendable, Hashable {
     public var patch: JSONPatch?
     /// How long the app's reducer took, microseconds.
     public var reducerMicros: Double?
-    /// Human text for errors, drops, reconnects, notes.
+    /// Display text for errors, drops, reconnects, notes: for people only; what code needs is in ``meaning``.
     public var detail: String?
+    /// What the row means: whether the state after it is known (and why not), and the facts its detail tells.
+    public var meaning: RowMeaning
     /// 0 = the original timeline; skip/replay recomputations are recorded as branches N > 0.
     public var branch: Int64
 
@@ -31,7 +33,7 @@ public struct RecordedEvent: Sendable, Hashable {
     public init(
         index: Int64, appSeq: Int64? = nil, time: Double, kind: EventKind, label: String? = nil,
         action: JSONValue? = nil, patch: JSONPatch? = nil, reducerMicros: Double? = nil, detail: String? = nil,
-        branch: Int64 = 0
+        branch: Int64 = 0, meaning: RowMeaning = RowMeaning()
     ) {
         self.index = index
         self.appSeq = appSeq
@@ -43,5 +45,6 @@ public struct RecordedEvent: Sendable, Hashable {
         self.reducerMicros = reducerMicros
         self.detail = detail
         self.branch = branch
+        self.meaning = meaning
     }
 }

@@ -129,7 +129,9 @@ final class RecordingPipeline: @unchecked Sendable {
         var row = PendingEvent(
             index: 0, branch: event.branch, appSeq: event.appSeq, time: event.time, kind: event.kind,
             label: event.label, action: actionText, patch: patchText, reducerMicros: event.reducerMicros,
-            detail: event.detail, keyframe: nil, touches: event.patch.map { PatchTouches($0, stateAfter: stateAfter) })
+            detail: event.detail, unknown: event.meaning.unknownState?.reason.rawValue,
+            unknownCause: event.meaning.unknownState?.cause, meaning: event.meaning.storedFacts?.serialized(),
+            keyframe: nil, touches: event.patch.map { PatchTouches($0, stateAfter: stateAfter) })
         if needsKeyframe(event, patchBytes: patchText?.utf8.count ?? 0, force: forceKeyframe) {
             row.keyframe = stateAfter.serialized()
         }

@@ -11,7 +11,7 @@ final class SessionFileReader {
 
     /// The read-only connection (also used by `SessionSearch`'s queries).
     let database: SQLiteDatabase
-    /// The file's schema version.
+    /// The file's schema version (1 when reading as schema 1 was asked for).
     let schemaVersion: Int
 
     /// The file's path, for errors.
@@ -33,23 +33,28 @@ final class SessionFileReader {
             """
         case lastTime = "SELECT time FROM events ORDER BY idx DESC LIMIT 1"
         case eventsOnMain = """
-            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
+            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail, unknown, unknown_cause, meaning
+            FROM events
             WHERE idx BETWEEN ?1 AND ?2 AND branch = 0 ORDER BY idx
             """
         case eventsOnBranch = """
-            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
+            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail, unknown, unknown_cause, meaning
+            FROM events
             WHERE branch = ?3 AND branch <> 0 AND idx BETWEEN ?1 AND ?2 ORDER BY idx
             """
         case eventsOnAll = """
-            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
+            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail, unknown, unknown_cause, meaning
+            FROM events
             WHERE idx BETWEEN ?1 AND ?2 ORDER BY idx
             """
         case pageOnMain = """
-            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
+            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail, unknown, unknown_cause, meaning
+            FROM events
             WHERE idx > ?1 AND idx <= ?2 AND branch = 0 ORDER BY idx LIMIT ?3
             """
         case pageOnAll = """
-            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail FROM events
+            SELECT idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail, unknown, unknown_cause, meaning
+            FROM events
             WHERE idx > ?1 AND idx <= ?2 ORDER BY idx LIMIT ?3
             """
         case lastActionOnMain = """
@@ -79,6 +84,22 @@ final class SessionFileReader {
               AND idx > ?1 AND idx <= ?2
             ORDER BY idx
             """
+        // Schema 2: the rows marked unknown, one group per cause (a stretch), through the `events_unknown` index.
+        case unknownRuns = """
+            SELECT branch, unknown_cause, min(idx), max(idx), min(unknown) FROM events
+            WHERE unknown IS NOT NULL AND idx > ?1 AND idx <= ?2
+            GROUP BY unknown_cause, branch ORDER BY min(idx)
+            """
+        case firstRowOnBranch = """
+            SELECT idx FROM events WHERE branch = ?3 AND idx > ?1 AND idx <= ?2 ORDER BY idx LIMIT 1
+            """
+        case detailOf = "SELECT detail FROM events WHERE idx = ?1"
+        // Schema 1: the rows whose display text or action tells a fact (``SchemaOneMeaning``).
+        case rowsWithFacts = """
+            SELECT idx FROM events WHERE branch <> 0
+            UNION SELECT idx FROM events WHERE coalesce(label, kind) IN ('skip', 'unskip', 'lost')
+            ORDER BY idx
+            """
         case firstStateRestore = """
             SELECT idx, kind, label, detail FROM events
             WHERE idx > ?1 AND idx < ?2 AND branch = ?3 AND kind IN ('snapshot', 'jump', 'replay', 'reconnect')
@@ -90,7 +111,11 @@ final class SessionFileReader {
 
     private func prepared(_ query: Query) throws(SessionStoreError) -> SQLiteStatement {
         if let statement = statements[query] { return statement }
-        let statement = try database.prepare(query.rawValue)
+        // A file of schema 1 has no columns of what a row means: they read as empty (``SchemaOneMeaning`` works
+        // the meaning out instead).
+        let text = schemaVersion >= 2 ? query.rawValue
+            : query.rawValue.replacingOccurrences(of: "unknown, unknown_cause, meaning", with: "NULL, NULL, NULL")
+        let statement = try database.prepare(text)
         statements[query] = statement
         return statement
     }
@@ -104,7 +129,9 @@ final class SessionFileReader {
     /// Opens `path` read-only and checks that it is a session this build can read. Anything but a regular file
     /// (a FIFO, a device, a socket, a directory — at the path or as its `-wal`/`-shm` companion) is refused
     /// before SQLite opens it: opening a FIFO would block until someone writes to it.
-    init(path: String) throws(SessionStoreError) {
+    /// `readingAsSchemaOne` reads the file as one of schema 1 whatever its version, ignoring what its rows say they
+    /// mean: for the migration reader, which works that out (``SchemaOneMeaning``).
+    init(path: String, readingAsSchemaOne: Bool = false) throws(SessionStoreError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .unreadable(path: path, reason: "no such file")
         }
@@ -114,7 +141,8 @@ final class SessionFileReader {
         do throws(SessionStoreError) {
             let database = try SQLiteDatabase(path: path, mode: .readOnly)
             do throws(SessionStoreError) {
-                schemaVersion = try SessionFileReader.checkSchema(of: database)
+                let version = try SessionFileReader.checkSchema(of: database)
+                schemaVersion = readingAsSchemaOne ? 1 : version
                 try SessionFileReader.checkNumbering(of: database)
             } catch {
                 database.close()
@@ -355,7 +383,7 @@ final class SessionFileReader {
             if let patchJSON = try json(statement, column: 7, what: "the patch of event \(index)") {
                 patch = try makePatch(patchJSON, index: index)
             }
-            result.append(RecordedEvent(
+            var event = RecordedEvent(
                 index: index,
                 appSeq: statement.optionalInt64(at: 2),
                 time: statement.optionalDouble(at: 3) ?? 0,
@@ -366,9 +394,91 @@ final class SessionFileReader {
                 reducerMicros: statement.optionalDouble(at: 8),
                 detail: statement.string(at: 9),
                 branch: statement.int64(at: 1)
-            ))
+            )
+            if schemaVersion >= 2 {
+                event.meaning = try storedMeaning(statement, index: index)
+            } else {
+                SchemaOneMeaning.fillFacts(of: &event)
+            }
+            result.append(event)
         }
         return result
+    }
+
+    /// What row `index` means, from its `unknown`, `unknown_cause` and `meaning` columns (10, 11, 12).
+    private func storedMeaning(_ statement: SQLiteStatement, index: Int64) throws(SessionStoreError) -> RowMeaning {
+        var meaning = RowMeaning()
+        if let reasonText = statement.string(at: 10) {
+            guard let reason = UnknownStateReason(rawValue: reasonText) else {
+                throw .corrupt(path: path, detail: "event \(index) says its state is unknown for an unknown reason "
+                    + "\"\(reasonText)\"")
+            }
+            meaning.unknownState = UnknownStateMark(reason: reason, cause: statement.optionalInt64(at: 11) ?? index)
+        }
+        if let facts = try json(statement, column: 12, what: "the meaning of event \(index)") {
+            do throws(RowMeaningProblem) {
+                try meaning.readFacts(facts)
+            } catch {
+                throw .corrupt(path: path, detail: "the meaning of event \(index) is malformed: \(error.text)")
+            }
+        }
+        return meaning
+    }
+
+    /// One stretch of rows marked unknown by one cause (schema 2), as far as (`start`, `end`] holds it.
+    struct UnknownRun {
+        let branch: Int64
+        let cause: Int64
+        let first: Int64
+        let last: Int64
+        let reason: UnknownStateReason
+    }
+
+    /// The stretches of rows marked unknown in (`start`, `end`], in order of their first row (schema 2).
+    func unknownRuns(after start: Int64, through end: Int64) throws(SessionStoreError) -> [UnknownRun] {
+        let statement = try prepared(.unknownRuns)
+        defer { statement.reset() }
+        statement.bind(start, at: 1)
+        statement.bind(end, at: 2)
+        var runs: [UnknownRun] = []
+        while try statement.step() {
+            let first = statement.int64(at: 2)
+            guard let reason = statement.string(at: 4).flatMap(UnknownStateReason.init(rawValue:)) else {
+                throw .corrupt(path: path, detail: "event \(first) says its state is unknown for an unknown reason "
+                    + "\"\(statement.string(at: 4) ?? "")\"")
+            }
+            runs.append(UnknownRun(branch: statement.int64(at: 0), cause: statement.optionalInt64(at: 1) ?? first,
+                                   first: first, last: statement.int64(at: 3), reason: reason))
+        }
+        return runs
+    }
+
+    /// The first row of `branch` in (`start`, `end`], if any.
+    func firstRow(after start: Int64, through end: Int64, branch: Int64) throws(SessionStoreError) -> Int64? {
+        let statement = try prepared(.firstRowOnBranch)
+        defer { statement.reset() }
+        statement.bind(start, at: 1)
+        statement.bind(end, at: 2)
+        statement.bind(branch, at: 3)
+        return try statement.step() ? statement.int64(at: 0) : nil
+    }
+
+    /// The rows of a schema-1 file whose text tells a fact ``SchemaOneMeaning`` reads: branch rows, skip rows,
+    /// `lost` rows (through the branch and label indexes).
+    func indicesWithFacts() throws(SessionStoreError) -> [Int64] {
+        let statement = try prepared(.rowsWithFacts)
+        defer { statement.reset() }
+        var found: [Int64] = []
+        while try statement.step() { found.append(statement.int64(at: 0)) }
+        return found
+    }
+
+    /// Row `index`'s display text, if it has one.
+    func detail(of index: Int64) throws(SessionStoreError) -> String? {
+        let statement = try prepared(.detailOf)
+        defer { statement.reset() }
+        statement.bind(index, at: 1)
+        return try statement.step() ? statement.string(at: 0) : nil
     }
 
     /// The index of the main line's last `action` event at or before `index`, if any: reads the rows from `index`

@@ -76,8 +76,9 @@ final class SessionFileWriter {
         guard FileManager.default.fileExists(atPath: path) else { throw .unwritable(path: path, reason: "no such file") }
         try SessionFileReader.requireRegularFiles(at: path)  // a FIFO would block the open
         let database = try SQLiteDatabase(path: path, mode: .readWrite)
-        _ = try SessionFileReader.checkSchema(of: database)
+        let version = try SessionFileReader.checkSchema(of: database)
         try SessionFileReader.checkNumbering(of: database, appending: appending)
+        if version < 2 { try SchemaOneMeaning.upgrade(database) }
         try database.execute("PRAGMA synchronous = NORMAL")
         if let maxFileBytes {
             let pageSize = try database.scalarInt64("PRAGMA page_size") ?? 4096
@@ -145,8 +146,9 @@ final class SessionFileWriter {
             begin: try database.prepare("BEGIN IMMEDIATE"),
             commit: try database.prepare("COMMIT"),
             insertEvent: try database.prepare("""
-                INSERT INTO events (idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO events (idx, branch, app_seq, time, kind, label, action, patch, reducer_us, detail,
+                                    unknown, unknown_cause, meaning)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """),
             insertKeyframe: try database.prepare(
                 "INSERT OR REPLACE INTO keyframes (branch, idx, state) VALUES (?, ?, ?)"),
@@ -181,6 +183,9 @@ final class SessionFileWriter {
                 insertEvent.bind(event.appSeq, at: 3)
                 insertEvent.bind(event.time, at: 4)
                 insertEvent.bind(event.reducerMicros, at: 9)
+                insertEvent.bind(event.unknown, at: 11)
+                insertEvent.bind(event.unknownCause, at: 12)
+                insertEvent.bind(event.meaning, at: 13)
                 // The text is bound in place (no copy): the statement runs inside these closures.
                 try insertEvent.withText(event.kind.rawValue, at: 5) { () throws(SessionStoreError) in
                     try insertEvent.withText(event.label, at: 6) { () throws(SessionStoreError) in

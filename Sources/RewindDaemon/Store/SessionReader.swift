@@ -81,12 +81,12 @@ public final class SessionReader: @unchecked Sendable {
     /// The events of `branch` whose index lies in `range`, in order (fewer when some are on other branches or not
     /// committed yet).
     public func events(_ range: ClosedRange<Int64>, branch: Int64 = 0) throws(SessionStoreError) -> [RecordedEvent] {
-        try locked { () throws(SessionStoreError) in try file.events(range, branch: branch) }
+        try locked { () throws(SessionStoreError) in try marked(file.events(range, branch: branch)) }
     }
 
     /// The events of every branch whose index lies in `range`, in order.
     public func eventsOnAllBranches(_ range: ClosedRange<Int64>) throws(SessionStoreError) -> [RecordedEvent] {
-        try locked { () throws(SessionStoreError) in try file.events(range, branch: nil) }
+        try locked { () throws(SessionStoreError) in try marked(file.events(range, branch: nil)) }
     }
 
     /// The first `limit` events after index `after`, up to `through`, on the main line (`allBranches` false) or on
@@ -94,7 +94,23 @@ public final class SessionReader: @unchecked Sendable {
     /// counting through a gap in the numbering, however large: a damaged file may jump to event 2^62).
     func events(after: Int64, through: Int64, limit: Int, allBranches: Bool) throws(SessionStoreError) -> [RecordedEvent] {
         try locked { () throws(SessionStoreError) in
-            try file.events(after: after, through: through, limit: limit, allBranches: allBranches)
+            try marked(file.events(after: after, through: through, limit: limit, allBranches: allBranches))
+        }
+    }
+
+    /// `events` with their state marks: as read for a file of schema 2; worked out from the stretches of unknown
+    /// state for one of schema 1 (``SchemaOneMeaning``). Must be called with the lock held.
+    private func marked(_ events: [RecordedEvent]) throws(SessionStoreError) -> [RecordedEvent] {
+        guard file.schemaVersion < 2, !events.isEmpty else { return events }
+        return try file.snapshot { () throws(SessionStoreError) -> [RecordedEvent] in
+            try updateUnknownStretches()
+            return events.map { event in
+                var event = event
+                if let stretch = unknownStretches.stretch(containing: event.index, branch: event.branch) {
+                    event.meaning.unknownState = UnknownStateMark(reason: stretch.why, cause: stretch.cause)
+                }
+                return event
+            }
         }
     }
 
@@ -198,33 +214,10 @@ public final class SessionReader: @unchecked Sendable {
         return unknownStretches.stretch(containing: index, branch: branch)
     }
 
-    /// Reads the state-changing events committed since the last call. Must be called with the lock held.
-    ///
-    /// The rows that can start a stretch are found through the label index; rows are read one after another only
-    /// inside an open stretch, up to the row that ends it (a full state). So a session of a million events with
-    /// a couple of thousand short stretches costs a couple of thousand short reads, not a scan of every row.
+    /// Reads the stretches of unknown state committed since the last call (``UnknownStateRanges/update(from:)``).
+    /// Must be called with the lock held.
     private func updateUnknownStretches() throws(SessionStoreError) {
-        let last = try file.maxIndex()
-        let scanned = unknownStretches.scannedThrough
-        guard last > scanned else { return }
-        /// Ends the open stretches whose full state comes in (`from`, `before`).
-        func closeOpenStretches(from: Int64, before: Int64) throws(SessionStoreError) {
-            for (branch, since) in unknownStretches.openStretches {
-                guard let restore = try file.firstStateRestore(after: max(from, since), before: before, branch: branch)
-                else { continue }
-                unknownStretches.note(index: restore.index, branch: branch, kind: restore.kind, label: restore.label,
-                                      detail: restore.detail)
-            }
-        }
-        var cursor = scanned
-        for cause in try file.stateBreakCauses(after: scanned, through: last) {
-            try closeOpenStretches(from: cursor, before: cause.index)
-            unknownStretches.note(index: cause.index, branch: cause.branch, kind: cause.kind, label: cause.label,
-                                  detail: cause.detail)
-            cursor = cause.index
-        }
-        try closeOpenStretches(from: cursor, before: last + 1)
-        unknownStretches.markScanned(through: last)
+        try unknownStretches.update(from: file)
     }
 
     /// The nearest keyframe of `branch` plus the patches after it. Must be called with the lock held, inside a

@@ -3,7 +3,9 @@
 /// Threading: constants only.
 enum SessionSchema {
     /// The schema this build writes and the newest it reads. A file with a higher `schema_version` is refused.
-    static let version = 1
+    /// Version 2 added what a row means (`unknown`, `unknown_cause`, `meaning`); a file of version 1 is read through
+    /// ``SchemaOneMeaning`` and upgraded (``upgradeFromOne``) when a writer opens it.
+    static let version = 2
 
     /// The extension of session files in the data directory: `<id>.rewind`.
     static let fileExtension = "rewind"
@@ -38,10 +40,14 @@ enum SessionSchema {
             action     TEXT,
             patch      TEXT,
             reducer_us REAL,
-            detail     TEXT
+            detail     TEXT,
+            unknown    TEXT,
+            unknown_cause INTEGER,
+            meaning    TEXT
         );
         CREATE INDEX events_on_branches ON events (branch, idx) WHERE branch <> 0;
         CREATE INDEX events_by_label ON events (coalesce(label, kind));
+        CREATE INDEX events_unknown ON events (unknown_cause, idx) WHERE unknown IS NOT NULL;
         CREATE TABLE keyframes (
             branch INTEGER NOT NULL,
             idx    INTEGER NOT NULL,
@@ -49,6 +55,21 @@ enum SessionSchema {
             PRIMARY KEY (branch, idx)
         );
         """ + pathIndexTables
+
+    /// The rows whose state is unknown, by the row that made it so: each stretch of unknown state is one `cause`.
+    static let unknownIndex = """
+        CREATE INDEX IF NOT EXISTS events_unknown ON events (unknown_cause, idx) WHERE unknown IS NOT NULL;
+
+        """
+
+    /// Turns a file of schema 1 into one of schema 2 (run inside a transaction): the columns of what a row means,
+    /// empty until ``SchemaOneMeaning`` fills them from the rows' labels and texts.
+    static let upgradeFromOne = """
+        ALTER TABLE events ADD COLUMN unknown TEXT;
+        ALTER TABLE events ADD COLUMN unknown_cause INTEGER;
+        ALTER TABLE events ADD COLUMN meaning TEXT;
+
+        """ + unknownIndex
 
     /// The path index (docs/SESSION-FORMAT.md, "The path index"): which events changed which locations, written
     /// with the events. Files written before it existed lack these tables; a writer that resumes such a file adds

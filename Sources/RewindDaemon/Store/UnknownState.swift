@@ -1,6 +1,7 @@
-/// A stretch of one branch whose states the recording does not hold: the events after an app's `dropped` row (its
-/// outbox coalesced, PROTOCOL.md §3.3), after an `out_of_order` error, or from an action whose patch did not
-/// apply, up to the next event that carries a full state again (a `snapshot`, `jump`, `replay` or `reconnect`).
+/// A stretch of one branch whose states the recording does not hold: the rows whose meaning says their state is
+/// unknown for one same cause (``UnknownStateMark``) — the events after an app's `dropped` row (its outbox
+/// coalesced, PROTOCOL.md §3.3), lost actions, an event out of order, an action whose patch did not apply — up to
+/// the next event that carries a full state again (a `snapshot`, `jump`, `replay` or `reconnect`).
 /// Events inside it are recorded without a patch, so "the previous state" would be a state the app no longer
 /// had; readers report them as unknown instead.
 ///
@@ -16,16 +17,19 @@ public struct UnknownState: Sendable, Hashable {
     /// The event that made the state unknown (the `dropped` row, or the `error` row).
     public var cause: Int64
     /// That event's own text (its `detail`), e.g. "the app's outbox was full: states of actions 10–20 were not
-    /// sent; a snapshot follows".
+    /// sent; a snapshot follows": for people.
     public var reason: String
+    /// Why the state is unknown, as the file states it (``RowMeaning/unknownState``).
+    public var why: UnknownStateReason
 
     /// A stretch with every field given.
-    public init(branch: Int64, first: Int64, last: Int64?, cause: Int64, reason: String) {
+    public init(branch: Int64, first: Int64, last: Int64?, cause: Int64, reason: String, why: UnknownStateReason) {
         self.branch = branch
         self.first = first
         self.last = last
         self.cause = cause
         self.reason = reason
+        self.why = why
     }
 
     /// True when event `index` of `branch` lies in the stretch.

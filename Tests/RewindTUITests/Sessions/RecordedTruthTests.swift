@@ -36,11 +36,15 @@ struct RecordedTruthTests {
         func set(_ value: Int) -> JSONPatch {
             JSONPatch([.replace(path: JSONPointer(tokens: ["count"]), value: .int(Int64(value)))])
         }
+        // The daemon's rows say what they mean: rows 5 and 6 have no state (row 4 said why).
+        let droppedStates = UnknownStateMark(reason: .dropped, cause: 4)
         func add(_ amount: Int, at time: Double, to value: Int?, branch: Int64 = 0, recomputes: Int? = nil) {
             let after = value ?? 6
             recording.append(NewEvent(appSeq: branch == 0 ? Int64(amount) : nil, time: start + time, label: "add",
                                       action: ["add": .int(Int64(amount))], patch: value.map(set),
-                                      detail: recomputes.map { "recomputes event \($0)" }, branch: branch),
+                                      detail: recomputes.map { "recomputes event \($0)" }, branch: branch,
+                                      meaning: RowMeaning(unknownState: value == nil ? droppedStates : nil,
+                                                          recomputes: recomputes.map(Int64.init))),
                              stateAfter: count(after))
         }
         add(1, at: -0.5, to: 1)
@@ -56,7 +60,8 @@ struct RecordedTruthTests {
                          stateAfter: count(15), forceKeyframe: true)
         add(6, at: 2, to: 21)
         recording.append(NewEvent(time: start + 3, kind: .skip, label: "skip",
-                                  detail: "event 2 (add) skipped; the states after event 1 recomputed on branch 1"),
+                                  detail: "event 2 (add) skipped; the states after event 1 recomputed on branch 1",
+                                  meaning: RowMeaning(skip: SkipMark(event: 2, skipped: true))),
                          stateAfter: count(21))
         recording.append(NewEvent(time: start + 3, kind: .note, label: "recomputed",
                                   detail: "branch 1: the main line from the state after event 1, without event 2",
@@ -194,11 +199,14 @@ struct RecordedTruthTests {
             recording.append(NewEvent(appSeq: Int64(value), time: start + Double(value), label: "inc",
                                       action: ["inc": [:]], patch: set(value)), stateAfter: ["count": .int(Int64(value))])
         }
-        // As the daemon records it: action 3 without its patch (it did not apply), then the error row.
-        recording.append(NewEvent(appSeq: 3, time: start + 3, label: "inc", action: ["inc": [:]]),
+        // As the daemon records it: action 3 without its patch (it did not apply), then the error row; both say
+        // their state is unknown, made so by the error row.
+        let patchFailed = RowMeaning(unknownState: UnknownStateMark(reason: .patchFailed, cause: 4))
+        recording.append(NewEvent(appSeq: 3, time: start + 3, label: "inc", action: ["inc": [:]], meaning: patchFailed),
                          stateAfter: ["count": 2])
         recording.append(NewEvent(time: start + 3, kind: .error, label: "patch_failed",
-                                  detail: "the patch of event 3 (action 3) does not apply"), stateAfter: ["count": 2])
+                                  detail: "the patch of event 3 (action 3) does not apply", meaning: patchFailed),
+                         stateAfter: ["count": 2])
         recording.append(NewEvent(appSeq: 3, time: start + 4, kind: .snapshot, label: "resync"),
                          stateAfter: ["count": 3], forceKeyframe: true)
         recording.append(NewEvent(appSeq: 4, time: start + 5, label: "inc", action: ["inc": [:]], patch: set(4)),

@@ -36,9 +36,8 @@ struct SessionAnnotations {
             guard event.branch == 0 else { continue }
             switch event.kind {
             case .skip:
-                guard let detail = event.detail, detail.hasPrefix("event "),
-                      let target = Int64(detail.dropFirst("event ".count).prefix(while: \.isNumber)) else { continue }
-                if event.label == "skip" { skipped.insert(target) } else { skipped.remove(target) }
+                guard let mark = event.meaning.skip else { continue }
+                if mark.skipped { skipped.insert(mark.event) } else { skipped.remove(mark.event) }
             case .reconnect:
                 reconnects.append((index, event.time))
             case .dropped:
@@ -98,10 +97,10 @@ struct SessionAnnotations {
             index: Int(event.index), time: droppedTimes[event.index] ?? event.time, kind: kind, label: event.label,
             patchSize: event.patch?.operations.count, reducerMicros: event.reducerMicros, detail: event.detail,
             isSkipped: event.kind == .action && main && skipped.contains(event.index), branch: Int(event.branch),
-            recomputes: main ? nil : RecordedRowMeaning.recomputedEvent(detail: event.detail),
-            stateUnknown: main && isUnknown(after: event.index),
+            recomputes: main ? nil : event.meaning.recomputes.map { Int(clamping: $0) },
+            stateUnknown: main && !event.meaning.stateKnown,
             stateBeforeUnknown: isUnknown(after: event.index - 1),
             beforeConnect: main && event.kind != .reconnect && event.time < connectedAt(before: event.index),
-            lostActions: kind == .dropped ? RecordedRowMeaning.lostActions(detail: event.detail) : nil)
+            lostActions: event.meaning.lost.map { Int(clamping: $0.count) })
     }
 }
