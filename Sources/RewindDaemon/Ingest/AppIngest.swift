@@ -166,6 +166,7 @@ package struct AppIngest: Sendable {
             acknowledges: hello.capabilities.contains(WireCapability.ack), acknowledgedThrough: 0,
             committedThrough: 0, resendRemaining: hello.resending ?? 0)
         connection!.lastAckAt = clock.monotonic
+        connection!.connectedAfter = hello.dispatched.map { .action($0) } ?? .time(clock.wall)
         out.append(.send(.welcome(Welcome(session: sessionID, protocolVersion: version, resumed: resumed,
                                           acknowledges: connection!.acknowledges)), to: connectionID))
         if resumed {
@@ -379,9 +380,10 @@ package struct AppIngest: Sendable {
             }
         }
         accountedThrough = seq
+        let early = connection?.dispatchedBeforeConnecting(seq: seq, time: event.time) ?? false
         append(NewEvent(appSeq: Int64(seq), time: event.time, kind: .action, label: event.action.type,
                         action: event.action.payload, patch: patch, reducerMicros: event.reducerMicros,
-                        detail: event.source?.location), into: &out)
+                        detail: event.source?.location, meaning: RowMeaning(beforeConnect: early)), into: &out)
         if let failure, let id = connection?.id {
             append(NewEvent(time: event.time, kind: .error, label: failure.code.rawValue, detail: failure.message),
                    into: &out)

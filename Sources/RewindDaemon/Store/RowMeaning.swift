@@ -17,20 +17,24 @@ public struct RowMeaning: Sendable, Hashable {
     public var skip: SkipMark?
     /// For a `dropped` row labelled `lost`: the run's actions it counts as lost.
     public var lost: LostActions?
+    /// For an app's action: it was dispatched before the connection that delivered it was made (the app queued it
+    /// while disconnected), as the app's `hello` says (`dispatched`), not as clocks suggest.
+    public var beforeConnect: Bool
 
     /// A meaning with every field given; the default is a row whose state is known and that says nothing more.
     public init(unknownState: UnknownStateMark? = nil, recomputes: Int64? = nil, skip: SkipMark? = nil,
-                lost: LostActions? = nil) {
+                lost: LostActions? = nil, beforeConnect: Bool = false) {
         self.unknownState = unknownState
         self.recomputes = recomputes
         self.skip = skip
         self.lost = lost
+        self.beforeConnect = beforeConnect
     }
 
     /// True when the state after the row is known.
     public var stateKnown: Bool { unknownState == nil }
 
-    /// The `meaning` column's JSON object (`recomputes`, `skip`, `lost`), nil when it says none of them.
+    /// The `meaning` column's JSON object (`recomputes`, `skip`, `lost`, `beforeConnect`), nil when it says none.
     var storedFacts: JSONValue? {
         var pairs: [(String, JSONValue)] = []
         if let recomputes { pairs.append(("recomputes", .int(recomputes))) }
@@ -41,6 +45,7 @@ public struct RowMeaning: Sendable, Hashable {
             pairs.append(("lost", .object(JSONObject([("from", .int(lost.from)), ("to", .int(lost.to)),
                                                       ("count", .int(lost.count))]))))
         }
+        if beforeConnect { pairs.append(("beforeConnect", .bool(true))) }
         return pairs.isEmpty ? nil : .object(JSONObject(pairs))
     }
 
@@ -65,6 +70,10 @@ public struct RowMeaning: Sendable, Hashable {
                 throw RowMeaningProblem("\"lost\" needs integers \"from\", \"to\" and \"count\"")
             }
             self.lost = LostActions(from: from, to: to, count: count)
+        }
+        if let early = object["beforeConnect"] {
+            guard let flag = early.boolValue else { throw RowMeaningProblem("\"beforeConnect\" is not a boolean") }
+            beforeConnect = flag
         }
     }
 }

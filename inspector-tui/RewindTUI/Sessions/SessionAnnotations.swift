@@ -20,6 +20,9 @@ struct SessionAnnotations {
     /// The time shown for an app `dropped` row: that of the first action of its range when it was dispatched
     /// earlier than the row was received, so that times never run backwards.
     private var droppedTimes: [Int64: Double] = [:]
+    /// True for a file of schema 1, whose rows do not say whether an action was dispatched before its connection:
+    /// the times of the connections tell instead.
+    private var timesTellBeforeConnect = false
 
     /// Annotations of a session whose first connection started at `startedAt` (unix seconds).
     init(startedAt: Double) {
@@ -30,6 +33,7 @@ struct SessionAnnotations {
     mutating func update(_ reader: SessionReader) throws {
         let count = reader.eventCount
         guard count > scannedThrough else { return }
+        timesTellBeforeConnect = reader.metadata.schemaVersion < 2
         for index in try reader.eventIndices(matchingLabel: "^(skip|unskip|reconnect|dropped)$",
                                              in: (scannedThrough + 1)...count) {
             let event = try reader.event(at: index)
@@ -100,7 +104,8 @@ struct SessionAnnotations {
             recomputes: main ? nil : event.meaning.recomputes.map { Int(clamping: $0) },
             stateUnknown: main && !event.meaning.stateKnown,
             stateBeforeUnknown: isUnknown(after: event.index - 1),
-            beforeConnect: main && event.kind != .reconnect && event.time < connectedAt(before: event.index),
+            beforeConnect: main && event.kind != .reconnect
+                && (timesTellBeforeConnect ? event.time < connectedAt(before: event.index) : event.meaning.beforeConnect),
             lostActions: event.meaning.lost.map { Int(clamping: $0.count) })
     }
 }
