@@ -1,4 +1,5 @@
 @testable import RewindDaemon
+@testable import RewindSessionFile
 import RewindWebSocket
 import RewindWire
 

@@ -1,4 +1,5 @@
 import RewindDaemon
+import RewindSessionFile
 import RewindWebSocket
 import RewindWire
 import Testing

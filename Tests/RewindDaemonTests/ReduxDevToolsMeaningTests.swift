@@ -2,6 +2,7 @@ import Foundation
 import RewindWire
 import Testing
 @testable import RewindDaemon
+@testable import RewindSessionFile
 
 /// A Redux DevTools export says what Rewind knows: its own rows are not the app's actions, skipped actions are skipped,
 /// and a state Rewind never received is marked, not shown as real. Round trips through Redux DevTools add nothing.

@@ -1,3 +1,4 @@
+import RewindSessionFile
 import RewindWire
 
 /// Where a session's committed record stands, read back from its file when an app run's session is continued (a

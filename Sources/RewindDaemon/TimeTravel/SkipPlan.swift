@@ -1,3 +1,4 @@
+import RewindSessionFile
 import RewindWire
 
 /// What one skip toggle has the app do, read from the session file before anything is sent to the app

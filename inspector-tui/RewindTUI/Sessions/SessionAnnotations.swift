@@ -1,4 +1,4 @@
-import RewindDaemon
+import RewindSessionFile
 
 /// What `SessionTimelineSource` knows about one session's main line beyond single rows — skipped actions,
 /// stretches of unknown state, reconnects — kept up to date incrementally: each `update` reads only the rows
