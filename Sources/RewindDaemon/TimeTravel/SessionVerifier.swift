@@ -61,17 +61,9 @@ public struct SessionVerifier {
     public func verify(replay: Replay, progress: (Int64, Int64) -> Void = { _, _ in }) throws -> Outcome {
         let total = reader.eventCount
         var compared = 0
-        var stateKnown = true
         var segment: [(event: RecordedEvent, comparable: Bool)] = []
         var segmentStart: JSONValue = try reader.initialState()
         var index: Int64 = 1
-        // The main line's stretches of unknown state, in order, and how far they have been passed.
-        let unknown = try reader.unknownStates().filter { $0.branch == 0 }.sorted { $0.first < $1.first }
-        var stretch = 0
-        func isUnknown(_ index: Int64) -> Bool {
-            while stretch < unknown.count, let last = unknown[stretch].last, last < index { stretch += 1 }
-            return stretch < unknown.count && unknown[stretch].contains(index, branch: 0)
-        }
         // The recorded states are rebuilt from stored patches within the reader's bound (a stored patch that
         // multiplies the state fails naming its event).
         func applied(_ patch: JSONPatch, to state: JSONValue, event index: Int64) throws -> JSONValue {
@@ -120,16 +112,14 @@ public struct SessionVerifier {
                 switch event.kind {
                 case .action:
                     if segment.isEmpty { measure() }
-                    segment.append((event, stateKnown && !isUnknown(event.index)))
+                    // Compared only where the row says its state is known (RowMeaning).
+                    segment.append((event, event.meaning.stateKnown))
                     if segment.count >= limit, let divergence = try flush() { return .diverged(divergence) }
-                case .dropped:
-                    stateKnown = false
                 default:
                     if let divergence = try flush() { return .diverged(divergence) }
                     if let patch = event.patch { segmentStart = try applied(patch, to: segmentStart, event: event.index) }
                     if [.snapshot, .jump, .replay, .reconnect].contains(event.kind) {
                         segmentStart = try reader.state(at: event.index)
-                        stateKnown = true
                     }
                 }
             }
