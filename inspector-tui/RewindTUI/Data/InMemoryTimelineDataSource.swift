@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindWire
 
 /// A complete `TimelineDataSource` held in memory: for tests, demos, and small imported sessions.

@@ -1,3 +1,5 @@
+import RewindSessionFile
+
 /// The rules by which a source that holds no session file (the in-memory source) tells where a state becomes unknown
 /// and where it is known again (PROTOCOL.md §3.3). Session files state it row by row (`RowMeaning`).
 ///

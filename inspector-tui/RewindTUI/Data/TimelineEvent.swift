@@ -1,3 +1,5 @@
+import RewindSessionFile
+
 /// One row of the timeline: what the timeline pane shows without reading the action or the patch.
 ///
 /// Data sources should make these cheap (no JSON decoding of payloads) because a screen asks for a few dozen

@@ -1,27 +1,9 @@
-/// What a timeline row records; decides its marker and colour. Mirrors the store's `EventKind`.
-/// A plain value type.
-public enum TimelineEventKind: String, Sendable, Hashable, CaseIterable {
-    /// An action the app dispatched.
-    case action
-    /// A full state the app sent (after connecting, or after its outbox coalesced).
-    case snapshot
-    /// Events were lost or their states coalesced away.
-    case dropped
-    /// Something went wrong.
-    case error
-    /// The inspector jumped the app to a recorded state.
-    case jump
-    /// A replay of recorded actions into the app.
-    case replay
-    /// The app reconnected.
-    case reconnect
-    /// An action was skipped (or un-skipped) and the rest recomputed.
-    case skip
-    /// The inspector dispatched an action into the app.
-    case dispatch
-    /// A free-text annotation.
-    case note
+import RewindSessionFile
 
+/// What a timeline row records: the session file's one ``EventKind`` (the timeline has no kind of its own).
+public typealias TimelineEventKind = EventKind
+
+extension EventKind {
     /// The one-column marker shown before the label (a space for plain actions). Letters, so that every
     /// terminal and font shows them at width 1.
     public var marker: Character {

@@ -1,3 +1,4 @@
+import RewindSessionFile
 import RewindWire
 
 /// Turns keys into changes of the `TimelineModel` and into `TimelineCommand`s for the app to execute.

@@ -1,3 +1,5 @@
+import RewindSessionFile
+
 /// The rows the timeline hides: those whose label does not match (`/REGEX` then Tab), and those of hidden kinds
 /// (`/-snapshot,note`). The visible rows are computed off the UI thread (`rows`, growing as a live session
 /// records); until then the timeline shows every row. A plain value type.

@@ -95,7 +95,7 @@ struct SessionAnnotations {
 
     /// The timeline row for `event`, annotated.
     func row(_ event: RecordedEvent) -> TimelineEvent {
-        let kind = TimelineEventKind(rawValue: event.kind.rawValue) ?? .note
+        let kind = event.kind
         let main = event.branch == 0
         return TimelineEvent(
             index: Int(event.index), time: droppedTimes[event.index] ?? event.time, kind: kind, label: event.label,

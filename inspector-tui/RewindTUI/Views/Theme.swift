@@ -1,3 +1,5 @@
+import RewindSessionFile
+
 /// The timeline's styles, in one place.
 ///
 /// Every meaning carried by colour is also carried by a symbol or an attribute, so the monochrome fallback
