@@ -1,5 +1,6 @@
 import BenchKit
 import Foundation
+import RewindSessionFile
 import RewindTUI
 import RewindWire
 
