@@ -105,6 +105,9 @@ struct InspectorEndToEndTests {
         // The row says which event it jumped to (issue 22: it said "jump" only).
         #expect(try reader.event(at: 4).label == "jump to #1")
         #expect(try reader.event(at: 4).detail == "jumped to the state after event 1")
+        // And says it as facts a reader need not parse (schema 2's meaning): the target, and the app's reason.
+        #expect(try reader.event(at: 4).meaning.jumpTarget == 1)
+        #expect(try reader.event(at: 4).meaning.stateReason == "jump")
         #expect(try reader.state(at: 4) == ["count": 1])
         _ = harness.daemon.waitFor {
             harness.daemon.dispatch(session: session.id, action: ["add": ["_0": 10]], completion: $0)

@@ -46,7 +46,7 @@ extension Daemon {
                 sendJump(to: live, connection, state: state, label: "jump to #\(index)",
                          detail: index == 0 ? "jumped to the initial state"
                              : "jumped to the state after event \(index)" + (branch != 0 ? " (branch \(branch))" : ""),
-                         completion)
+                         target: index, completion)
             } catch {
                 completion(.failure(error))
             }
@@ -54,13 +54,15 @@ extension Daemon {
     }
 
     /// Sends the live app `jump` with `state`; the row recording the state it puts in place gets `label` (it starts
-    /// with "jump", so that a label filter on "jump" finds it) and `detail`. With `armingTimeout` false the caller
+    /// with "jump", so that a label filter on "jump" finds it) and `detail`, and `target` (the event jumped to) as its ``RowMeaning/jumpTarget``. With `armingTimeout` false the caller
     /// bounds the wait itself (a skip's deadline). Returns the command sent (nil when it could not be sent; the
     /// completion has then run). Any thread; does no file work.
     @discardableResult
     func sendJump(to live: LiveSession, _ connection: ConnectionID, state: JSONValue, label: String, detail: String,
-                  armingTimeout: Bool = true, _ completion: @escaping CommandCompletion) -> SentCommand? {
-        let token = live.expectReplacement(reason: "jump", label: label, detail: detail)
+                  target: Int64? = nil, armingTimeout: Bool = true, _ completion: @escaping CommandCompletion)
+        -> SentCommand? {
+        let token = live.expectReplacement(reason: "jump", label: label, detail: detail,
+                                           meaning: RowMeaning(jumpTarget: target))
         return send(to: live, connection, armingTimeout: armingTimeout, { result in
             if case .failure = result { live.forgetReplacement(token) }
             completion(result)

@@ -52,6 +52,7 @@ package struct AppIngest: Sendable {
         var reason: String
         var label: String
         var detail: String
+        var meaning: RowMeaning
     }
 
     /// The label of the `error` row that records a message the machine refused because the record already has what
@@ -421,13 +422,16 @@ package struct AppIngest: Sendable {
         }
         var label = snapshot.reason ?? kind.rawValue
         var detail: String?
+        var meaning = RowMeaning()
         if kind != .snapshot, let found = expectedReplacements.firstIndex(where: { $0.reason == snapshot.reason }) {
             label = expectedReplacements[found].label
             detail = expectedReplacements[found].detail
+            meaning = expectedReplacements[found].meaning
             expectedReplacements.remove(at: found)
         }
-        replaceState(with: snapshot.state, kind: kind, label: label, detail: detail, appSeq: Int64(snapshot.seq),
-                     time: time, into: &out)
+        meaning.stateReason = snapshot.reason
+        replaceState(with: snapshot.state, kind: kind, label: label, detail: detail, meaning: meaning,
+                     appSeq: Int64(snapshot.seq), time: time, into: &out)
     }
 
     /// Records that the app's outbox coalesced: actions `from...to` carry no state (and `actionsLost` of them were
@@ -538,7 +542,8 @@ package struct AppIngest: Sendable {
     /// Puts a whole state in place with a row of `kind`: the patch from the previous state when it was known, else
     /// no patch and a keyframe.
     private mutating func replaceState(with new: JSONValue, kind: EventKind, label: String, detail: String?,
-                                       appSeq: Int64?, time: Double, into out: inout IngestOutputs) {
+                                       meaning: RowMeaning = RowMeaning(), appSeq: Int64?, time: Double,
+                                       into out: inout IngestOutputs) {
         let full = !stateKnown
         let patch: JSONPatch? = full ? nil : JSONPatch.diff(from: state, to: new)
         state = new
@@ -547,8 +552,8 @@ package struct AppIngest: Sendable {
         unknownMark = nil
         let text = full ? [detail, "full state (the previous one was unknown)"].compactMap { $0 }.joined(separator: "; ")
                         : detail
-        append(NewEvent(appSeq: appSeq, time: time, kind: kind, label: label, patch: patch, detail: text),
-               forceKeyframe: full, into: &out)
+        append(NewEvent(appSeq: appSeq, time: time, kind: kind, label: label, patch: patch, detail: text,
+                        meaning: meaning), forceKeyframe: full, into: &out)
     }
 
     // MARK: - Rows the daemon adds itself
@@ -573,10 +578,12 @@ package struct AppIngest: Sendable {
 
     /// Says what the next state the app puts in place for `reason` (`jump` or `replay`) stands for: the label and
     /// detail of its row. Returns a token for ``forgetReplacement(_:)``.
-    package mutating func expectReplacement(reason: String, label: String, detail: String) -> UInt64 {
+    package mutating func expectReplacement(reason: String, label: String, detail: String,
+                                            meaning: RowMeaning = RowMeaning()) -> UInt64 {
         let token = nextReplacementToken
         nextReplacementToken += 1
-        expectedReplacements.append(ExpectedReplacement(token: token, reason: reason, label: label, detail: detail))
+        expectedReplacements.append(ExpectedReplacement(token: token, reason: reason, label: label, detail: detail,
+                                                        meaning: meaning))
         if expectedReplacements.count > 64 { expectedReplacements.removeFirst() }
         return token
     }

@@ -300,8 +300,9 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     /// Says what the next state the app puts in place for `reason` (`jump` or `replay`) stands for: its row's
     /// `label` (e.g. `to #12`) and `detail`. Returns a token for ``forgetReplacement(_:)``, for a command that
     /// failed (its snapshot will not come).
-    func expectReplacement(reason: String, label: String, detail: String) -> UInt64 {
-        withLock { ingest.expectReplacement(reason: reason, label: label, detail: detail) }
+    func expectReplacement(reason: String, label: String, detail: String, meaning: RowMeaning = RowMeaning())
+        -> UInt64 {
+        withLock { ingest.expectReplacement(reason: reason, label: label, detail: detail, meaning: meaning) }
     }
 
     /// Forgets an expectation whose command failed.

@@ -20,21 +20,30 @@ public struct RowMeaning: Sendable, Hashable {
     /// For an app's action: it was dispatched before the connection that delivered it was made (the app queued it
     /// while disconnected), as the app's `hello` says (`dispatched`), not as clocks suggest.
     public var beforeConnect: Bool
+    /// For a `jump` row: the event whose recorded state the daemon put the app into (0: the initial state).
+    public var jumpTarget: Int64?
+    /// For a `snapshot`, `jump` or `replay` row: why the app sent the whole state (`snapshot.reason`: `coalesced`,
+    /// `resync`, `encoding`, `jump`, `replay`, …).
+    public var stateReason: String?
 
     /// A meaning with every field given; the default is a row whose state is known and that says nothing more.
     public init(unknownState: UnknownStateMark? = nil, recomputes: Int64? = nil, skip: SkipMark? = nil,
-                lost: LostActions? = nil, beforeConnect: Bool = false) {
+                lost: LostActions? = nil, beforeConnect: Bool = false, jumpTarget: Int64? = nil,
+                stateReason: String? = nil) {
         self.unknownState = unknownState
         self.recomputes = recomputes
         self.skip = skip
         self.lost = lost
         self.beforeConnect = beforeConnect
+        self.jumpTarget = jumpTarget
+        self.stateReason = stateReason
     }
 
     /// True when the state after the row is known.
     public var stateKnown: Bool { unknownState == nil }
 
-    /// The `meaning` column's JSON object (`recomputes`, `skip`, `lost`, `beforeConnect`), nil when it says none.
+    /// The `meaning` column's JSON object (`recomputes`, `skip`, `lost`, `beforeConnect`, `jumpTarget`,
+    /// `stateReason`), nil when it says none.
     package var storedFacts: JSONValue? {
         var pairs: [(String, JSONValue)] = []
         if let recomputes { pairs.append(("recomputes", .int(recomputes))) }
@@ -46,6 +55,8 @@ public struct RowMeaning: Sendable, Hashable {
                                                       ("count", .int(lost.count))]))))
         }
         if beforeConnect { pairs.append(("beforeConnect", .bool(true))) }
+        if let jumpTarget { pairs.append(("jumpTarget", .int(jumpTarget))) }
+        if let stateReason { pairs.append(("stateReason", .string(stateReason))) }
         return pairs.isEmpty ? nil : .object(JSONObject(pairs))
     }
 
@@ -74,6 +85,14 @@ public struct RowMeaning: Sendable, Hashable {
         if let early = object["beforeConnect"] {
             guard let flag = early.boolValue else { throw RowMeaningProblem("\"beforeConnect\" is not a boolean") }
             beforeConnect = flag
+        }
+        if let target = object["jumpTarget"] {
+            guard let event = target.int64Value else { throw RowMeaningProblem("\"jumpTarget\" is not an integer") }
+            jumpTarget = event
+        }
+        if let reason = object["stateReason"] {
+            guard let text = reason.stringValue else { throw RowMeaningProblem("\"stateReason\" is not a string") }
+            stateReason = text
         }
     }
 }
