@@ -31,6 +31,7 @@ let package = Package(
     ].filter { !portable || portableTargets.contains($0.name) },
     dependencies: portable ? [] : [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // MARK: The data-flow library (Foundation only)
@@ -71,6 +72,12 @@ let package = Package(
         // MARK: The daemon: server, recorder, session store, time travel
         .target(name: "RewindDaemon", dependencies: ["RewindWire", "RewindWebSocket", "CSQLite"]),
 
+        // MARK: The Model Context Protocol server over live and saved sessions (`rewind mcp`)
+        .target(
+            name: "RewindMCP",
+            dependencies: ["RewindDaemon", "RewindTUI", "RewindWire", .product(name: "MCP", package: "swift-sdk")]
+        ),
+
         // MARK: The `rewind` executable and its terminal timeline
         .target(
             name: "RewindTUI",
@@ -80,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "rewind",
             dependencies: [
-                "RewindTUI", "RewindDaemon", "RewindWire", "RewindWebSocket",
+                "RewindTUI", "RewindDaemon", "RewindWire", "RewindWebSocket", "RewindMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "inspector-tui/rewind"
@@ -140,7 +147,8 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["RewindWire"], exclude: ["Corpus"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "Rewind", "RewindInspector"]
+            dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "Rewind", "RewindInspector"],
+            exclude: ["Support/mcp_client.py"]
         ),
     ].filter { !portable || portableTargets.contains($0.name) }
 )
