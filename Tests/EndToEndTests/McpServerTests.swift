@@ -203,4 +203,39 @@ struct McpServerTests {
             #expect(answer["text"]?.stringValue?.contains("needs the running daemon") == true, "\(answer)")
         }
     }
+
+    @Test("a live session: listed live with what its app accepts; jump reaches the app; dispatch and skip are refused")
+    func liveSessionThroughTheDaemon() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-mcp-\(UUID()).txt")
+        try "increment\nstep 5\nincrement\n".write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let app = try ChildProcess(Executables.path("tca-style"), ["--script", script.path, "--stay"],
+                                   environment: ["REWIND_URL": harness.url])
+        defer { app.closeInput() }
+        let session = try #require(harness.waitForSession(events: 3, app: "tca-style"))
+        let id = JSONValue.string(session.id.rawValue)
+        let linesBefore = app.stdoutLines.count
+        let talk = try converse(["--allow-control", "--data", harness.dataDirectory.path, "--port", "\(harness.port)"], [
+            Self.call("list_sessions", [:]),
+            Self.call("get_state", ["session": id, "event": 1]),
+            Self.call("jump", ["session": id, "event": 1]),
+            Self.call("dispatch", ["session": id, "action": ["increment": [:]]]),
+            Self.call("skip", ["session": id, "event": 1]),
+        ])
+        let listed = try talk.json(0)["sessions"]?.arrayValue?.first
+        #expect(listed?["id"] == id && listed?["live"] == true && listed?["end"] == "live")
+        #expect(listed?["accepts"] == ["jump"], "\(String(describing: listed))")
+        let state = try talk.json(1)["value"]
+        #expect(state?["count"] == 1)
+        #expect(try talk.json(2)["jumpedTo"] == 1)
+        #expect(app.waitForLine(timeout: 5, after: linesBefore) { (try? JSONValue(parsing: $0)) == state } != nil,
+                "the app took the state of event 1: \(app.stdoutLines.suffix(3))")
+        for (number, ability) in [(3, "dispatch"), (4, "replay")] {
+            #expect(talk.answers[number]["isError"] == true)
+            #expect(talk.answers[number]["text"]?.stringValue?.contains("does not accept '\(ability)'") == true,
+                    "\(talk.answers[number])")
+        }
+    }
 }
