@@ -21,9 +21,9 @@ extension ReadTools {
             name: "search_events",
             description: "Events matching a query, as the timeline's / search: a regular expression on the label "
                 + "(smart case), 'action:TEXT' (the action's JSON contains TEXT), or 'state:POINTER OP VALUE' with OP "
-                + "==, != or contains and a JSON value (e.g. 'state:/cart/total == 0', a '*' token matches every "
-                + "member: 'state:/todos/*/done == true'), which finds the main-line events after which the condition "
-                + "becomes true. Bounded by scanLimit and limit; nextFrom continues.",
+                + "==, !=, <, <=, >, >= or contains and a JSON value (e.g. 'state:/cart/total < 0'; a '*' token "
+                + "matches every member: 'state:/todos/*/done == true'), which finds the main-line events after which "
+                + "the condition becomes true. Bounded by scanLimit and limit; nextFrom continues.",
             arguments: [Self.session,
                         .string("query", "The query: a label regex, action:TEXT or state:POINTER OP VALUE.",
                                 required: true),
@@ -134,11 +134,11 @@ extension ReadTools {
         ToolDefinition(
             name: "first_event_where",
             description: "The first main-line event after which a state condition holds (POINTER OP VALUE, OP ==, "
-                + "!= or contains, e.g. '/cart/total == 0' or '/user == null'), searching forward from an event, with "
-                + "the value at the pointer then. Event 0 means the initial state already satisfies it. Bounded by "
-                + "scanLimit; nextFrom continues.",
+                + "!=, <, <=, >, >= or contains, e.g. '/cart/total < 0' or '/user == null'), searching forward from "
+                + "an event, with the value at the pointer then. Event 0 means the initial state already satisfies "
+                + "it. Bounded by scanLimit; nextFrom continues.",
             arguments: [Self.session,
-                        .string("condition", "POINTER OP VALUE, e.g. /cart/total == 0 (a 'state:' prefix is allowed).",
+                        .string("condition", "POINTER OP VALUE, e.g. /cart/total < 0 (a 'state:' prefix is allowed).",
                                 required: true),
                         .integer("from", "The first event whose state to test (default 0, the initial state)."),
                         Self.scanLimit]

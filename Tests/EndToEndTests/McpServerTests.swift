@@ -105,7 +105,7 @@ struct McpServerTests {
             Self.call("search_events", ["session": id, "query": "cart/add"]),
             Self.call("search_events", ["session": id, "query": "action:discount"]),
             Self.call("search_events", ["session": id, "query": "state:/user == bob"]),
-            Self.call("first_event_where", ["session": id, "condition": "/cart/total == -5"]),
+            Self.call("first_event_where", ["session": id, "condition": "/cart/total < 0"]),
             Self.call("session_statistics", ["session": id, "top": 3]),
             Self.call("get_state", ["session": id, "event": 0, "maxBytes": 1_024]),
             ["resource": .string("rewind://session/\(cart.id.rawValue)")],
