@@ -11,17 +11,14 @@ extension ReadTools {
             description: "Statistics of a session (or a range of its events): events, branches, stretches of "
                 + "unknown state, the events with the largest patches (bytes) and the slowest reducers "
                 + "(microseconds), and the main line's state size (bytes of compact JSON) at evenly spaced events.",
-            arguments: [Self.session,
-                        .integer("from", "The first event (default 1)."),
-                        .integer("to", "The last event (default: the last)."),
+            arguments: [Self.session] + Self.range + [
                         .integer("top", "How many events each ranking lists (default 10).", minimum: 1, maximum: 100),
                         .integer("samples", "How many points of state size (default 20).", minimum: 1, maximum: 200)]
         ) { arguments in
             var budget = try OutputBudget(arguments)
             let reader = try library.reader(try arguments.string("session"))
             let last = reader.eventCount
-            let from = max(1, try arguments.optionalInteger("from") ?? 1)
-            let to = min(last, try arguments.optionalInteger("to") ?? last)
+            let (from, to) = try Self.eventRange(arguments, in: reader)
             let top = Int(try arguments.optionalInteger("top", in: 1...100) ?? 10)
             let samples = try arguments.optionalInteger("samples", in: 1...200) ?? 20
             var answer: JSONObject = ["session": .string(reader.id.rawValue), "eventCount": .int(last)]

@@ -33,6 +33,18 @@ package struct ReadTools: Sendable {
     static let session = ToolDefinition.Argument.string(
         "session", "The session id, or a unique prefix of it (list_sessions shows them).", required: true)
 
+    /// `from` and `to`: a range of events, read with ``eventRange(_:in:)``.
+    static let range: [ToolDefinition.Argument] = [.integer("from", "The first event (default 1)."),
+                                                   .integer("to", "The last event (default: the last).")]
+
+    /// The range of events `from`…`to` the arguments ask for, within the session's (1 through the last); `from`
+    /// is past `to` when the range holds no event.
+    static func eventRange(_ arguments: ToolArguments, in reader: SessionReader) throws(MCPError)
+        -> (from: Int64, to: Int64) {
+        let last = reader.eventCount
+        return (max(1, try arguments.optionalInteger("from") ?? 1), min(last, try arguments.optionalInteger("to") ?? last))
+    }
+
     // MARK: list_sessions
 
     var listSessions: ToolDefinition {
@@ -61,8 +73,12 @@ package struct ReadTools: Sendable {
             var rows: [JSONValue] = []
             var next: Int?
             for (position, session) in ordered.enumerated().dropFirst(offset) {
+                guard rows.count < limit else {
+                    next = position
+                    break
+                }
                 let row = Self.sessionJSON(session, store: store, live: live.sessions[session.id.rawValue])
-                guard rows.count < limit, budget.admit(row) else {
+                guard budget.admit(row) else {
                     next = position
                     break
                 }
@@ -121,9 +137,7 @@ package struct ReadTools: Sendable {
             description: "The events of a session in a range of event numbers: index, kind, label, time since the "
                 + "session started, patch operations, reducer time, whether the state after it is known, and "
                 + "(with includeActions) the action. Paged: the answer's nextFrom continues.",
-            arguments: [Self.session,
-                        .integer("from", "The first event number (default 1; 0 is the initial state)."),
-                        .integer("to", "The last event number (default: the last event)."),
+            arguments: [Self.session] + Self.range + [
                         .integer("branch", "Only this branch (0: the main line; default: every branch)."),
                         .integer("limit", "At most this many events (default 100).", minimum: 1, maximum: 1_000),
                         .boolean("includeActions", "Include each event's action JSON (default false).")]
@@ -131,8 +145,7 @@ package struct ReadTools: Sendable {
             var budget = try OutputBudget(arguments)
             let reader = try library.reader(try arguments.string("session"))
             let last = reader.eventCount
-            let from = max(1, try arguments.optionalInteger("from") ?? 1)
-            let to = min(last, try arguments.optionalInteger("to") ?? last)
+            let (from, to) = try Self.eventRange(arguments, in: reader)
             let branch = try arguments.optionalInteger("branch")
             let limit = try arguments.optionalInteger("limit", in: 1...1_000) ?? 100
             let withActions = try arguments.bool("includeActions", default: false)

@@ -238,4 +238,32 @@ struct McpServerTests {
                     "\(talk.answers[number])")
         }
     }
+
+    @Test("dispatch reaches an app that accepts it, and verify_session verifies its session as rewind verify does")
+    func dispatchAndVerify() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-mcp-\(UUID()).txt")
+        try "add milk 2\nadd tea 1\nremove 0\n".write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let app = try ChildProcess(Executables.path("reswift-style"), ["--script", script.path, "--stay"],
+                                   environment: ["REWIND_URL": harness.url])
+        let session = try #require(harness.waitForSession(events: 3, app: "reswift-style"))
+        let id = JSONValue.string(session.id.rawValue)
+        let talk = try converse(["--allow-control", "--data", harness.dataDirectory.path, "--port", "\(harness.port)"], [
+            Self.call("dispatch", ["session": id, "action": ["AddItem": ["name": "kiwi", "quantity": 4]]]),
+        ])
+        #expect(talk.answers[0]["isError"] == false, "\(talk.answers[0])")
+        _ = harness.waitForSession(events: 4, app: "reswift-style")
+        app.closeInput()
+        #expect(app.waitForExit() == 0)
+
+        let verified = try converse(["--data", harness.dataDirectory.path, "--port", "\(harness.port)"], [
+            Self.call("verify_session", ["session": id, "command": [.string(Executables.path("reswift-style"))]]),
+            Self.call("list_events", ["session": id, "from": 4, "includeActions": true]),
+        ])
+        let outcome = try verified.json(0)
+        #expect(outcome["ok"] == true && outcome["verified"] == 4, "\(outcome)")
+        #expect(try verified.json(1)["events"]?[0]?["action"] == ["AddItem": ["name": "kiwi", "quantity": 4]])
+    }
 }
