@@ -13,14 +13,14 @@ extension ReadTools {
                 + "(microseconds), and the main line's state size (bytes of compact JSON) at evenly spaced events.",
             arguments: [Self.session] + Self.range + [
                         .integer("top", "How many events each ranking lists (default 10).", minimum: 1, maximum: 100),
-                        .integer("samples", "How many points of state size (default 20).", minimum: 1, maximum: 200)]
+                        .integer("samples", "How many points of state size (default 10).", minimum: 1, maximum: 200)]
         ) { arguments in
             var budget = try OutputBudget(arguments)
             let reader = try library.reader(try arguments.string("session"))
             let last = reader.eventCount
             let (from, to) = try Self.eventRange(arguments, in: reader)
             let top = Int(try arguments.optionalInteger("top", in: 1...100) ?? 10)
-            let samples = try arguments.optionalInteger("samples", in: 1...200) ?? 20
+            let samples = try arguments.optionalInteger("samples", in: 1...200) ?? 10
             var answer: JSONObject = ["session": .string(reader.id.rawValue), "eventCount": .int(last)]
             let metadata = reader.metadata
             if let end = metadata.lastEventAt ?? metadata.endedAt {
