@@ -52,12 +52,14 @@ test: setup mcp-client
 	$(MAKE) bench QUICK=1
 
 ## portable-check: the configuration an iOS/tvOS/watchOS/macOS app builds, checked on any machine (about a minute
-## from clean): RewindInspector's Apple-platform dependencies must not reach libwebsockets (from the manifest), and
+## from clean): RewindInspector's Apple-platform dependencies must not reach libwebsockets, and the module boundaries
+## of docs/ARCHITECTURE.md hold (the session files and the timeline never reach the daemon; from the manifest), and
 ## REWIND_PORTABLE=1 builds Rewind, RewindWire and RewindInspector without RewindWebSocket (URLSession transport),
 ## links the portable tests without libwebsockets and runs them, in its own build folder .build-portable.
 PORTABLE_TESTS = $(CURDIR)/.build-portable/debug/RewindPackageTests.xctest
 portable-check: setup
 	$(SWIFT) package dump-package | $(SWIFT) .ci/check-apple-dependencies.swift
+	$(SWIFT) package dump-package | $(SWIFT) .ci/check-module-boundaries.swift
 	REWIND_PORTABLE=1 $(SWIFT) build --build-tests --scratch-path .build-portable
 	@if command -v ldd >/dev/null 2>&1 && ldd $(PORTABLE_TESTS) | grep -q libwebsockets; then \
 	    echo "portable-check: the portable build links libwebsockets" >&2; exit 1; fi

@@ -21,7 +21,7 @@ let package = Package(
         .library(name: "RewindTesting", targets: ["RewindTesting"]),
         .library(name: "RewindWire", targets: ["RewindWire"]),
         .library(name: "RewindInspector", targets: ["RewindInspector"]),
-        .library(name: "RewindDaemon", targets: ["RewindDaemon"]),
+        .library(name: "RewindDaemon", targets: ["RewindDaemon", "RewindSessionFile"]),
         .library(name: "RewindTUI", targets: ["RewindTUI"]),
         .executable(name: "rewind", targets: ["rewind"]),
         .executable(name: "counter", targets: ["counter"]),
@@ -69,25 +69,30 @@ let package = Package(
             swiftSettings: portable ? [] : [.define("REWIND_LIBWEBSOCKETS", .when(platforms: [.linux]))]
         ),
 
-        // MARK: The daemon: server, recorder, session store, time travel
-        .target(name: "RewindDaemon", dependencies: ["RewindWire", "RewindWebSocket", "CSQLite"]),
+        // MARK: Session files: writing, reading, indexes, search, history, export and import (no server, no live
+        // sessions; the only module importing CSQLite)
+        .target(name: "RewindSessionFile", dependencies: ["RewindWire", "CSQLite"]),
+
+        // MARK: The daemon: server, live sessions, ingest, time travel
+        .target(name: "RewindDaemon", dependencies: ["RewindWire", "RewindWebSocket", "RewindSessionFile"]),
 
         // MARK: The Model Context Protocol server over live and saved sessions (`rewind mcp`)
         .target(
             name: "RewindMCP",
-            dependencies: ["RewindDaemon", "RewindTUI", "RewindWire", .product(name: "MCP", package: "swift-sdk")]
+            dependencies: ["RewindSessionFile", "RewindTUI", "RewindWire", .product(name: "MCP", package: "swift-sdk")]
         ),
 
-        // MARK: The `rewind` executable and its terminal timeline
+        // MARK: The `rewind` executable and its terminal timeline (which reads session files, never the daemon: the
+        // glue that gives it the in-process daemon lives with the command line)
         .target(
             name: "RewindTUI",
-            dependencies: ["RewindDaemon", "RewindWire", "CNCurses"],
+            dependencies: ["RewindSessionFile", "RewindWire", "CNCurses"],
             path: "inspector-tui/RewindTUI"
         ),
         .executableTarget(
             name: "rewind",
             dependencies: [
-                "RewindTUI", "RewindDaemon", "RewindWire", "RewindWebSocket", "RewindMCP",
+                "RewindTUI", "RewindDaemon", "RewindSessionFile", "RewindWire", "RewindWebSocket", "RewindMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "inspector-tui/rewind"
@@ -135,10 +140,11 @@ let package = Package(
         .testTarget(name: "RewindWireTests", dependencies: ["RewindWire"]),
         .testTarget(name: "RewindInspectorTests", dependencies: ["RewindInspector", "Rewind", "RewindWire"]),
         .testTarget(name: "InspectorPortableTests", dependencies: ["RewindInspector", "Rewind", "RewindWire"]),
-        .testTarget(name: "RewindDaemonTests", dependencies: ["RewindDaemon", "RewindWire"]),
+        .testTarget(name: "RewindDaemonTests", dependencies: ["RewindDaemon", "RewindSessionFile", "RewindWire"]),
         .testTarget(name: "DeliverySimulationTests",
-                    dependencies: ["RewindInspector", "RewindDaemon", "RewindWire", "RewindWebSocket"]),
-        .testTarget(name: "RewindTUITests", dependencies: ["RewindTUI", "RewindDaemon", "RewindWire"]),
+                    dependencies: ["RewindInspector", "RewindDaemon", "RewindSessionFile", "RewindWire",
+                                   "RewindWebSocket"]),
+        .testTarget(name: "RewindTUITests", dependencies: ["RewindTUI", "RewindDaemon", "RewindSessionFile", "RewindWire"]),
         .testTarget(
             name: "SamplesTests",
             dependencies: ["counter", "todo", "login", "SampleSupport", "Rewind", "RewindTesting", "RewindWire"]
@@ -147,7 +153,8 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["RewindWire"], exclude: ["Corpus"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "Rewind", "RewindInspector"],
+            dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "RewindSessionFile", "Rewind",
+                           "RewindInspector"],
             exclude: ["Support/mcp_client.py"]
         ),
     ].filter { !portable || portableTargets.contains($0.name) }

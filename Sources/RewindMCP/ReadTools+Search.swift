@@ -1,5 +1,5 @@
 import MCP
-import RewindDaemon
+import RewindSessionFile
 import RewindTUI
 import RewindWire
 

@@ -1,5 +1,5 @@
 import Foundation
-import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// `session_statistics`: the largest patches, the slowest reducers and the size of the state over time, for an agent

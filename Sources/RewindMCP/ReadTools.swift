@@ -1,6 +1,6 @@
 import Foundation
 import MCP
-import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// The tools that read sessions (docs/MCP.md): listing sessions and events, states, patches between states, a

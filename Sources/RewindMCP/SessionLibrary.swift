@@ -1,5 +1,5 @@
 import Foundation
-import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// The sessions `rewind mcp` answers about: the session files of one data directory, read through

@@ -1,6 +1,6 @@
 import Foundation
 import MCP
-import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// A session's summary as an MCP resource (`rewind://session/ID`): its listing row (app, times, events, lost, end

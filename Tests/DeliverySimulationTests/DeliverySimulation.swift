@@ -1,5 +1,6 @@
 import Foundation
 @testable import RewindDaemon
+@testable import RewindSessionFile
 @testable import RewindInspector
 import RewindWebSocket
 import RewindWire

@@ -1,4 +1,5 @@
 @testable import RewindDaemon
+@testable import RewindSessionFile
 import RewindWebSocket
 import RewindWire
 
@@ -68,23 +69,18 @@ final class SimulatedRecord {
             }
         }
         let last = committed.last?.index ?? 0
-        let known = last == 0 || knownAfter(index: last)
         return IngestResumePoint(accountedThrough: accounted, state: rows.last?.stateAfter ?? initialState,
-                                 stateKnown: known, lostActions: lost, lastIndex: last)
+                                 unknownState: rows.last?.event.meaning.unknownState, lostActions: lost,
+                                 lastIndex: last)
     }
 
     /// The committed rows of the main line.
     var mainLine: [IngestRow] { committed.filter { $0.event.branch == 0 } }
 
-    /// Whether a reader of the file takes the state after row `index` as known (the readers' rule,
-    /// `UnknownStateRanges`).
+    /// Whether the file says the state after row `index` is known: what the row's meaning states (schema 2), which
+    /// every reader reads. The simulation checks each such state against the app's.
     func knownAfter(index: Int64) -> Bool {
-        var ranges = UnknownStateRanges()
-        for row in committed where row.index <= index {
-            ranges.note(index: row.index, branch: row.event.branch, kind: row.event.kind, label: row.event.label,
-                        detail: row.event.detail)
-        }
-        return ranges.stretch(containing: index, branch: 0) == nil
+        committed.first { $0.index == index }?.event.meaning.unknownState == nil
     }
 
     /// The action numbers a `lost` row counts.

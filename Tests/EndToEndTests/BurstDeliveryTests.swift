@@ -1,6 +1,7 @@
 import Foundation
 import Rewind
 import RewindDaemon
+import RewindSessionFile
 import RewindInspector
 import RewindWire
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindWire
 import Testing
 
@@ -311,6 +312,14 @@ struct DaemonAppBadInputTests {
         #expect(events[3].patch == nil)  // the state was unknown: not applied
         #expect(live.currentState == ["count": 4])
         #expect(try recordedFinalState(harness, session) == ["count": 4])
+        // The rows say so themselves (schema 2): the error row is known; the lost row and action 3 are unknown,
+        // made so by the out_of_order row; the snapshot makes it known again. Every reader reads those marks.
+        let gap = UnknownStateMark(reason: .outOfOrder, cause: 2)
+        #expect(events.map(\.meaning.unknownState) == [nil, nil, gap, gap, nil, nil])
+        #expect(events[2].meaning.lost == LostActions(from: 2, to: 2, count: 1))
+        let reader = try harness.daemon.store.openSession(sessionID)
+        #expect(try reader.unknownStates().map { [$0.first, $0.last ?? -1, $0.cause] } == [[3, 4, 2]])
+        #expect(try reader.unknownState(after: 4)?.why == .outOfOrder)
     }
 
     @Test("a repeated seq gets out_of_order and resync too, is not recorded twice, and the connection goes on")
@@ -366,6 +375,13 @@ struct DaemonAppBadInputTests {
         #expect(try reader.state(at: 1) == ["count": 1])
         #expect(try reader.state(at: 5) == ["count": 30])
         #expect(try reader.state(at: 6) == ["count": 31])
+        // The rows say so themselves (schema 2): action 2, its error row and action 3 are unknown, made so by the
+        // error row; `rewind state`, jump and the timeline all read these marks.
+        let failed = UnknownStateMark(reason: .patchFailed, cause: 3)
+        #expect(events.map(\.meaning.unknownState) == [nil, failed, failed, failed, nil, nil])
+        #expect(try reader.unknownStates().map { [$0.first, $0.last ?? -1, $0.cause] } == [[2, 4, 3]])
+        if case .known = try reader.recordedState(after: 2) { Issue.record("event 2's state reads as known") }
+        if case .unknown = try reader.recordedState(after: 5) { Issue.record("event 5's state reads as unknown") }
     }
 
     @Test("one app's garbage does not disturb another live session: every event of the well-behaved one is in its file")

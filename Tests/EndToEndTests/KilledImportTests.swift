@@ -1,5 +1,6 @@
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import Testing
 
 /// Issue 31: a killed `rewind import` left a partial session that read like any interrupted recording. An import

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 @testable import RewindInspector
 import RewindWire
 import Testing

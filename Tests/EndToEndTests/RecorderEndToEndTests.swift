@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindInspector
 import RewindWire
 import Testing

@@ -1,4 +1,5 @@
 import RewindDaemon
+import RewindSessionFile
 import RewindWebSocket
 import RewindWire
 import Testing
@@ -281,7 +282,9 @@ struct IngestRun {
 
     /// What the file would say after every row was committed, with the given last state.
     func committedPoint(state: JSONValue, known: Bool) -> IngestResumePoint {
-        IngestResumePoint(accountedThrough: ingest.accountedThrough, state: state, stateKnown: known,
+        IngestResumePoint(accountedThrough: ingest.accountedThrough, state: state,
+                          unknownState: known ? nil : rows.last?.event.meaning.unknownState
+                              ?? UnknownStateMark(reason: .lost, cause: Int64(rows.count)),
                           lostActions: ingest.lostActions, lastIndex: Int64(rows.count))
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import RewindWire
 import Testing
 @testable import RewindDaemon
+@testable import RewindSessionFile
 
 /// Issue 29: the readers of a session file are bounded and never trap on its numbers — an event index near 2^63, a
 /// branch at −2^63, a gap up to 2^62 in the numbering, a stored `copy` bomb. They refuse the file naming it (and the

@@ -2,6 +2,7 @@ import Foundation
 import RewindWire
 import Testing
 @testable import RewindDaemon
+@testable import RewindSessionFile
 
 @Suite("Export and import")
 struct ExportImportTests {
@@ -63,7 +64,7 @@ struct ExportImportTests {
         #expect(lines.count == 601)
         let header = try JSONValue(parsing: String(lines[0]))
         #expect(header["format"] == "rewind-session")
-        #expect(header["version"] == 1)
+        #expect(header["version"] == 2)
         #expect(header["initialState"] == (try original.initialState()))
         #expect(header["session"]?["app"] == "todo")
         #expect(lines.dropFirst().contains { $0.contains("\"kind\":\"snapshot\"") && $0.contains("\"state\":") })

@@ -2,6 +2,7 @@ import Foundation
 import RewindWire
 import Testing
 @testable import RewindDaemon
+@testable import RewindSessionFile
 
 /// Issue 19: files a user is handed (imports) or finds in the data directory never crash, hang or exhaust memory.
 @Suite("Hostile files: imports and the data directory")

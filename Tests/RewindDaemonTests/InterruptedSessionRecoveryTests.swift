@@ -2,6 +2,7 @@ import Foundation
 import RewindWire
 import Testing
 @testable import RewindDaemon
+@testable import RewindSessionFile
 
 /// A daemon restarted over sessions a killed daemon left `live` listens at once and repairs them in the background
 /// (`SessionStore.recoverInterruptedInBackground`); meanwhile the store's calls that take a session's lock

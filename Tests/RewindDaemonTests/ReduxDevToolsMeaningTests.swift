@@ -2,6 +2,7 @@ import Foundation
 import RewindWire
 import Testing
 @testable import RewindDaemon
+@testable import RewindSessionFile
 
 /// A Redux DevTools export says what Rewind knows: its own rows are not the app's actions, skipped actions are skipped,
 /// and a state Rewind never received is marked, not shown as real. Round trips through Redux DevTools add nothing.
@@ -19,8 +20,11 @@ struct ReduxDevToolsMeaningTests {
             time += 1
             let before = count
             if patch { count += 1 }
+            // As the daemon writes them: the actions of the dropped range (event 3) say their state is unknown.
+            let meaning = RowMeaning(unknownState: patch ? nil : UnknownStateMark(reason: .dropped, cause: 3))
             recording.append(NewEvent(appSeq: seq, time: time, kind: .action, label: "inc", action: ["type": "inc"],
-                                      patch: patch ? JSONPatch.diff(from: ["count": .int(before)], to: ["count": .int(count)]) : nil),
+                                      patch: patch ? JSONPatch.diff(from: ["count": .int(before)], to: ["count": .int(count)]) : nil,
+                                      meaning: meaning),
                              stateAfter: ["count": .int(count)])
         }
         action(1)                                                                                  // event 1
@@ -36,10 +40,12 @@ struct ReduxDevToolsMeaningTests {
         recording.append(NewEvent(appSeq: 4, time: time, kind: .snapshot, label: "coalesced", detail: "full state"),
                          stateAfter: ["count": 4], forceKeyframe: true)                             // event 6
         action(5)                                                                                  // event 7
-        for (label, detail) in [("skip", "event 2 (inc) skipped"), ("skip", "event 7 (inc) skipped"),
-                                ("unskip", "event 7 (inc) is no longer skipped")] {
+        for (label, detail, event) in [("skip", "event 2 (inc) skipped", 2), ("skip", "event 7 (inc) skipped", 7),
+                                       ("unskip", "event 7 (inc) is no longer skipped", 7)] as [(String, String, Int64)] {
             time += 1
-            recording.append(NewEvent(time: time, kind: .skip, label: label, detail: detail), stateAfter: ["count": 5])
+            recording.append(NewEvent(time: time, kind: .skip, label: label, detail: detail,
+                                      meaning: RowMeaning(skip: SkipMark(event: event, skipped: label == "skip"))),
+                             stateAfter: ["count": 5])
         }                                                                                          // events 8–10
         recording.finish(endState: .clean, endedAt: Date(timeIntervalSince1970: time + 1))
         return recording.id

@@ -2,6 +2,7 @@ import Foundation
 import RewindWire
 import Testing
 @testable import RewindDaemon
+@testable import RewindSessionFile
 
 /// A real crash: a child process (this test binary, running only `crashChildRecordsUntilKilled`) records a
 /// session, flushes part of it, keeps appending, and is killed with SIGKILL.

@@ -2,6 +2,7 @@ import Foundation
 import RewindWire
 import Testing
 @testable import RewindDaemon
+@testable import RewindSessionFile
 
 @Suite("Session store failures")
 struct SessionStoreFailureTests {
@@ -16,7 +17,7 @@ struct SessionStoreFailureTests {
         try database.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
         database.close()
 
-        let expected = SessionStoreError.newerSchema(found: 99, supported: 1, path: path)
+        let expected = SessionStoreError.newerSchema(found: 99, supported: SessionStore.schemaVersion, path: path)
         #expect(throws: expected) { try store.openSession(recording.id) }
         #expect(expected.description.contains("newer Rewind"))
         #expect(expected.description.contains("version 99"))

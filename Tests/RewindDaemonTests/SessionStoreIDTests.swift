@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RewindDaemon
+@testable import RewindSessionFile
 
 @Suite("Session ids")
 struct SessionStoreIDTests {

@@ -2,6 +2,7 @@ import Foundation
 import RewindWire
 import Testing
 @testable import RewindDaemon
+@testable import RewindSessionFile
 
 @Suite("Recording and reading sessions")
 struct SessionStoreRecordingTests {

@@ -1,5 +1,6 @@
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// A fresh directory under the system's temporary directory, deleted when the value is released.

@@ -2,6 +2,7 @@ import Foundation
 import RewindWire
 import Testing
 @testable import RewindDaemon
+@testable import RewindSessionFile
 
 @Suite("State history: which events changed a value")
 struct StateHistoryTests {

@@ -1,14 +1,17 @@
 import Foundation
-import RewindDaemon
+@testable import RewindDaemon
+@testable import RewindSessionFile
 import RewindWire
 import Testing
 
 /// The session file's stretches of unknown state (`SessionReader.unknownStates`), which `rewind state`, the daemon's
-/// commands and the timeline all read: found through the label index and short reads inside open stretches, they
-/// must be exactly what reading every row says — on every branch, as the file grows between readings.
+/// commands and the timeline all read. In a file of schema 2 each row says whether its state is unknown and which row
+/// made it so: a stretch is the rows of one cause, read through an index as the file grows. A file of schema 1 is
+/// read through the migration reader, whose label rules must give what reading every row says, and a writer that
+/// opens such a file writes those stretches into its rows.
 @Suite("Unknown states: the stretches a session file does not hold")
 struct UnknownStatesTests {
-    /// The rule, row by row (docs/SESSION-FORMAT.md): an app's `dropped` row (with a label) starts a stretch at the
+    /// Schema 1's rule, row by row (docs/SESSION-FORMAT.md): an app's `dropped` row (with a label) starts a stretch at the
     /// next event; `out_of_order` too; `patch_failed` at the action before it; a `snapshot`, `jump`, `replay` or
     /// `reconnect` of the same branch at or after its first event ends it (right at it: nothing was unknown). A
     /// stretch already open stays as it is.
@@ -20,12 +23,14 @@ struct UnknownStatesTests {
             var started: UnknownState?
             switch (event.kind, event.label) {
             case (.dropped, .some):
-                started = UnknownState(branch: branch, first: index + 1, last: nil, cause: index, reason: event.detail ?? "")
+                started = UnknownState(branch: branch, first: index + 1, last: nil, cause: index, reason: event.detail ?? "",
+                                       why: event.label == "lost" ? .lost : .dropped)
             case (.error, "out_of_order"):
-                started = UnknownState(branch: branch, first: index + 1, last: nil, cause: index, reason: event.detail ?? "")
+                started = UnknownState(branch: branch, first: index + 1, last: nil, cause: index, reason: event.detail ?? "",
+                                       why: .outOfOrder)
             case (.error, "patch_failed"):
                 started = UnknownState(branch: branch, first: max(1, index - 1), last: nil, cause: index,
-                                       reason: event.detail ?? "")
+                                       reason: event.detail ?? "", why: .patchFailed)
             case (.snapshot, _), (.jump, _), (.replay, _), (.reconnect, _):
                 if var stretch = open[branch], index >= stretch.first {
                     open[branch] = nil
@@ -42,57 +47,152 @@ struct UnknownStatesTests {
         return closed + open.values.sorted { $0.branch < $1.branch }
     }
 
-    private func sorted(_ stretches: [UnknownState]) -> [UnknownState] {
-        stretches.sorted { ($0.branch, $0.first) < ($1.branch, $1.first) }
+    /// A seeded mix of rows on three branches, each row with the mark the daemon would write: after an app's
+    /// `dropped` row or an `out_of_order` error the branch's next rows are unknown (cause: that row); an action whose
+    /// patch did not apply and its `patch_failed` error are unknown (cause: the error row); a full state ends it.
+    private static func rows(seed: UInt64, count: Int) -> [(event: NewEvent, state: JSONValue)] {
+        var random = SeededGenerator(seed: seed)
+        var appSeq: Int64 = 0
+        var open: [Int64: UnknownStateMark] = [:]
+        var rows: [(event: NewEvent, state: JSONValue)] = []
+        while rows.count < count {
+            let index = Int64(rows.count + 1)
+            let branch = Int64(random.next() % 7 < 5 ? 0 : random.next() % 3)
+            let roll = random.next() % 100
+            let state: JSONValue = ["n": .int(Int64(roll))]
+            var event: NewEvent
+            var opens: UnknownStateMark?
+            switch roll {
+            case 0..<4:
+                event = NewEvent(time: 1, kind: .dropped, label: "dropped", detail: "states not sent", branch: branch)
+                opens = UnknownStateMark(reason: .dropped, cause: index)
+            case 4..<5:
+                event = NewEvent(time: 1, kind: .error, label: "out_of_order", detail: "bad", branch: branch)
+                opens = UnknownStateMark(reason: .outOfOrder, cause: index)
+            case 5..<7:
+                // The action whose patch did not apply, then its error row: both unknown, caused by the error row.
+                appSeq += 1
+                let mark = open[branch] ?? UnknownStateMark(reason: .patchFailed, cause: index + 1)
+                open[branch] = mark
+                rows.append((NewEvent(appSeq: appSeq, time: 1, label: "tick", action: ["t": 1], branch: branch,
+                                      meaning: RowMeaning(unknownState: mark)), state))
+                event = NewEvent(time: 1, kind: .error, label: "patch_failed", detail: "bad", branch: branch)
+            case 7..<8:
+                event = NewEvent(time: 1, kind: .error, label: "bad_message", detail: "other", branch: branch)
+            case 8..<12:
+                let kinds: [EventKind] = [.snapshot, .jump, .replay, .reconnect]
+                event = NewEvent(time: 1, kind: kinds[Int(random.next() % 4)], label: "full", branch: branch)
+                open[branch] = nil
+            default:
+                appSeq += 1
+                event = NewEvent(appSeq: branch == 0 ? appSeq : nil, time: 1, label: "tick", action: ["t": 1],
+                                 patch: JSONPatch([.replace(path: JSONPointer(tokens: ["n"]), value: .int(Int64(roll)))]),
+                                 branch: branch)
+            }
+            event.meaning.unknownState = open[branch]
+            rows.append((event, state))
+            if let opens, open[branch] == nil { open[branch] = opens }
+        }
+        return rows
     }
 
-    @Test("a seeded mix of rows on three branches: the same stretches as reading every row, reading as it grows",
+    /// What the rows' marks say: the rows of one cause on one branch, from the first to the last; open while no row
+    /// of the branch follows the last.
+    private func stated(_ events: [RecordedEvent]) -> [UnknownState] {
+        var stretches: [Int64: UnknownState] = [:]
+        for event in events {
+            guard let mark = event.meaning.unknownState else { continue }
+            if var stretch = stretches[mark.cause] {
+                stretch.last = event.index
+                stretches[mark.cause] = stretch
+            } else {
+                stretches[mark.cause] = UnknownState(branch: event.branch, first: event.index, last: event.index,
+                                                     cause: mark.cause, reason: "", why: mark.reason)
+            }
+        }
+        return stretches.values.map { stretch in
+            var stretch = stretch
+            if !events.contains(where: { $0.branch == stretch.branch && $0.index > stretch.last! }) { stretch.last = nil }
+            return stretch
+        }
+    }
+
+    private func sorted(_ stretches: [UnknownState]) -> [UnknownState] {
+        stretches.map { var s = $0; s.reason = ""; return s }.sorted { ($0.branch, $0.first) < ($1.branch, $1.first) }
+    }
+
+    @Test("schema 2: the stretches are the rows the file marks unknown, one per cause, read as the file grows",
           arguments: [1, 2, 3, 4, 5])
-    func matchesEveryRow(seed: UInt64) throws {
+    func statedByTheRows(seed: UInt64) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-us-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try SessionStore(directory: directory)
         let recording = try store.createSession(appName: "mix", protocolVersion: 1, initialState: ["n": 0])
         let reader = try store.openSession(recording.id)
-        var random = SeededGenerator(seed: seed)
-        var appSeq: Int64 = 0
+        let rows = Self.rows(seed: seed, count: 2_400)
         for round in 0..<6 {
-            for _ in 0..<400 {
-                let branch = Int64(random.next() % 7 < 5 ? 0 : random.next() % 3)
-                let roll = random.next() % 100
-                let state: JSONValue = ["n": .int(Int64(roll))]
-                let event: NewEvent
-                switch roll {
-                case 0..<4:
-                    event = NewEvent(time: 1, kind: .dropped, label: "dropped", detail: "states not sent", branch: branch)
-                case 4..<5:
-                    event = NewEvent(time: 1, kind: .dropped, detail: "the recorder fell behind", branch: branch)
-                case 5..<7:
-                    event = NewEvent(time: 1, kind: .error, label: random.next() % 2 == 0 ? "patch_failed" : "out_of_order",
-                                     detail: "bad", branch: branch)
-                case 7..<8:
-                    event = NewEvent(time: 1, kind: .error, label: "bad_message", detail: "other", branch: branch)
-                case 8..<12:
-                    let kinds: [EventKind] = [.snapshot, .jump, .replay, .reconnect]
-                    event = NewEvent(time: 1, kind: kinds[Int(random.next() % 4)], label: "full", branch: branch)
-                case 12..<13:
-                    // An app's action that happens to be called "dropped": not a cause.
-                    appSeq += 1
-                    event = NewEvent(appSeq: branch == 0 ? appSeq : nil, time: 1, label: "dropped", action: ["d": 1],
-                                     branch: branch)
-                default:
-                    appSeq += 1
-                    event = NewEvent(appSeq: branch == 0 ? appSeq : nil, time: 1, label: "tick", action: ["t": 1],
-                                     patch: JSONPatch([.replace(path: JSONPointer(tokens: ["n"]), value: .int(Int64(roll)))]),
-                                     branch: branch)
-                }
-                recording.append(event, stateAfter: state)
-            }
+            // A round ends after a whole pair (an action and its patch_failed row are written together).
+            var end = min(rows.count, (round + 1) * 400)
+            while end < rows.count, rows[end].event.label == "patch_failed" { end += 1 }
+            for row in rows[min(rows.count, round * 400)..<end] { recording.append(row.event, stateAfter: row.state) }
             recording.flush()
             try reader.refresh()
             let all = try reader.eventsOnAllBranches(1...reader.eventCount)
-            #expect(sorted(try reader.unknownStates()) == sorted(reference(all)), "seed \(seed), round \(round)")
+            #expect(sorted(try reader.unknownStates()) == sorted(stated(all)), "seed \(seed), round \(round)")
+            for event in all.prefix(800) {
+                #expect((try reader.unknownState(after: event.index) == nil) == event.meaning.stateKnown)
+            }
         }
         recording.finish(endState: .clean)
+    }
+
+    @Test("schema 1: the migration reader's stretches are what reading every row says, and a writer writes them in",
+          arguments: [1, 2, 3])
+    func schemaOneFiles(seed: UInt64) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-us1-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SessionStore(directory: directory)
+        let recording = try store.createSession(appName: "mix", protocolVersion: 1, initialState: ["n": 0])
+        for row in Self.rows(seed: seed, count: 1_200) {
+            var event = row.event
+            event.meaning = RowMeaning()  // schema 1 did not say
+            recording.append(event, stateAfter: row.state)
+        }
+        recording.finish(endState: .clean)
+        try SchemaOneFixture.downgrade(store.fileURL(for: recording.id).path)
+
+        let reader = try store.openSession(recording.id)
+        #expect(reader.metadata.schemaVersion == 1)
+        let all = try reader.eventsOnAllBranches(1...reader.eventCount)
+        let expected = sorted(reference(all))
+        #expect(sorted(try reader.unknownStates()) == expected, "seed \(seed)")
+        // The rows read from it carry the marks of those stretches.
+        #expect(sorted(stated(all)).map(\.cause) == expected.map(\.cause))
+
+        // Resumed, the file becomes schema 2 with the same stretches, stated by its rows.
+        let resumed = try store.resumeSession(recording.id)
+        resumed.finish(endState: .clean)
+        let upgraded = try store.openSession(recording.id)
+        #expect(upgraded.metadata.schemaVersion == 2)
+        let rewritten = try upgraded.eventsOnAllBranches(1...upgraded.eventCount)
+        #expect(rewritten.map(\.meaning) == all.map(\.meaning))
+        #expect(sorted(try upgraded.unknownStates()) == sorted(stated(rewritten)))
+        #expect(sorted(try upgraded.unknownStates()).map(\.cause) == expected.map(\.cause))
+    }
+}
+
+/// Makes a file of schema 1 out of one this build wrote: the columns of what a row means dropped, the version set back.
+enum SchemaOneFixture {
+    static func downgrade(_ path: String) throws {
+        let database = try SQLiteDatabase(path: path, mode: .readWrite)
+        defer { database.close() }
+        try database.execute("""
+            DROP INDEX events_unknown;
+            ALTER TABLE events DROP COLUMN unknown;
+            ALTER TABLE events DROP COLUMN unknown_cause;
+            ALTER TABLE events DROP COLUMN meaning;
+            UPDATE meta SET value = '1' WHERE key = 'schema_version';
+            PRAGMA user_version = 1;
+            """)
     }
 }

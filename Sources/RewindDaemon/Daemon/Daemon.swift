@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindWebSocket
 import RewindWire
 

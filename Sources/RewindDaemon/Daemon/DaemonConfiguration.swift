@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindWire
 
 /// Everything the `rewind` daemon is told at start: where to listen, where to record, and what to refuse.
@@ -18,7 +19,7 @@ public struct DaemonConfiguration: Sendable {
     public var maxMessageBytes = DaemonConfiguration.defaultMaxMessageBytes
     /// The default of ``maxMessageBytes`` (`rewind serve --max-message`): 64 MiB. Readers of session files bound the
     /// states they rebuild by it too (``SessionReader/defaultMaxStateBytes``).
-    public static let defaultMaxMessageBytes = 64 << 20
+    public static let defaultMaxMessageBytes = SessionReader.defaultMaxStateBytes
     /// The deepest JSON nesting accepted in a message.
     public var maxNestingDepth = 512
     /// How many bytes of an app's messages may wait to be recorded — received and not yet handled, or handled and

@@ -1,3 +1,4 @@
+import RewindSessionFile
 import RewindWire
 
 /// Why the daemon could not start, or why a request to it failed, as one sentence a user can act on, with the

@@ -1,3 +1,4 @@
+import RewindSessionFile
 import RewindWire
 
 /// What the daemon tells its observers (the live timeline, `rewind tail` clients).

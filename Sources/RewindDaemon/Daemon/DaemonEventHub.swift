@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 
 /// Fans daemon events out to observers, and counts recorded events for the events-per-second figure.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindWebSocket
 
 /// The daemon's server once started, for work that outlives a call (the registry's probes).

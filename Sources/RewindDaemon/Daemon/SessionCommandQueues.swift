@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 
 /// One serial queue per session file for the daemon's work on control commands that go to a session or read it —
 /// `jump`, `dispatch`, a `replay` of recorded events, a branch flip, `recordedActions` — so that:

@@ -1,3 +1,4 @@
+import RewindSessionFile
 import RewindWebSocket
 import RewindWire
 
@@ -74,7 +75,12 @@ package struct AppIngest: Sendable {
     private(set) var connection: IngestConnection?
 
     private var state: JSONValue
+    /// Whether ``state`` is the app's state (false while the record does not know it, and while detached).
     private var stateKnown: Bool
+    /// Why the record does not know the app's state after its last row, and which row made it so: written into
+    /// every row appended meanwhile (``RowMeaning/unknownState``), so that readers read the truth instead of working
+    /// it out. Nil while the record knows the state (detached or not).
+    private var unknownMark: UnknownStateMark?
     /// `state.compactSize`, kept up to date by the patches; nil until measured.
     private var stateSize: Int?
     /// Actions the app announced lost (`dropped.actionsLost`) that no gap has accounted for yet.
@@ -113,7 +119,8 @@ package struct AppIngest: Sendable {
         nextIndex = point.lastIndex + 1
         committedIndex = point.lastIndex
         state = point.state
-        stateKnown = point.stateKnown
+        stateKnown = point.unknownState == nil
+        unknownMark = point.unknownState
     }
 
     /// The app's current state as the record knows it, nil while unknown or detached.
@@ -160,13 +167,14 @@ package struct AppIngest: Sendable {
             acknowledges: hello.capabilities.contains(WireCapability.ack), acknowledgedThrough: 0,
             committedThrough: 0, resendRemaining: hello.resending ?? 0)
         connection!.lastAckAt = clock.monotonic
+        connection!.connectedAfter = hello.dispatched.map { .action($0) } ?? .time(clock.wall)
         out.append(.send(.welcome(Welcome(session: sessionID, protocolVersion: version, resumed: resumed,
                                           acknowledges: connection!.acknowledges)), to: connectionID))
         if resumed {
             recordReconnect(hello, seq: seq, time: clock.wall, into: &out)
         } else if seq > 0 {
-            recordLost(through: seq, time: clock.wall, into: &out)
-            stateKnown = true  // the hello's state is the state after them
+            // The hello's state (the recording's initial state) is the state after them: known.
+            recordLost(through: seq, time: clock.wall, stateAfterKnown: true, into: &out)
         }
         handled(bytes: 0, at: clock, into: &out)
         return out.collected
@@ -336,7 +344,9 @@ package struct AppIngest: Sendable {
         settleResend(time: event.time, into: &out)
         let seq = event.seq
         if seq > accountedThrough &+ 1 {
+            var outOfOrderRow: Int64?
             if seq - 1 > droppedThrough, let link = connection {
+                outOfOrderRow = nextIndex
                 // A gap the app did not announce: those actions were sent and never arrived, or never sent.
                 let id = link.id
                 let problem = WireError(code: .outOfOrder,
@@ -347,7 +357,8 @@ package struct AppIngest: Sendable {
                 out.append(.send(.error(problem), to: id))
                 out.append(.send(.resync(Resync(reason: "out_of_order")), to: id))
             }
-            recordLost(through: seq - 1, time: event.time, into: &out)
+            recordLost(through: seq - 1, time: event.time, reason: outOfOrderRow == nil ? .lost : .outOfOrder,
+                       cause: outOfOrderRow, into: &out)
         }
         var failure: WireError?
         var patch: JSONPatch? = event.patch.operations.isEmpty ? nil : event.patch
@@ -361,7 +372,8 @@ package struct AppIngest: Sendable {
                     failure = WireError(code: .patchFailed,
                                         message: "the patch of event \(connection?.wire(seq) ?? seq) (action \(seq)) "
                                             + "does not apply: \(error)")
-                    stateKnown = false
+                    // The action's own state is unknown; the error row recorded right after it says why.
+                    loseTrack(.patchFailed, cause: nextIndex + 1)
                     patch = nil
                 }
             } else {
@@ -369,9 +381,10 @@ package struct AppIngest: Sendable {
             }
         }
         accountedThrough = seq
+        let early = connection?.dispatchedBeforeConnecting(seq: seq, time: event.time) ?? false
         append(NewEvent(appSeq: Int64(seq), time: event.time, kind: .action, label: event.action.type,
                         action: event.action.payload, patch: patch, reducerMicros: event.reducerMicros,
-                        detail: event.source?.location), into: &out)
+                        detail: event.source?.location, meaning: RowMeaning(beforeConnect: early)), into: &out)
         if let failure, let id = connection?.id {
             append(NewEvent(time: event.time, kind: .error, label: failure.code.rawValue, detail: failure.message),
                    into: &out)
@@ -441,7 +454,6 @@ package struct AppIngest: Sendable {
         } else {
             settleResend(time: time, into: &out)
         }
-        stateKnown = false
         if first == dropped.from { announcedLost &+= dropped.actionsLost }
         droppedThrough = max(droppedThrough, last)
         let wholeRangeLost = first == dropped.from && dropped.actionsLost == last - first + 1
@@ -449,22 +461,28 @@ package struct AppIngest: Sendable {
         if dropped.actionsLost > 0 {
             detail += "; \(dropped.actionsLost) of these actions could not be kept at all and are lost"
         }
+        // The row itself stands before the range: its state (the one before the range's first action) is known.
+        let cause = nextIndex
         append(NewEvent(time: time, kind: .dropped, label: "dropped",
                         action: .object(JSONObject([("from", .int(Int64(first))), ("to", .int(Int64(last)))])),
                         detail: detail), into: &out)
+        loseTrack(.dropped, cause: cause)
         // No action of the range follows: every one of them is known lost now.
         if wholeRangeLost { recordLost(through: last, time: time, into: &out) }
     }
 
     /// Counts the run's actions after ``accountedThrough`` up to `last` as lost — they never reached the record — in
-    /// one `dropped` row labelled `lost` (`{"from", "to", "actionsLost"}`); the state is unknown after them.
-    private mutating func recordLost(through last: UInt64, time: Double, into out: inout IngestOutputs) {
+    /// one `dropped` row labelled `lost` (`{"from", "to", "actionsLost"}`); the state is unknown after them (for
+    /// `reason`, made so by row `cause`, by default the `lost` row itself) unless `stateAfterKnown`.
+    private mutating func recordLost(through last: UInt64, time: Double, reason: UnknownStateReason = .lost,
+                                     cause: Int64? = nil, stateAfterKnown: Bool = false,
+                                     into out: inout IngestOutputs) {
         guard last > accountedThrough else { return }
         let first = accountedThrough + 1
         let count = last - accountedThrough
         accountedThrough = last
         lostActions &+= count
-        stateKnown = false
+        if !stateAfterKnown { loseTrack(reason, cause: cause ?? nextIndex) }
         let fromOutbox = min(count, announcedLost)
         announcedLost -= fromOutbox
         let why: String
@@ -480,7 +498,8 @@ package struct AppIngest: Sendable {
         append(NewEvent(time: time, kind: .dropped, label: "lost",
                         action: .object(JSONObject([("from", .int(Int64(first))), ("to", .int(Int64(last))),
                                                     ("actionsLost", .int(Int64(count)))])),
-                        detail: "\(count) \(count == 1 ? "action was" : "actions were") lost (\(numbers)): \(why)"),
+                        detail: "\(count) \(count == 1 ? "action was" : "actions were") lost (\(numbers)): \(why)",
+                        meaning: RowMeaning(lost: LostActions(from: Int64(first), to: Int64(last), count: Int64(count)))),
                into: &out)
     }
 
@@ -525,6 +544,7 @@ package struct AppIngest: Sendable {
         state = new
         stateSize = nil
         stateKnown = true
+        unknownMark = nil
         let text = full ? [detail, "full state (the previous one was unknown)"].compactMap { $0 }.joined(separator: "; ")
                         : detail
         append(NewEvent(appSeq: appSeq, time: time, kind: kind, label: label, patch: patch, detail: text),
@@ -534,10 +554,10 @@ package struct AppIngest: Sendable {
     // MARK: - Rows the daemon adds itself
 
     /// Records a note on the main line (a command sent, a skip toggled); returns its row.
-    package mutating func note(kind: EventKind, label: String, detail: String?, at clock: IngestClock)
-        -> [IngestOutput] {
+    package mutating func note(kind: EventKind, label: String, detail: String?, meaning: RowMeaning = RowMeaning(),
+                               at clock: IngestClock) -> [IngestOutput] {
         var out = IngestOutputs()
-        append(NewEvent(time: clock.wall, kind: kind, label: label, detail: detail), into: &out)
+        append(NewEvent(time: clock.wall, kind: kind, label: label, detail: detail, meaning: meaning), into: &out)
         return out.collected
     }
 
@@ -567,8 +587,18 @@ package struct AppIngest: Sendable {
     }
 
     private mutating func append(_ event: NewEvent, forceKeyframe: Bool = false, into out: inout IngestOutputs) {
+        var event = event
+        event.meaning.unknownState = unknownMark
         out.append(.append(IngestRow(index: nextIndex, event: event, stateAfter: state, forceKeyframe: forceKeyframe)))
         nextIndex += 1
+    }
+
+    /// The record loses track of the app's state for `reason`, row `cause` saying why: the rows from now on are
+    /// written with that mark until a whole state arrives. Inside a stretch already open, the stretch goes on as it
+    /// began (its first cause).
+    private mutating func loseTrack(_ reason: UnknownStateReason, cause: Int64) {
+        stateKnown = false
+        if unknownMark == nil { unknownMark = UnknownStateMark(reason: reason, cause: cause) }
     }
 
     // MARK: - Acknowledgments

@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 
 /// The two readings of time ``AppIngest`` is given with each input, so that it reads no clock itself (and a
 /// simulation can run it on a clock of its own).

@@ -1,3 +1,4 @@
+import RewindSessionFile
 import RewindWebSocket
 import RewindWire
 

@@ -1,3 +1,5 @@
+import RewindSessionFile
+
 /// Where ``AppIngest`` puts its outputs while it works: collected into an array (the machine's value-returning
 /// entry points, which tests read), or handed one by one to the driver as they are made.
 ///

@@ -1,3 +1,4 @@
+import RewindSessionFile
 import RewindWire
 
 /// Where a session's committed record stands, read back from its file when an app run's session is continued (a
@@ -10,19 +11,20 @@ package struct IngestResumePoint: Sendable, Equatable {
     package var accountedThrough: UInt64
     /// The main line's state after the last event.
     package var state: JSONValue
-    /// False when the file does not know that state (the main line ends inside a `dropped` range, or after lost
-    /// actions): `state` is then the last state it knew.
-    package var stateKnown: Bool
+    /// Set when the file does not know that state (the main line ends inside a `dropped` range, or after lost
+    /// actions): why, and which row made it so; `state` is then the last state it knew.
+    package var unknownState: UnknownStateMark?
     /// How many of the run's actions the file counts as lost (its `lost` rows).
     package var lostActions: UInt64
     /// The index of the last event in the file.
     package var lastIndex: Int64
 
     /// A resume point.
-    package init(accountedThrough: UInt64, state: JSONValue, stateKnown: Bool, lostActions: UInt64, lastIndex: Int64) {
+    package init(accountedThrough: UInt64, state: JSONValue, unknownState: UnknownStateMark?, lostActions: UInt64,
+                 lastIndex: Int64) {
         self.accountedThrough = accountedThrough
         self.state = state
-        self.stateKnown = stateKnown
+        self.unknownState = unknownState
         self.lostActions = lostActions
         self.lastIndex = lastIndex
     }

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import RewindSessionFile
 #endif
 
 /// Gives memory the daemon no longer uses back to the system.

@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindWebSocket
 import RewindWire
 
@@ -252,9 +253,9 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     // MARK: - Rows the daemon adds
 
     /// Records a note on the timeline (a command sent, a storage problem).
-    func recordNote(kind: EventKind, label: String, detail: String?) {
+    func recordNote(kind: EventKind, label: String, detail: String?, meaning: RowMeaning = RowMeaning()) {
         lock.lock()
-        perform(ingest.note(kind: kind, label: label, detail: detail, at: .now))
+        perform(ingest.note(kind: kind, label: label, detail: detail, meaning: meaning, at: .now))
         lock.unlock()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindWebSocket
 
 /// The app connections open at the server right now: a connection is added when the server reports it open and

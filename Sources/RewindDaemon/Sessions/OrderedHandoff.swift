@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RewindSessionFile
 
 /// Computes values concurrently and hands them to a serial queue in the order they were submitted, with a bound on
 /// how many are computed ahead of the serial queue.

@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindWire
 
 /// The newest saved session of each app run (name and instance) found in the data directory, so that a `hello`

@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindWebSocket
 import RewindWire
 
@@ -246,10 +247,11 @@ final class SessionRegistry: @unchecked Sendable {  // mutable state guarded by 
                             maxStateBytes: Int) throws(SessionStoreError) -> IngestResumePoint {
         let reader = try store.openSession(id, maxStateBytes: maxStateBytes)
         let last = reader.eventCount
-        let known = last == 0 ? true : try reader.unknownState(after: last, branch: 0) == nil
+        let unknown = last == 0 ? nil : try reader.unknownState(after: last, branch: 0)
         return IngestResumePoint(
             accountedThrough: UInt64(clamping: max(0, try reader.lastAccountedAction())),
-            state: try reader.state(at: last, branch: 0), stateKnown: known,
+            state: try reader.state(at: last, branch: 0),
+            unknownState: unknown.map { UnknownStateMark(reason: $0.why, cause: $0.cause) },
             lostActions: UInt64(clamping: max(0, try reader.actionsLost())), lastIndex: recording.lastIndex)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindWebSocket
 import RewindWire
 
@@ -154,13 +155,14 @@ extension Daemon {
         let what = "event \(index) (\(event.label ?? "action"))"
 
         guard let earliest = skipped.min() else {
-            return SkipPlan(what: what, skipping: false, skipped: [], mainLineState: try lastState(of: 0, in: reader))
+            return SkipPlan(what: what, event: index, skipping: false, skipped: [], mainLineState: try lastState(of: 0, in: reader))
         }
         if let unknown = try storeCall({ () throws(SessionStoreError) in try reader.unknownState(after: index) }) {
             throw DaemonError("cannot skip event \(index) of session \(id): \(unknown.explanation(for: index))",
                               code: .badField)
         }
-        var plan = SkipPlan(what: what, skipping: skipping, skipped: skipped.sorted(), mainLineState: nil)
+        var plan = SkipPlan(what: what, event: index, skipping: skipping, skipped: skipped.sorted(),
+                            mainLineState: nil)
         plan.earliest = earliest
         plan.base = try knownState(after: earliest - 1, of: id, in: reader,
                                    for: "recompute the states after event \(earliest - 1) from")
@@ -233,7 +235,8 @@ extension Daemon {
                     case .success:
                         guard run.beginRecording() else { return }
                         live.recordNote(kind: .skip, label: "unskip",
-                                        detail: "\(plan.what) is no longer skipped; the app is back on the main line")
+                                        detail: "\(plan.what) is no longer skipped; the app is back on the main line",
+                                        meaning: RowMeaning(skip: SkipMark(event: plan.event, skipped: false)))
                         live.flush()
                         run.answer(.success(SkipOutcome(skipped: [], branch: 0, states: [], finalState: state)))
                     }
@@ -270,7 +273,8 @@ extension Daemon {
         let toggled = plan.skipping ? "skipped" : "no longer skipped"
         live.recordNote(kind: .skip, label: plan.skipping ? "skip" : "unskip",
                         detail: "\(plan.what) \(toggled); the states after event \(earliest - 1) recomputed on branch "
-                            + "\(branch)")
+                            + "\(branch)",
+                        meaning: RowMeaning(skip: SkipMark(event: plan.event, skipped: plan.skipping)))
         let now = Date().timeIntervalSince1970
         var records: [(event: NewEvent, stateAfter: JSONValue)] = [(
             NewEvent(time: now, kind: .note, label: "recomputed",
@@ -284,13 +288,15 @@ extension Daemon {
                 records.append((NewEvent(time: now, kind: reset.event.kind, label: reset.event.label,
                                          patch: JSONPatch.diff(from: previous, to: reset.state),
                                          detail: "recomputes event \(reset.event.index): the state it put in place",
-                                         branch: branch), reset.state))
+                                         branch: branch, meaning: RowMeaning(recomputes: reset.event.index)),
+                                reset.state))
                 previous = reset.state
             }
             for (original, state) in zip(segment.actions, answered) {
                 records.append((NewEvent(time: now, kind: .action, label: original.label, action: original.action,
                                          patch: JSONPatch.diff(from: previous, to: state),
-                                         detail: "recomputes event \(original.index)", branch: branch), state))
+                                         detail: "recomputes event \(original.index)", branch: branch,
+                                         meaning: RowMeaning(recomputes: original.index)), state))
                 previous = state
             }
             states += answered

@@ -1,3 +1,4 @@
+import RewindSessionFile
 import RewindWire
 
 /// One run of a skip's recomputation: the recorded actions that ran one after the other in the app, and the full

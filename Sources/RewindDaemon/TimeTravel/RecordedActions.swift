@@ -1,3 +1,4 @@
+import RewindSessionFile
 import RewindWire
 
 /// The actions of a stretch of a recorded session's main line, with the state before them: what a client needs

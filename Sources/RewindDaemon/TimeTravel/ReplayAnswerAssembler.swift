@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindWire
 
 /// Puts together the app's answer to one `replay` command: one `result` carrying every state (an app older than

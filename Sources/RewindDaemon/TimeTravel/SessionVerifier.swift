@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindWire
 
 /// Proves that today's reducers still produce a recorded session's states: a recorded session becomes a

@@ -1,3 +1,4 @@
+import RewindSessionFile
 import RewindWire
 
 /// What toggling a skip (``Daemon/skip(session:index:completion:)``) came to.

@@ -1,3 +1,4 @@
+import RewindSessionFile
 import RewindWire
 
 /// What one skip toggle has the app do, read from the session file before anything is sent to the app
@@ -26,6 +27,8 @@ struct SkipPlan: Sendable {
 
     /// The toggled event, described for rows and messages: "event 2 (add)".
     var what: String
+    /// The toggled event's index (what the skip row's ``RowMeaning/skip`` names).
+    var event: Int64
     /// True when the toggle skips the event, false when it un-skips it.
     var skipping: Bool
     /// The skipped events after the toggle, ascending; empty: back to the main line.

@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindWire
 
 /// The app's side of a skip toggle that leaves something skipped: sends the plan's `replay`s to the app one after

@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 
 /// One skip toggle from its request to its answer (``Daemon/skip(session:index:completion:)``): it is answered
 /// exactly once, and within one deadline — the command timeout, counted from the request — whatever it waits for

@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 
 /// Skip toggles of one session run one at a time: each rebuilds the session's set of skipped events from the file
 /// and records its own toggle there, so the next one must start only once the previous one has recorded it (or

@@ -226,6 +226,12 @@ final class Outbox<State: Sendable, Action: Sendable>: @unchecked Sendable {
     /// The reason of the snapshot the pipeline asks for to close a coalesced range.
     static var closingReason: String { "coalesced" }
 
+    /// The number of the last action the app dispatched (pushed, kept or dropped) so far: what a `hello` sent now
+    /// says it was sent after (``Hello/dispatched``). Threading: any thread (takes the lock).
+    var latestDispatchedSeq: UInt64 {
+        queue.withLock { $0.latestSeq }
+    }
+
     /// Queues the store's state without an action: a state a command put in place (`reason`: `jump`, `replay`,
     /// `resync`), or the state the pipeline asked for to close a coalesced range (``closingReason``). A snapshot is
     /// never lost and keeps its state even over the budgets (there is one at a time per command, and the pipeline

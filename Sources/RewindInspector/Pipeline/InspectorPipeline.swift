@@ -350,7 +350,8 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         let hello = Hello(app: identity, state: plan.state, stateType: stateType, token: configuration.token,
                           capabilities: capabilities, seq: plan.seq,
                           resending: plan.resend.isEmpty ? nil : UInt64(plan.resend.count),
-                          sources: frames.sources.texts)
+                          sources: frames.sources.texts,
+                          dispatched: max(outbox.latestDispatchedSeq, frames.latestSeq, plan.seq))
         _ = transport.send(WireCodec.encode(AppMessage.hello(hello)))
         for frame in plan.resend { _ = transport.send(frame) }
     }

@@ -28,11 +28,16 @@ public struct Hello: Sendable, Hashable {
     /// they were first sent with (docs/PROTOCOL.md, "Source locations"). Empty or absent: a table that starts empty,
     /// as in protocol 1, which ignores this member.
     public var sources: [String]
+    /// The number of the last action the app had dispatched when it sent this `hello` (optional; in the numbering of
+    /// ``seq``): the actions up to it that arrive after this `hello` were dispatched before the connection was made
+    /// (the timeline's "before connect"), those after it were dispatched while connected. Absent: the daemon tells by
+    /// comparing the actions' times with the `hello`'s arrival.
+    public var dispatched: UInt64?
 
     /// A hello message.
     public init(protocolVersion: Int = WireProtocol.version, app: AppIdentity, state: JSONValue,
                 stateType: String? = nil, token: String? = nil, capabilities: [String] = [], seq: UInt64? = nil,
-                resending: UInt64? = nil, sources: [String] = []) {
+                resending: UInt64? = nil, sources: [String] = [], dispatched: UInt64? = nil) {
         self.protocolVersion = protocolVersion
         self.app = app
         self.state = state
@@ -42,6 +47,7 @@ public struct Hello: Sendable, Hashable {
         self.seq = seq
         self.resending = resending
         self.sources = sources
+        self.dispatched = dispatched
     }
 
     func write(into o: inout JSONObject) {
@@ -54,6 +60,7 @@ public struct Hello: Sendable, Hashable {
         if let seq { o["seq"] = .int(Int64(clamping: seq)) }
         if let resending, resending > 0 { o["resending"] = .int(Int64(clamping: resending)) }
         if !sources.isEmpty { o["sources"] = .array(sources.map { .string($0) }) }
+        if let dispatched { o["dispatched"] = .int(Int64(clamping: dispatched)) }
     }
 
     init(reading fields: WireFields) throws(WireError) {
@@ -68,7 +75,8 @@ public struct Hello: Sendable, Hashable {
             capabilities: try fields.strings("capabilities") ?? [],
             seq: try fields.optionalActionNumber("seq"),
             resending: try fields.optionalUInt64("resending").flatMap { $0 > 0 ? $0 : nil },
-            sources: try Self.sources(fields))
+            sources: try Self.sources(fields),
+            dispatched: try fields.optionalActionNumber("dispatched"))
     }
 
     /// `sources`, checked against what a source table can hold (``SourceTable/capacity`` texts of at most

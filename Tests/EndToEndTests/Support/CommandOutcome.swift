@@ -1,5 +1,6 @@
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// A command's completion handed from the daemon's threads to the test.

@@ -1,5 +1,6 @@
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// A real daemon in the test process, on a loopback port it picks itself (or the one given), recording into a

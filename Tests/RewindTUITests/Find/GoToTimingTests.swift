@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RewindDaemon
+import RewindSessionFile
 import RewindTUI
 
 /// The target: a go-to costs ≤ 20 ms on a 1,000,000-event session. Timed here on a real session file

@@ -72,7 +72,7 @@ struct OfferOnlyWhatWorksTests {
         try source.append(session: "s-todo", time: Fixtures.start + 10, kind: .note, label: "recomputed", branch: 1,
                           stateAfter: ["todos": [], "filter": "all", "count": 0])
         try source.append(session: "s-todo", time: Fixtures.start + 10, label: "todo/toggle",
-                          detail: "recomputes event 2", branch: 1)
+                          detail: "recomputes event 2", branch: 1, recomputes: 2)
         try source.append(session: "s-todo", time: Fixtures.start + 11, kind: .dropped, label: "dropped",
                           detail: "the app's outbox was full")
         try source.append(session: "s-todo", time: Fixtures.start + 12, label: "todo/add")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RewindDaemon
+import RewindSessionFile
 import RewindTUI
 import RewindWire
 

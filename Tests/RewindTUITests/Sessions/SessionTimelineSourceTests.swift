@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RewindDaemon
+import RewindSessionFile
 import RewindTUI
 import RewindWire
 
@@ -19,15 +20,19 @@ struct SessionTimelineSourceTests {
                              stateAfter: ["count": .int(Int64(value))])
         }
         recording.append(NewEvent(time: start + 10, kind: .skip, label: "skip",
-                                  detail: "event 2 (add) skipped; the states after event 1 recomputed on branch 1"),
+                                  detail: "event 2 (add) skipped; the states after event 1 recomputed on branch 1",
+                                  meaning: RowMeaning(skip: SkipMark(event: 2, skipped: true))),
                          stateAfter: ["count": 5])
         recording.append(NewEvent(time: start + 10, kind: .action, label: "add", action: ["type": "add"],
-                                  detail: "recomputes event 3", branch: 1), stateAfter: ["count": 2])
+                                  detail: "recomputes event 3", branch: 1, meaning: RowMeaning(recomputes: 3)),
+                         stateAfter: ["count": 2])
         recording.append(NewEvent(time: start + 11, kind: .skip, label: "skip",
-                                  detail: "event 4 (add) skipped; the states after event 1 recomputed on branch 2"),
+                                  detail: "event 4 (add) skipped; the states after event 1 recomputed on branch 2",
+                                  meaning: RowMeaning(skip: SkipMark(event: 4, skipped: true))),
                          stateAfter: ["count": 5])
         recording.append(NewEvent(time: start + 12, kind: .skip, label: "unskip",
-                                  detail: "event 2 (add) no longer skipped; the states after event 3 recomputed on branch 3"),
+                                  detail: "event 2 (add) no longer skipped; the states after event 3 recomputed on branch 3",
+                                  meaning: RowMeaning(skip: SkipMark(event: 2, skipped: false))),
                          stateAfter: ["count": 5])
         recording.append(NewEvent(time: start + 13, kind: .note, label: "skip", detail: "event 5 is only a note"),
                          stateAfter: ["count": 5])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RewindDaemon
+import RewindSessionFile
 import RewindTUI
 import RewindWire
 
@@ -25,7 +26,7 @@ struct TimelineExportFileTests {
     func exportsNeverOverwrite() throws {
         let (store, id, directory) = try savedSession()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let actions = DaemonTimelineActions(daemon: nil, store: store, onQuit: {})
+        let actions = SavedSessionActions(store: store, onQuit: {})
         let exports = directory.appendingPathComponent("exports")
         let first = try actions.export(session: id.rawValue)
         #expect(first == "exported to \(exports.appendingPathComponent("\(id.rawValue).jsonl").path)")

@@ -1,5 +1,6 @@
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// A session file of `count` small events recorded through the store's own API (`SessionStore.createSession` +

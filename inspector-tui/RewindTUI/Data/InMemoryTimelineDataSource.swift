@@ -98,7 +98,8 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     public func append(
         session id: String, time: Double, kind: TimelineEventKind = .action, label: String? = nil,
         action: JSONValue? = nil, patch: JSONPatch? = nil, reducerMicros: Double? = nil, detail: String? = nil,
-        appSeq: Int? = nil, branch: Int = 0, stateAfter: JSONValue? = nil
+        appSeq: Int? = nil, branch: Int = 0, stateAfter: JSONValue? = nil, recomputes: Int? = nil,
+        lostActions: Int? = nil
     ) throws(Failure) -> Int {
         lock.lock()
         defer { lock.unlock() }
@@ -121,6 +122,8 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
         var event = TimelineEvent(
             index: index, time: time, kind: kind, label: label, patchSize: patch?.operations.count,
             reducerMicros: reducerMicros, detail: detail, branch: branch)
+        event.recomputes = recomputes
+        event.lostActions = lostActions
         record.annotator.annotate(&event)
         if branch == 0, let previous = record.lastOnBranch[0], previous > 0,
            record.events[previous - 1].kind == .dropped,

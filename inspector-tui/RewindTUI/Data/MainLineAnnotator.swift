@@ -1,6 +1,7 @@
 /// Annotates rows appended one by one, in index order, with what `RecordedRowMeaning` says: whether the state
-/// after (and before) each row is known, whether the row was dispatched before its connection started, and
-/// which event a branch row recomputes. Used by sources that see every row in order (the in-memory source).
+/// after (and before) each row is known, and whether the row was dispatched before its connection started (which
+/// event a branch row recomputes and how many actions a row lost are given with the row, never read from its text).
+/// Used by sources that see every row in order (the in-memory source).
 ///
 /// A plain value type; not shared between threads.
 public struct MainLineAnnotator: Sendable, Hashable {
@@ -13,14 +14,12 @@ public struct MainLineAnnotator: Sendable, Hashable {
         self.connectedAt = connectedAt
     }
 
-    /// Fills `event`'s `recomputes`, `stateUnknown`, `stateBeforeUnknown`, `beforeConnect` and `lostActions`,
-    /// and takes the row into account for the rows after it.
+    /// Fills `event`'s `stateUnknown`, `stateBeforeUnknown` and `beforeConnect` (and clears `recomputes` on the
+    /// main line), and takes the row into account for the rows after it.
     public mutating func annotate(_ event: inout TimelineEvent) {
-        event.lostActions = event.kind == .dropped ? RecordedRowMeaning.lostActions(detail: event.detail) : nil
         event.stateBeforeUnknown = lastUnknown
         guard event.branch == 0 else {
             // A recomputed branch holds the states the app reported: known.
-            event.recomputes = RecordedRowMeaning.recomputedEvent(detail: event.detail)
             event.stateUnknown = false
             event.beforeConnect = false
             return

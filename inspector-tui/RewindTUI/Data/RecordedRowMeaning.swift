@@ -1,8 +1,5 @@
-import Foundation
-
-/// What recorded rows say about the truth of the states around them, read the same way by every data source:
-/// where a state becomes unknown and where it is known again (PROTOCOL.md §3.3), which main-line event a branch
-/// row recomputes, and how many actions a `dropped` row lost.
+/// The rules by which a source that holds no session file (the in-memory source) tells where a state becomes unknown
+/// and where it is known again (PROTOCOL.md §3.3). Session files state it row by row (`RowMeaning`).
 ///
 /// The rules follow what the daemon records (`LiveSession`): an app's `dropped` row (label `dropped`) means the
 /// states of the actions after it were not sent; a `patch_failed` or `out_of_order` error means the daemon lost
@@ -36,23 +33,4 @@ public enum RecordedRowMeaning {
         default: return false
         }
     }
-
-    /// The main-line event a branch row recomputes, from its detail (`recomputes event 7`); nil when it says none.
-    public static func recomputedEvent(detail: String?) -> Int? {
-        guard let detail, let range = detail.range(of: "recomputes event ") else { return nil }
-        return Int(detail[range.upperBound...].prefix(while: \.isNumber))
-    }
-
-    /// How many actions a `dropped` row says were lost altogether (`… 12 actions were lost …`, `1 action lost`);
-    /// nil when its detail does not say.
-    public static func lostActions(detail: String?) -> Int? {
-        guard let detail, detail.contains("lost") else { return nil }
-        let whole = NSRange(detail.startIndex..<detail.endIndex, in: detail)
-        guard let match = lostActionsPattern.firstMatch(in: detail, range: whole),
-              let range = Range(match.range(at: 1), in: detail) else { return nil }
-        return Int(detail[range].replacingOccurrences(of: ",", with: ""))
-    }
-
-    private static let lostActionsPattern = try! NSRegularExpression(
-        pattern: "([0-9][0-9,]*) actions? (?:were |was )?lost")
 }

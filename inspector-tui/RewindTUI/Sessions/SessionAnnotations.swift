@@ -1,4 +1,4 @@
-import RewindDaemon
+import RewindSessionFile
 
 /// What `SessionTimelineSource` knows about one session's main line beyond single rows — skipped actions,
 /// stretches of unknown state, reconnects — kept up to date incrementally: each `update` reads only the rows
@@ -20,6 +20,9 @@ struct SessionAnnotations {
     /// The time shown for an app `dropped` row: that of the first action of its range when it was dispatched
     /// earlier than the row was received, so that times never run backwards.
     private var droppedTimes: [Int64: Double] = [:]
+    /// True for a file of schema 1, whose rows do not say whether an action was dispatched before its connection:
+    /// the times of the connections tell instead.
+    private var timesTellBeforeConnect = false
 
     /// Annotations of a session whose first connection started at `startedAt` (unix seconds).
     init(startedAt: Double) {
@@ -30,15 +33,15 @@ struct SessionAnnotations {
     mutating func update(_ reader: SessionReader) throws {
         let count = reader.eventCount
         guard count > scannedThrough else { return }
+        timesTellBeforeConnect = reader.metadata.schemaVersion < 2
         for index in try reader.eventIndices(matchingLabel: "^(skip|unskip|reconnect|dropped)$",
                                              in: (scannedThrough + 1)...count) {
             let event = try reader.event(at: index)
             guard event.branch == 0 else { continue }
             switch event.kind {
             case .skip:
-                guard let detail = event.detail, detail.hasPrefix("event "),
-                      let target = Int64(detail.dropFirst("event ".count).prefix(while: \.isNumber)) else { continue }
-                if event.label == "skip" { skipped.insert(target) } else { skipped.remove(target) }
+                guard let mark = event.meaning.skip else { continue }
+                if mark.skipped { skipped.insert(mark.event) } else { skipped.remove(mark.event) }
             case .reconnect:
                 reconnects.append((index, event.time))
             case .dropped:
@@ -98,10 +101,11 @@ struct SessionAnnotations {
             index: Int(event.index), time: droppedTimes[event.index] ?? event.time, kind: kind, label: event.label,
             patchSize: event.patch?.operations.count, reducerMicros: event.reducerMicros, detail: event.detail,
             isSkipped: event.kind == .action && main && skipped.contains(event.index), branch: Int(event.branch),
-            recomputes: main ? nil : RecordedRowMeaning.recomputedEvent(detail: event.detail),
-            stateUnknown: main && isUnknown(after: event.index),
+            recomputes: main ? nil : event.meaning.recomputes.map { Int(clamping: $0) },
+            stateUnknown: main && !event.meaning.stateKnown,
             stateBeforeUnknown: isUnknown(after: event.index - 1),
-            beforeConnect: main && event.kind != .reconnect && event.time < connectedAt(before: event.index),
-            lostActions: kind == .dropped ? RecordedRowMeaning.lostActions(detail: event.detail) : nil)
+            beforeConnect: main && event.kind != .reconnect
+                && (timesTellBeforeConnect ? event.time < connectedAt(before: event.index) : event.meaning.beforeConnect),
+            lostActions: event.meaning.lost.map { Int(clamping: $0.count) })
     }
 }

@@ -1,4 +1,4 @@
-import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 extension SessionTimelineSource {

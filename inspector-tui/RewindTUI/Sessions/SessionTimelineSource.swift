@@ -1,9 +1,10 @@
 import Foundation
-import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// The timeline's data, read lazily from the session files (only the rows on screen), with live status and the
-/// events-per-second figure from a running ``Daemon`` when there is one (`rewind`), or without (`rewind open`).
+/// events-per-second figure from the daemon running in the same process when there is one (`rewind`, through
+/// ``LiveRecording``), or without (`rewind open`).
 ///
 /// Rows of every branch are shown, each with its own branch's state: a skip's recomputed rows read
 /// `↳ #K label` (`TimelineEvent.recomputes`, from their detail `recomputes event K`).
@@ -27,7 +28,7 @@ import RewindWire
 /// session files are read through their own read-only connections (WAL snapshots).
 public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendable {  // state guarded by `lock`
     private let store: SessionStore
-    private let daemon: Daemon?
+    private let daemon: (any LiveRecording)?
     private let address: String?
     private let only: SessionID?
     private let liveAppsReachable: Bool
@@ -50,7 +51,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     /// `deletesSessions`: the sessions pane may delete saved sessions (`deleteSession(_:)`): for the timeline of
     /// `rewind`, whose daemon records into `store`; false (the default) for `rewind open` and attached viewers,
     /// which only view what another process may own.
-    public init(store: SessionStore, daemon: Daemon?, address: String? = nil, only: SessionID? = nil,
+    public init(store: SessionStore, daemon: (any LiveRecording)?, address: String? = nil, only: SessionID? = nil,
                 liveAppsReachable: Bool = false, liveAppCapabilities: [String]? = nil, deletesSessions: Bool = false) {
         self.store = store
         self.deletesSessions = deletesSessions
@@ -64,7 +65,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     /// Grows whenever an event is recorded or a session starts or ends (the timeline repaints then).
     public var changeCounter: UInt64 {
         guard let daemon else { return 0 }
-        return daemon.events.totalRecorded &+ UInt64(daemon.sessions.filter(\.isLive).count) << 48
+        return daemon.totalRecorded &+ UInt64(daemon.connectedAppCount) << 48
     }
 
     /// The store's directory.
@@ -77,7 +78,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
             return TimelineHeader(caption: only.map { "session \($0)\(through)" })
         }
         let now = Date().timeIntervalSince1970
-        let total = daemon.events.totalRecorded
+        let total = daemon.totalRecorded
         lock.lock()
         if rateSamples.last.map({ now - $0.time >= 1 }) ?? true {
             rateSamples.append((now, total))
@@ -88,7 +89,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
         }
         lock.unlock()
         return TimelineHeader(
-            listeningAddress: address, connectedApps: daemon.sessions.filter(\.isLive).count,
+            listeningAddress: address, connectedApps: daemon.connectedAppCount,
             isRecording: true, eventsPerSecond: rates)
     }
 
@@ -122,7 +123,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
         } catch {
             throw SessionDeletionRefused("cannot delete session \(session): \(error)")
         }
-        if let live = daemon?.session(id), live.isLive {
+        if let live = daemon?.liveStatus(of: id), live.isLive {
             throw SessionDeletionRefused("not deleting session \(id): it is live (its app is connected and being "
                 + "recorded); it can be deleted once its app disconnects")
         }
@@ -202,7 +203,9 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     private func withLiveCounts(_ sessions: [TimelineSession]) -> [TimelineSession] {
         guard let daemon else { return sessions }
         return sessions.map { session in
-            guard let id = try? SessionID(validating: session.id), let live = daemon.session(id) else { return session }
+            guard let id = try? SessionID(validating: session.id), let live = daemon.liveStatus(of: id) else {
+                return session
+            }
             var copy = session
             copy.eventCount = Int(live.committedIndex)
             copy.status = live.isLive ? .live : .ended
@@ -230,7 +233,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
             reader = try store.openSession(try SessionID(validating: session))
             readers[session] = reader
         }
-        if let daemon, let id = try? SessionID(validating: session), daemon.session(id) != nil {
+        if let daemon, let id = try? SessionID(validating: session), daemon.liveStatus(of: id) != nil {
             try reader.refresh()
         }
         return reader

@@ -1,5 +1,5 @@
 import Foundation
-import RewindDaemon
+import RewindSessionFile
 
 /// Where the timeline's `e` writes a session's export, and the writing: the data directory's `exports` folder
 /// (beside the recordings, not whatever directory `rewind` was started in — under `make demo`, a git clone),

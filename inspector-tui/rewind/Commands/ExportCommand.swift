@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 
 /// `rewind export SESSION --format jsonl|redux-devtools [-o FILE]`.
 struct ExportCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 
 /// `rewind import FILE`: a JSON Lines or Redux DevTools export, read back into a new session.
 struct ImportCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindTUI
 
 /// `rewind open SESSION`: a saved session in the timeline. A session a running daemon is recording streams in; when
@@ -46,7 +47,7 @@ struct OpenCommand: ParsableCommand {
         let source = SessionTimelineSource(store: store, daemon: nil, address: "ws://\(connection.host):\(connection.port)",
                                            only: id, liveAppsReachable: attached != nil,
                                            liveAppCapabilities: attached?.appCapabilities)
-        let actions: any TimelineActions = attached ?? DaemonTimelineActions(daemon: nil, store: store, onQuit: {})
+        let actions: any TimelineActions = attached ?? SavedSessionActions(store: store, onQuit: {})
         do {
             try TimelineApp(dataSource: source, actions: actions, initialSession: id.rawValue).run()
         } catch {

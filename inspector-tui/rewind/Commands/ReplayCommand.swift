@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// `rewind replay SESSION [--into LIVE-SESSION] [--from N] [--to M] [--speed N | --step]`: a recorded run, replayed

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindTUI
 import RewindWire
 

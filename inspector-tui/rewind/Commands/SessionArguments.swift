@@ -1,5 +1,6 @@
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// Opening the session a read-only command names, as `rewind export` does (`SessionStore.resolveSessionID`: an

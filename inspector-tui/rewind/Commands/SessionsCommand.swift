@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindTUI
 import RewindWire
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// `rewind verify SESSION -- APP-COMMAND [ARGS…]`: replays a recorded session into a fresh run of the app and checks

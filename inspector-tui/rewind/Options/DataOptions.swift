@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 
 /// `--data DIR`: where session files live. Shared by every command that reads or writes sessions.
 struct DataOptions: ParsableArguments {

@@ -1,5 +1,6 @@
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// An app run by `rewind verify`: a private daemon on a free loopback port recording into a temporary directory,

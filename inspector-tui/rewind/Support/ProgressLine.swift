@@ -1,5 +1,6 @@
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 
 /// A one-line progress display on standard error, shown only when standard error is a terminal (never in pipes
 /// or logs), redrawn at most ten times a second.

@@ -1,4 +1,5 @@
 import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// What `rewind --version` prints: the release of this build, and the versions of the formats it speaks (a daemon

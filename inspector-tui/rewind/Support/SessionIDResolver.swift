@@ -1,5 +1,6 @@
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// Turns the session id a user typed — the whole id or any unique prefix of it — into one session's id, the same

@@ -2,6 +2,7 @@ import BenchKit
 import Foundation
 import Rewind
 import RewindDaemon
+import RewindSessionFile
 import RewindInspector
 
 /// The app thread's cost per dispatch: a bare store, the same store with the inspector attached and connected to a

@@ -2,6 +2,7 @@ import BenchKit
 import Foundation
 import Rewind
 import RewindDaemon
+import RewindSessionFile
 import RewindInspector
 
 /// `ingest/burst`: a burst of one-field actions dispatched as fast as the app's thread can, far faster than the

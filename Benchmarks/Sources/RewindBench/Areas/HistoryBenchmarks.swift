@@ -1,6 +1,7 @@
 import BenchKit
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// State history ("blame"): the events that changed the value at a JSON Pointer, over a long session, from the

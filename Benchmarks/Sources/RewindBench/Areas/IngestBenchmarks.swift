@@ -2,6 +2,7 @@ import BenchKit
 import Foundation
 import Rewind
 import RewindDaemon
+import RewindSessionFile
 import RewindInspector
 import RewindWire
 

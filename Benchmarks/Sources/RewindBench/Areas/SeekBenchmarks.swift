@@ -1,6 +1,7 @@
 import BenchKit
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// The state at a random event of a long session: nearest keyframe plus patches, read from the session file.

@@ -1,5 +1,6 @@
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindInspector
 
 /// A real `rewind` daemon in the benchmark's process: a free loopback port, a fresh data directory under the

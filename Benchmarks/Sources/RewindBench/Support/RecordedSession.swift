@@ -1,6 +1,7 @@
 import BenchKit
 import Foundation
 import RewindDaemon
+import RewindSessionFile
 import RewindWire
 
 /// A long session file built for the seek and TUI benchmarks: `events` one-field changes (`touch`, a `replace`

@@ -1,2 +1,0 @@
-import CSQLite
-import RewindWire

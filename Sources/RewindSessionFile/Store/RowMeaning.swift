@@ -1,0 +1,151 @@
+import RewindWire
+
+/// What one recorded row means, stated by what wrote it (the daemon's ingest, time travel, an import) and read back
+/// as it was written: whether the state after the row is known and, when not, why; and the facts the row's display
+/// text (`detail`) tells a person — which event a branch row recomputes, which event a skip row skips or brings back,
+/// which actions a `lost` row lost. Stored in schema 2's `unknown`, `unknown_cause` and `meaning` columns
+/// (docs/SESSION-FORMAT.md, "What a row means"); for files of schema 1 the reader works it out once, in
+/// ``SchemaOneMeaning``, the only code that reads `detail`.
+///
+/// Threading: a plain value; `Sendable`.
+public struct RowMeaning: Sendable, Hashable {
+    /// Set when the state after the row (on its branch) is not known: why, and which row made it so.
+    public var unknownState: UnknownStateMark?
+    /// For a row of a recomputed branch: the main-line event it recomputes.
+    public var recomputes: Int64?
+    /// For a `skip` row: the event it skips or brings back.
+    public var skip: SkipMark?
+    /// For a `dropped` row labelled `lost`: the run's actions it counts as lost.
+    public var lost: LostActions?
+    /// For an app's action: it was dispatched before the connection that delivered it was made (the app queued it
+    /// while disconnected), as the app's `hello` says (`dispatched`), not as clocks suggest.
+    public var beforeConnect: Bool
+
+    /// A meaning with every field given; the default is a row whose state is known and that says nothing more.
+    public init(unknownState: UnknownStateMark? = nil, recomputes: Int64? = nil, skip: SkipMark? = nil,
+                lost: LostActions? = nil, beforeConnect: Bool = false) {
+        self.unknownState = unknownState
+        self.recomputes = recomputes
+        self.skip = skip
+        self.lost = lost
+        self.beforeConnect = beforeConnect
+    }
+
+    /// True when the state after the row is known.
+    public var stateKnown: Bool { unknownState == nil }
+
+    /// The `meaning` column's JSON object (`recomputes`, `skip`, `lost`, `beforeConnect`), nil when it says none.
+    package var storedFacts: JSONValue? {
+        var pairs: [(String, JSONValue)] = []
+        if let recomputes { pairs.append(("recomputes", .int(recomputes))) }
+        if let skip {
+            pairs.append(("skip", .object(JSONObject([("event", .int(skip.event)), ("skipped", .bool(skip.skipped))]))))
+        }
+        if let lost {
+            pairs.append(("lost", .object(JSONObject([("from", .int(lost.from)), ("to", .int(lost.to)),
+                                                      ("count", .int(lost.count))]))))
+        }
+        if beforeConnect { pairs.append(("beforeConnect", .bool(true))) }
+        return pairs.isEmpty ? nil : .object(JSONObject(pairs))
+    }
+
+    /// Reads the `meaning` column's object back (members this build does not know are passed over); throws a
+    /// description of what is malformed.
+    package mutating func readFacts(_ value: JSONValue) throws(RowMeaningProblem) {
+        guard let object = value.objectValue else { throw RowMeaningProblem("it is not a JSON object") }
+        if let recomputes = object["recomputes"] {
+            guard let event = recomputes.int64Value else { throw RowMeaningProblem("\"recomputes\" is not an integer") }
+            self.recomputes = event
+        }
+        if let skip = object["skip"] {
+            guard let event = skip.objectValue?["event"]?.int64Value,
+                  let skipped = skip.objectValue?["skipped"]?.boolValue else {
+                throw RowMeaningProblem("\"skip\" needs an integer \"event\" and a boolean \"skipped\"")
+            }
+            self.skip = SkipMark(event: event, skipped: skipped)
+        }
+        if let lost = object["lost"] {
+            guard let from = lost.objectValue?["from"]?.int64Value, let to = lost.objectValue?["to"]?.int64Value,
+                  let count = lost.objectValue?["count"]?.int64Value else {
+                throw RowMeaningProblem("\"lost\" needs integers \"from\", \"to\" and \"count\"")
+            }
+            self.lost = LostActions(from: from, to: to, count: count)
+        }
+        if let early = object["beforeConnect"] {
+            guard let flag = early.boolValue else { throw RowMeaningProblem("\"beforeConnect\" is not a boolean") }
+            beforeConnect = flag
+        }
+    }
+}
+
+/// Why a row's state is unknown, and the row that made it so (the first row of its stretch of unknown state has
+/// the same `cause` as every other row of the stretch).
+/// Threading: a plain value; `Sendable`.
+public struct UnknownStateMark: Sendable, Hashable {
+    /// Why the state is unknown.
+    public var reason: UnknownStateReason
+    /// The index of the row that made it unknown: the `dropped` or `lost` row, the `error` row of a patch that did
+    /// not apply or of an event out of order, the import's opening row.
+    public var cause: Int64
+
+    /// A mark with every field given.
+    public init(reason: UnknownStateReason, cause: Int64) {
+        self.reason = reason
+        self.cause = cause
+    }
+}
+
+/// The reasons the record can lose track of the app's state (stored as their raw values in the `unknown` column).
+/// Threading: a plain value; `Sendable`.
+public enum UnknownStateReason: String, Sendable, Hashable, CaseIterable {
+    /// The app's outbox coalesced: the actions of a `dropped` range came without their states (PROTOCOL.md §3.3).
+    case dropped
+    /// Actions of the run never reached the record (a `lost` row), so the state after them is not known.
+    case lost
+    /// A patch did not apply to the record's state (or would have passed the state limit).
+    case patchFailed = "patch_failed"
+    /// A message came out of order: the record cannot tell what the state became.
+    case outOfOrder = "out_of_order"
+    /// An imported file holds no initial state: the initial state and what follows are unknown.
+    case initialUnknown = "initial_unknown"
+}
+
+/// Which event a `skip` row skips (`skipped` true) or brings back (`skipped` false).
+/// Threading: a plain value; `Sendable`.
+public struct SkipMark: Sendable, Hashable {
+    /// The main-line event the row is about.
+    public var event: Int64
+    /// True for a skip, false for an unskip.
+    public var skipped: Bool
+
+    /// A mark with every field given.
+    public init(event: Int64, skipped: Bool) {
+        self.event = event
+        self.skipped = skipped
+    }
+}
+
+/// The run's actions a `lost` row counts as lost: `from`…`to` (the app's numbers), `count` of them.
+/// Threading: a plain value; `Sendable`.
+public struct LostActions: Sendable, Hashable {
+    /// The first lost action's number.
+    public var from: Int64
+    /// The last lost action's number.
+    public var to: Int64
+    /// How many actions were lost.
+    public var count: Int64
+
+    /// A range with every field given.
+    public init(from: Int64, to: Int64, count: Int64) {
+        self.from = from
+        self.to = to
+        self.count = count
+    }
+}
+
+/// What is wrong with a stored meaning (for the reader's `corrupt` error).
+package struct RowMeaningProblem: Error {
+    /// The description.
+    package var text: String
+    package init(_ text: String) { self.text = text }
+}
