@@ -2,10 +2,10 @@
 # Each installs the missing system packages first (`make setup`).
 
 SWIFT         ?= swift
-APT_PACKAGES  := libwebsockets-dev libncurses-dev libsqlite3-dev tmux pkg-config
+APT_PACKAGES  := libwebsockets-dev libncurses-dev libsqlite3-dev tmux pkg-config python3-venv
 BREW_PACKAGES := libwebsockets ncurses sqlite tmux pkg-config
 
-.PHONY: setup build release test demo bench clean portable-check
+.PHONY: setup build release test demo bench clean portable-check mcp-client
 
 ## setup: install the system libraries Rewind needs, only those missing (apt on Debian/Ubuntu; the brew line on macOS)
 setup:
@@ -25,6 +25,16 @@ setup:
 	    echo "setup: not a Debian-family system; install these yourself: $(APT_PACKAGES)" >&2; \
 	fi
 
+## mcp-client: the official Python MCP SDK (`mcp` on PyPI, MCP_CLIENT_PACKAGE) in a private virtual environment,
+## .build-venv/mcp, for the end-to-end tests of `rewind mcp` (McpServerTests); made once (python3 with its venv module).
+MCP_VENV           := $(CURDIR)/.build-venv/mcp
+MCP_CLIENT_PACKAGE ?= mcp==2.3.0
+mcp-client: setup
+	@if ! $(MCP_VENV)/bin/python -c 'import mcp' >/dev/null 2>&1; then \
+	    echo "mcp-client: installing $(MCP_CLIENT_PACKAGE) into $(MCP_VENV)" >&2; \
+	    rm -rf $(MCP_VENV) && python3 -m venv $(MCP_VENV) && $(MCP_VENV)/bin/pip install -q '$(MCP_CLIENT_PACKAGE)'; \
+	fi
+
 ## build: debug build of every target
 build: setup
 	$(SWIFT) build
@@ -34,7 +44,7 @@ release: setup
 	$(SWIFT) build -c release
 
 ## test: install what is missing, build, run the whole test suite (and the quick benchmarks once, so they cannot rot)
-test: setup
+test: setup mcp-client
 	$(SWIFT) build --build-tests
 	.ci/with-failure-summary $(SWIFT) test --skip SoakTests
 	.ci/with-failure-summary $(SWIFT) test --skip-build --filter SoakTests
@@ -109,7 +119,7 @@ soak: setup
 ## forever failing to suspend the sanitizer's threads), and each run is killed after SANITIZE_TIMEOUT regardless.
 SANITIZE_TIMEOUT ?= 30m
 SANITIZE_RUN      = SWIFT_BACKTRACE=enable=no timeout --kill-after=30s $(SANITIZE_TIMEOUT)
-sanitize: setup
+sanitize: setup mcp-client
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	REWIND_TEST_TIME_SCALE=10 TSAN_OPTIONS=halt_on_error=1:abort_on_error=1 \
 	    .ci/with-failure-summary $(SANITIZE_RUN) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip SoakTests

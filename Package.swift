@@ -31,6 +31,7 @@ let package = Package(
     ].filter { !portable || portableTargets.contains($0.name) },
     dependencies: portable ? [] : [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // MARK: The data-flow library (Foundation only)
@@ -75,6 +76,12 @@ let package = Package(
         // MARK: The daemon: server, live sessions, ingest, time travel
         .target(name: "RewindDaemon", dependencies: ["RewindWire", "RewindWebSocket", "RewindSessionFile"]),
 
+        // MARK: The Model Context Protocol server over live and saved sessions (`rewind mcp`)
+        .target(
+            name: "RewindMCP",
+            dependencies: ["RewindSessionFile", "RewindTUI", "RewindWire", .product(name: "MCP", package: "swift-sdk")]
+        ),
+
         // MARK: The `rewind` executable and its terminal timeline (which reads session files, never the daemon: the
         // glue that gives it the in-process daemon lives with the command line)
         .target(
@@ -85,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "rewind",
             dependencies: [
-                "RewindTUI", "RewindDaemon", "RewindSessionFile", "RewindWire", "RewindWebSocket",
+                "RewindTUI", "RewindDaemon", "RewindSessionFile", "RewindWire", "RewindWebSocket", "RewindMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "inspector-tui/rewind"
@@ -147,7 +154,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "RewindSessionFile", "Rewind",
-                           "RewindInspector"]
+                           "RewindInspector"],
+            exclude: ["Support/mcp_client.py"]
         ),
     ].filter { !portable || portableTargets.contains($0.name) }
 )

@@ -17,6 +17,7 @@ struct RewindCommand: ParsableCommand {
             ServeCommand.self, SessionsCommand.self, OpenCommand.self, ExportCommand.self, ImportCommand.self,
             TailCommand.self, JumpCommand.self, DispatchCommand.self, ReplayCommand.self, VerifyCommand.self,
             SkipCommand.self, DiffCommand.self, PatchCommand.self, HistoryCommand.self, StateCommand.self,
+            McpCommand.self,
         ],
         defaultSubcommand: ServeCommand.self
     )

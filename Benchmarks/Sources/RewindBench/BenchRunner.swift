@@ -17,7 +17,7 @@ enum BenchRunner {
         context.progress("warning: a debug build — the figures mean nothing; use `swift run -c release`")
         #endif
         let order: [BenchArea] = [.ingest, .encode, .memo, .wire, .appThread, .outOfProcess, .recorderPath, .timeTravel, .seek,
-                                  .history, .tui, .search]
+                                  .history, .tui, .mcp, .search]
         var results: [BenchArea: AreaReport] = [:]
         var session: RecordedSession?
         defer { session?.remove() }
@@ -36,7 +36,7 @@ enum BenchRunner {
             case .recorderPath: report = try await RecorderPathBenchmarks.run(context)
             case .timeTravel: report = try await TimeTravelBenchmarks.run(context)
             case .search: report = try SearchBenchmarks.run(context)
-            case .seek, .history, .tui:
+            case .seek, .history, .tui, .mcp:
                 if session == nil {
                     let events = context.pick(full: 1_000_000, quick: 100_000)
                     context.progress("recording a \(events)-event session")
@@ -45,6 +45,7 @@ enum BenchRunner {
                 switch area {
                 case .seek: report = try SeekBenchmarks.run(context, session: session!)
                 case .history: report = try HistoryBenchmarks.run(context, session: session!)
+                case .mcp: report = try McpBenchmarks.run(context, session: session!)
                 default: report = try TUIBenchmarks.run(context, session: session!)
                 }
             }

@@ -23,9 +23,10 @@ package final class SessionFileReader {
         case commit = "COMMIT"
         case meta = "SELECT key, value FROM meta"
         case maxIndex = "SELECT max(idx) FROM events"
+        // Through the label index where the file has it (a `lost` row's label is `lost`): a few rows, not every one.
         case actionsLost = """
             SELECT COALESCE(SUM(json_extract(action, '$.actionsLost')), 0) FROM events
-            WHERE kind = 'dropped' AND label = 'lost' AND branch = 0
+            WHERE coalesce(label, kind) = 'lost' AND kind = 'dropped' AND label = 'lost' AND branch = 0
             """
         case lastAccountedAction = """
             SELECT COALESCE(MAX(CASE WHEN kind = 'dropped' AND label = 'lost' THEN json_extract(action, '$.to')

@@ -44,6 +44,26 @@ struct SearchTests {
         #expect(try holds(" contains 2", state), "the whole state contains the number 2")
     }
 
+    @Test("state conditions order numbers by value and strings by text: <, <=, >, >= (issue 32: /cart/total < 0)")
+    func orderingConditions() throws {
+        func holds(_ text: String, _ state: JSONValue) throws -> Bool {
+            guard case .state(let condition) = try TimelineSearchQuery(parsing: "state:" + text) else { return false }
+            return condition.holds(in: state)
+        }
+        let state: JSONValue = ["cart": ["total": -5, "items": [3, 2.5]], "user": "bob"]
+        #expect(try holds("/cart/total < 0", state))
+        #expect(try !holds("/cart/total < -5", state) && holds("/cart/total <= -5", state))
+        #expect(try holds("/cart/total >= -5.0", state) && !holds("/cart/total > -5", state))
+        #expect(try holds("/cart/items/* > 2.75", state), "* holds when any element does")
+        #expect(try holds("/user > \"ann\"", state) && holds("/user < carl", state), "strings by text")
+        #expect(try !holds("/user < 3", state) && !holds("/missing < 1", state), "other pairs never hold")
+        guard case .state(let condition) = try TimelineSearchQuery(parsing: "s:/a<=1") else {
+            Issue.record("not a state query")
+            return
+        }
+        #expect(condition.op == .lessOrEqual && condition.tokens == ["a"] && condition.description == "/a <= 1")
+    }
+
     /// The same session in a file and in memory: 3,000 events, labels `tick` with `tock` every 1,000th and a
     /// single `rare/one` at 1,777; the action `{"n":i}`; the state `{"n":i, "even": i is even}`.
     private static func sessions() throws -> (file: SessionTimelineSource, memory: InMemoryTimelineDataSource,

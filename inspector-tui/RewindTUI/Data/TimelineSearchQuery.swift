@@ -9,10 +9,11 @@ import RewindWire
 ///            | "action:" text                   events whose action's JSON contains text (smart case)
 ///            | "state:" pointer op value        main-line events where the condition becomes true
 /// pointer   := a JSON Pointer ("" the whole state); a token "*" stands for every member or element
-/// op        := "==" | "!=" | "contains"
+/// op        := "==" | "!=" | "<" | "<=" | ">" | ">=" | "contains"
 /// value     := a JSON value: null, true, 12, "milk", {"a":1}; a bare word is taken as a string
 /// ```
-/// `==` and `!=` compare JSON values (numbers by value); a path that does not exist counts as `null`. `contains`
+/// `==` and `!=` compare JSON values (numbers by value); a path that does not exist counts as `null`. `<`, `<=`, `>`
+/// and `>=` order two numbers by value, or two strings; between other values they never hold. `contains`
 /// holds when a string anywhere inside the value contains the text (for a string value), or when the value or
 /// anything inside it equals the value (for the others). With `*`, the condition holds when it holds for any of
 /// the values the pointer reaches. A state search finds the events *after which* the condition holds and did not
@@ -91,6 +92,14 @@ public enum TimelineSearchQuery: Sendable, Hashable, CustomStringConvertible {
             case equals = "=="
             /// Different JSON values.
             case notEquals = "!="
+            /// A number less than the number, or a string before the string.
+            case less = "<"
+            /// Less, or equal.
+            case lessOrEqual = "<="
+            /// A number greater than the number, or a string after the string.
+            case greater = ">"
+            /// Greater, or equal.
+            case greaterOrEqual = ">="
             /// A string inside contains the text, or a value inside equals the value.
             case contains
         }
@@ -109,7 +118,10 @@ public enum TimelineSearchQuery: Sendable, Hashable, CustomStringConvertible {
             let found = Operator.allCases.compactMap { op -> (Operator, Range<String.Index>)? in
                 let spelled = op == .contains ? " contains " : op.rawValue
                 return trimmed.range(of: spelled).map { (op, $0) }
-            }.min { $0.1.lowerBound < $1.1.lowerBound }
+            }.min { a, b in
+                // The first operator in the text; at one place, the longest ("<=" rather than "<").
+                a.1.lowerBound != b.1.lowerBound ? a.1.lowerBound < b.1.lowerBound : a.1.upperBound > b.1.upperBound
+            }
             guard let (op, range) = found else { throw Invalid(description: usage) }
             let pointerText = trimmed[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
             let valueText = trimmed[range.upperBound...].trimmingCharacters(in: .whitespaces)
@@ -143,6 +155,23 @@ public enum TimelineSearchQuery: Sendable, Hashable, CustomStringConvertible {
             case .equals: return reached.contains { $0.isNumericallyEqual(to: value) }
             case .notEquals: return reached.contains { !$0.isNumericallyEqual(to: value) }
             case .contains: return reached.contains { Self.contains($0, value) }
+            case .less: return reached.contains { Self.order($0, value).map { $0 < 0 } ?? false }
+            case .lessOrEqual: return reached.contains { Self.order($0, value).map { $0 <= 0 } ?? false }
+            case .greater: return reached.contains { Self.order($0, value).map { $0 > 0 } ?? false }
+            case .greaterOrEqual: return reached.contains { Self.order($0, value).map { $0 >= 0 } ?? false }
+            }
+        }
+
+        /// -1, 0 or 1 as `value` comes before, with or after `other`: two numbers by value, two strings by their
+        /// characters; nil for any other pair.
+        private static func order(_ value: JSONValue, _ other: JSONValue) -> Int? {
+            switch (value, other) {
+            case (.int(let a), .int(let b)): return a < b ? -1 : (a == b ? 0 : 1)
+            case (.int, .double), (.double, .int), (.double, .double):
+                guard let a = value.doubleValue, let b = other.doubleValue, !a.isNaN, !b.isNaN else { return nil }
+                return a < b ? -1 : (a == b ? 0 : 1)
+            case (.string(let a), .string(let b)): return a < b ? -1 : (a == b ? 0 : 1)
+            default: return nil
             }
         }
 

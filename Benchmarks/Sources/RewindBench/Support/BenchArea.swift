@@ -14,4 +14,5 @@ enum BenchArea: String, CaseIterable, Sendable, Hashable {
     case tui
     case search
     case timeTravel = "time-travel"
+    case mcp
 }
