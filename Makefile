@@ -43,9 +43,17 @@ build: setup
 release: setup
 	$(SWIFT) build -c release
 
+## What the tests run, and nothing more: the test bundle, the package's executables and the compiled-only integration
+## snippets. (A plain `swift build --build-tests` also builds the executables of dependencies — the MCP SDK's demo
+## servers, and swift-nio with them — which nothing here runs.) $(call build-for-tests,FLAGS)
+TEST_PRODUCTS = RewindPackageTests rewind counter todo login stress reswift-style tca-style integration-recorder \
+                integration-reswift integration-swiftrex
+build-for-tests = for product in $(TEST_PRODUCTS); do $(SWIFT) build --product $$product $(1) || exit 1; done; \
+                  $(SWIFT) build --target IntegrationTCA $(1)
+
 ## test: install what is missing, build, run the whole test suite (and the quick benchmarks once, so they cannot rot)
 test: setup mcp-client
-	$(SWIFT) build --build-tests
+	@$(call build-for-tests,)
 	.ci/with-failure-summary $(SWIFT) test --skip SoakTests
 	.ci/with-failure-summary $(SWIFT) test --skip-build --filter SoakTests
 	$(MAKE) portable-check
@@ -120,10 +128,10 @@ soak: setup
 SANITIZE_TIMEOUT ?= 30m
 SANITIZE_RUN      = SWIFT_BACKTRACE=enable=no timeout --kill-after=30s $(SANITIZE_TIMEOUT)
 sanitize: setup mcp-client
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	@$(call build-for-tests,--sanitize=thread --scratch-path .build-tsan)
 	REWIND_TEST_TIME_SCALE=10 TSAN_OPTIONS=halt_on_error=1:abort_on_error=1 \
 	    .ci/with-failure-summary $(SANITIZE_RUN) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip SoakTests
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	@$(call build-for-tests,--sanitize=address --scratch-path .build-asan)
 	REWIND_TEST_TIME_SCALE=4 ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
 	    .ci/with-failure-summary $(SANITIZE_RUN) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip SoakTests
 
