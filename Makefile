@@ -54,7 +54,7 @@ build-for-tests = for product in $(TEST_PRODUCTS); do $(SWIFT) build --product $
 ## test: install what is missing, build, run the whole test suite (and the quick benchmarks once, so they cannot rot)
 test: setup mcp-client
 	@$(call build-for-tests,)
-	.ci/with-failure-summary $(SWIFT) test --skip SoakTests
+	.ci/with-failure-summary $(SWIFT) test --skip-build --skip SoakTests
 	.ci/with-failure-summary $(SWIFT) test --skip-build --filter SoakTests
 	$(MAKE) portable-check
 	$(MAKE) bench QUICK=1
