@@ -66,8 +66,7 @@ test: setup mcp-client
 ## links the portable tests without libwebsockets and runs them, in its own build folder .build-portable.
 PORTABLE_TESTS = $(CURDIR)/.build-portable/debug/RewindPackageTests.xctest
 portable-check: setup
-	$(SWIFT) package dump-package | $(SWIFT) .ci/check-apple-dependencies.swift
-	$(SWIFT) package dump-package | $(SWIFT) .ci/check-module-boundaries.swift
+	$(SWIFT) package dump-package | $(SWIFT) .ci/check-dependencies.swift
 	REWIND_PORTABLE=1 $(SWIFT) build --build-tests --scratch-path .build-portable
 	@if command -v ldd >/dev/null 2>&1 && ldd $(PORTABLE_TESTS) | grep -q libwebsockets; then \
 	    echo "portable-check: the portable build links libwebsockets" >&2; exit 1; fi

@@ -1,7 +1,9 @@
-// Fails (exit 1) if `RewindInspector` would link libwebsockets on an Apple platform, or if the package stops
-// declaring the Apple platforms an app builds for. Reads `swift package dump-package` on standard input:
+// Fails (exit 1) if `RewindInspector` would link libwebsockets on an Apple platform, if the package stops
+// declaring the Apple platforms an app builds for, or if a module reaches one it must not (docs/ARCHITECTURE.md,
+// "Modules": the session-file module and the timeline never reach the daemon or the WebSocket module). Reads
+// `swift package dump-package` on standard input:
 //
-//     swift package dump-package | swift .ci/check-apple-dependencies.swift
+//     swift package dump-package | swift .ci/check-dependencies.swift
 //
 // For each Apple platform it walks RewindInspector's target dependencies, following only those whose condition
 // admits that platform, and fails if it reaches `RewindWebSocket` or `CLibWebSockets`; it also fails if the
@@ -13,7 +15,7 @@ let forbidden: Set<String> = ["RewindWebSocket", "CLibWebSockets"]
 let requiredPlatforms = ["macos": "13.0", "ios": "16.0", "tvos": "16.0", "watchos": "9.0"]
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("check-apple-dependencies: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("check-dependencies: \(message)\n".utf8))
     exit(1)
 }
 
@@ -32,12 +34,13 @@ func platforms(of condition: Any?) -> [String]? {
     return names
 }
 
-/// The targets `target` depends on when built for `platform`.
-func dependencies(of target: [String: Any], on platform: String) -> [String] {
+/// The targets `target` depends on when built for `platform` (nil: on any platform).
+func dependencies(of target: [String: Any], on platform: String?) -> [String] {
     (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency in
         guard let (kind, value) = dependency.first, kind == "byName" || kind == "target",
               let parts = value as? [Any], let name = parts.first as? String else { return nil }
         let admitted = platforms(of: parts.count > 1 ? parts[1] : nil)
+        guard let platform else { return name }
         return admitted == nil || admitted!.contains(platform) ? name : nil
     }
 }
@@ -70,4 +73,25 @@ let declared = Dictionary((package["platforms"] as? [[String: Any]] ?? []).compa
 for (platform, version) in requiredPlatforms.sorted(by: { $0.key < $1.key }) where declared[platform] != version {
     fail("the package declares \(platform) \(declared[platform] ?? "nothing"), not \(version)")
 }
-print("check-apple-dependencies: RewindInspector links no libwebsockets on \(applePlatforms.joined(separator: ", "))")
+print("check-dependencies: RewindInspector links no libwebsockets on \(applePlatforms.joined(separator: ", "))")
+
+/// Each module, with the modules it must not reach on any platform.
+let boundaries: [String: Set<String>] = [
+    "RewindSessionFile": ["RewindDaemon", "RewindWebSocket", "CLibWebSockets", "RewindTUI"],
+    "RewindTUI": ["RewindDaemon", "RewindWebSocket", "CLibWebSockets"],
+    "Rewind": ["RewindWire", "RewindInspector", "RewindDaemon", "RewindSessionFile", "RewindWebSocket"],
+]
+for (module, forbidden) in boundaries.sorted(by: { $0.key < $1.key }) {
+    guard byName[module] != nil else { fail("no target \(module)") }
+    var path: [String: String] = [module: module]
+    var pending = [module]
+    while let name = pending.popLast() {
+        guard let target = byName[name] else { continue }
+        for next in dependencies(of: target, on: nil) where path[next] == nil {
+            path[next] = path[name]! + " -> " + next
+            if forbidden.contains(next) { fail("\(module) reaches \(next): \(path[next]!)") }
+            pending.append(next)
+        }
+    }
+    print("check-dependencies: \(module) reaches none of \(forbidden.sorted().joined(separator: ", "))")
+}
