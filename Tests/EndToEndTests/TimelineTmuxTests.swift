@@ -134,17 +134,30 @@ struct TimelineTmuxTests {
 final class Tmux {
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
 
+    /// The session's name, also the name of its own tmux server's socket (`tmux -L`): each test's screen runs in a
+    /// server of its own, so one test ending its last session (which stops a shared server) cannot make another
+    /// test's `new-session` fail while it connects.
     private let name = "rewind-test-\(UUID().uuidString.prefix(8))"
 
     init(command: String, width: Int = 120, height: Int = 36) throws {
-        let status = Self.run(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
-                               "env TERM=tmux-256color \(command)"])
-        guard status == 0 else { throw TmuxError("tmux new-session failed with status \(status)") }
+        var attempt = 0
+        while true {
+            attempt += 1
+            let started = shell(tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
+                                      "env TERM=tmux-256color \(command)"]) + " 2>&1")
+            if started.status == 0 { return }
+            // A server that is still starting or stopping under a loaded machine refuses a client now and then.
+            guard attempt < 3 else {
+                throw TmuxError("tmux new-session failed with status \(started.status): \(started.output)")
+            }
+            _ = run(["kill-server"])
+            usleep(500_000)
+        }
     }
 
     /// The screen as text, one line per row.
     var screen: String {
-        Self.output(["capture-pane", "-p", "-t", name])
+        output(["capture-pane", "-p", "-t", name])
     }
 
     /// Waits until the screen satisfies `predicate`; returns that screen, or nil after `timeout`.
@@ -161,7 +174,7 @@ final class Tmux {
     /// Types keys (tmux key names: `Enter`, `BTab`, `q`, …), pausing briefly after each.
     func send(_ keys: String...) {
         for key in keys {
-            _ = Self.run(["send-keys", "-t", name, key])
+            _ = run(["send-keys", "-t", name, key])
             usleep(150_000)
         }
     }
@@ -169,7 +182,7 @@ final class Tmux {
     /// Types `text` as it is (`send-keys -l`: no key names), e.g. a terminal's raw mouse report; text starting
     /// with `-` too (after `--`, tmux does not read it as options).
     func sendLiteral(_ text: String) {
-        _ = Self.run(["send-keys", "-t", name, "-l", "--", text])
+        _ = run(["send-keys", "-t", name, "-l", "--", text])
         usleep(150_000)
     }
 
@@ -177,34 +190,42 @@ final class Tmux {
     func waitForExit(timeout: Double = 10) -> Bool {
         let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while Date() < deadline {
-            if Self.run(["has-session", "-t", name]) != 0 { return true }
+            if run(["has-session", "-t", name]) != 0 { return true }
             usleep(100_000)
         }
         return false
     }
 
+    /// Ends the session and its server.
     func kill() {
-        _ = Self.run(["kill-session", "-t", name])
+        _ = run(["kill-server"])
     }
 
     /// Command lines of running processes that mention `text`.
     static func processes(matching text: String) -> [String] {
-        output(["-c", "ps -eo args"], executable: "/bin/sh").split(separator: "\n").map(String.init)
+        shell("ps -eo args 2>/dev/null").output.split(separator: "\n").map(String.init)
             .filter { $0.contains(text) && !$0.contains("ps -eo") }
     }
 
-    /// Runs `tmux ARGUMENTS` and returns its exit status. Uses popen/pclose rather than Foundation's `Process`,
-    /// whose exit monitoring can miss the tmux client's exit when the client starts the tmux server.
-    @discardableResult
-    private static func run(_ arguments: [String]) -> Int32 {
-        shell("/usr/bin/tmux " + arguments.map(quote).joined(separator: " ") + " >/dev/null 2>&1").status
+    /// The command line `tmux -L NAME ARGUMENTS`, each argument quoted for the shell, bounded in time (a tmux
+    /// client waiting on a server that never answers must fail the test, not hold the suite).
+    private func tmux(_ arguments: [String]) -> String {
+        "/usr/bin/timeout 60 /usr/bin/tmux -L " + Self.quote(name) + " " + arguments.map(Self.quote).joined(separator: " ")
     }
 
-    private static func output(_ arguments: [String], executable: String = "/usr/bin/tmux") -> String {
-        let command = executable == "/bin/sh" ? arguments.dropFirst().joined(separator: " ")
-                                              : executable + " " + arguments.map(quote).joined(separator: " ")
-        return shell(command + " 2>/dev/null").output
+    /// Runs `tmux ARGUMENTS` on this session's server and returns its exit status. Uses popen/pclose rather than
+    /// Foundation's `Process`, whose exit monitoring can miss the tmux client's exit when the client starts the
+    /// tmux server.
+    @discardableResult
+    private func run(_ arguments: [String]) -> Int32 {
+        Self.shell(tmux(arguments) + " >/dev/null 2>&1").status
     }
+
+    private func output(_ arguments: [String]) -> String {
+        Self.shell(tmux(arguments) + " 2>/dev/null").output
+    }
+
+    private func shell(_ command: String) -> (status: Int32, output: String) { Self.shell(command) }
 
     private static func shell(_ command: String) -> (status: Int32, output: String) {
         guard let pipe = popen(command, "r") else { return (-1, "") }
