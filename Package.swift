@@ -89,14 +89,17 @@ let package = Package(
             dependencies: ["RewindSessionFile", "RewindWire", "CNCurses"],
             path: "inspector-tui/RewindTUI"
         ),
-        .executableTarget(
-            name: "rewind",
+        // The command line as a library (one file per command), so that tests run its commands in process; the
+        // `rewind` executable is its one-line main.
+        .target(
+            name: "RewindCommandLine",
             dependencies: [
                 "RewindTUI", "RewindDaemon", "RewindSessionFile", "RewindWire", "RewindWebSocket", "RewindMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "inspector-tui/rewind"
+            path: "inspector-tui/RewindCommandLine"
         ),
+        .executableTarget(name: "rewind", dependencies: ["RewindCommandLine"], path: "inspector-tui/rewind"),
 
         // MARK: Samples (each one small enough to read in a few minutes)
         .target(name: "SampleSupport", dependencies: ["Rewind", "RewindInspector"], path: "samples/SampleSupport"),
@@ -149,6 +152,7 @@ let package = Package(
             name: "SamplesTests",
             dependencies: ["counter", "todo", "login", "SampleSupport", "Rewind", "RewindTesting", "RewindWire"]
         ),
+        .testTarget(name: "RewindCommandLineTests", dependencies: ["RewindCommandLine", "RewindSessionFile", "RewindWire"]),
         .testTarget(name: "IntegrationSnippetTests"),
         .testTarget(name: "FuzzTests", dependencies: ["RewindWire"], exclude: ["Corpus"]),
         .testTarget(

@@ -27,7 +27,7 @@ struct ImportCommand: ParsableCommand {
             throw CommandError("cannot import '\(file)': \(error)")
         }
         progress.finish()
-        print("imported \(result.eventCount) events (\(result.format.rawValue)) as session \(result.id)")
-        for warning in result.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        CommandStreams.current.printLine("imported \(result.eventCount) events (\(result.format.rawValue)) as session \(result.id)")
+        for warning in result.warnings { CommandStreams.current.writeError("warning: \(warning)\n") }
     }
 }

@@ -1,8 +1,7 @@
 import ArgumentParser
 
 /// `rewind`: the time-travel inspector's command line. With no subcommand it runs the daemon with its live
-/// timeline (`rewind serve`).
-@main
+/// timeline (`rewind serve`). Run through ``RewindCLI``.
 struct RewindCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rewind",
@@ -21,7 +20,4 @@ struct RewindCommand: ParsableCommand {
         ],
         defaultSubcommand: ServeCommand.self
     )
-
-    /// A mistyped subcommand gets "did you mean" instead of the default subcommand's usage.
-    static func main() { mainSuggestingCommands() }
 }

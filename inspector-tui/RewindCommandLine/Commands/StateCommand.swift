@@ -34,6 +34,6 @@ struct StateCommand: ParsableCommand {
         let reader = try SessionArguments.open(session, data: data)
         var value = try SessionArguments.state(after: seq, in: reader)
         if let pointer { value = try SessionArguments.value(at: pointer, in: value, after: seq) }
-        print(json ? value.serialized() : value.prettyPrinted())
+        CommandStreams.current.printLine(json ? value.serialized() : value.prettyPrinted())
     }
 }

@@ -23,6 +23,7 @@ struct TailCommand: ParsableCommand {
         let client = try ControlClient(host: connection.host, port: connection.port,
                                        token: connection.effectiveToken)
         let json = self.json
+        let streams = CommandStreams.current  // events arrive on the connection's thread
         client.onEvent = { event in
             let line: String
             if json {
@@ -31,12 +32,13 @@ struct TailCommand: ParsableCommand {
             } else {
                 line = Self.describe(event)
             }
-            StandardOutput.writeLineOrExit(line)
+            // The reader went away (`| head`): end quietly, as a closed pipe ends any Unix filter.
+            guard streams.writeLineIfRead(line) else { Foundation.exit(0) }
         }
         let only = try session.map { try SessionIDResolver.resolveLive($0, with: client, for: "be tailed").rawValue }
         _ = try client.request(.tail(session: only))
         let reason = client.waitUntilClosed()
-        FileHandle.standardError.write(Data("rewind: the daemon closed the connection (\(reason))\n".utf8))
+        CommandStreams.current.writeError("rewind: the daemon closed the connection (\(reason))\n")
     }
 
     /// `SESSION  #12  action  todo/add  (2 ops)`.

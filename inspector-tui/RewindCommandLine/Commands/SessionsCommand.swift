@@ -58,7 +58,7 @@ struct SessionsCommand: ParsableCommand {
             return
         }
         guard let store = try data.openStoreForReadingIfRecorded() else {
-            if !json { print("No sessions in \(data.directory.path) (it does not exist yet).") }
+            if !json { CommandStreams.current.printLine("No sessions in \(data.directory.path) (it does not exist yet).") }
             return
         }
         var unreadable: [String] = []
@@ -71,18 +71,18 @@ struct SessionsCommand: ParsableCommand {
         // Actions that never reached the record (the `lost` rows); nil when the file cannot be read for it.
         let lost = sessions.map { session in try? store.openSession(session.id).actionsLost() }
         if json {
-            for (session, lost) in zip(sessions, lost) { print(Self.json(session, actionsLost: lost).serialized()) }
+            for (session, lost) in zip(sessions, lost) { CommandStreams.current.printLine(Self.json(session, actionsLost: lost).serialized()) }
         } else if sessions.isEmpty {
-            print(unreadable.isEmpty ? "No sessions in \(data.directory.path)."
+            CommandStreams.current.printLine(unreadable.isEmpty ? "No sessions in \(data.directory.path)."
                 : "No readable sessions in \(data.directory.path) (\(unreadable.count) unreadable file"
                     + "\(unreadable.count == 1 ? "" : "s"), on standard error).")
         } else {
-            print(Self.table(sessions, actionsLost: lost))
+            CommandStreams.current.printLine(Self.table(sessions, actionsLost: lost))
         }
         // A file that is not a readable session is named with what is wrong and what to do.
         for problem in unreadable {
-            FileHandle.standardError.write(Data(("rewind: left out: \(TerminalText.escaped(problem)) "
-                + "(move it out of \(data.directory.path), or delete it)\n").utf8))
+            CommandStreams.current.writeError("rewind: left out: \(TerminalText.escaped(problem)) "
+                + "(move it out of \(data.directory.path), or delete it)\n")
         }
     }
 
@@ -95,7 +95,7 @@ struct SessionsCommand: ParsableCommand {
         func remove(_ session: SessionMetadata) throws(SessionStoreError) {
             try store.deleteSession(session.id)
             removed.append(session)
-            print("deleted \(session.id) (\(TerminalText.escaped(session.appName)), \(session.eventCount) event\(session.eventCount == 1 ? "" : "s"), "
+            CommandStreams.current.printLine("deleted \(session.id) (\(TerminalText.escaped(session.appName)), \(session.eventCount) event\(session.eventCount == 1 ? "" : "s"), "
                   + "\(ByteCount.format(session.fileBytes)))")
         }
         let sessions: [SessionMetadata]
@@ -131,7 +131,7 @@ struct SessionsCommand: ParsableCommand {
                 }
             }
             let bytes = removed.reduce(Int64(0)) { $0 + $1.fileBytes }
-            print("pruned \(removed.count) session\(removed.count == 1 ? "" : "s") older than \(olderThan ?? ""), "
+            CommandStreams.current.printLine("pruned \(removed.count) session\(removed.count == 1 ? "" : "s") older than \(olderThan ?? ""), "
                   + "\(ByteCount.format(bytes)) freed" + (kept.isEmpty ? "" : "; kept \(kept.joined(separator: ", ")), "
                   + "being recorded"))
         }

@@ -6,7 +6,8 @@ import RewindSessionFile
 /// or logs), redrawn at most ten times a second.
 final class ProgressLine {
     private let title: String
-    private let enabled = isatty(2) == 1
+    private let streams = CommandStreams.current
+    private var enabled: Bool { streams.errorIsTerminal }
     private var lastDraw = 0.0
 
     init(_ title: String) { self.title = title }
@@ -22,11 +23,11 @@ final class ProgressLine {
         let count = progress.unit == .bytes
             ? "\(ByteCount.format(progress.completed)) / \(ByteCount.format(progress.total))"
             : "\(progress.completed) / \(progress.total) events"
-        FileHandle.standardError.write(Data("\r\(title) \(bar) \(Int(progress.fraction * 100))%  \(count)\u{1B}[K".utf8))
+        streams.writeError("\r\(title) \(bar) \(Int(progress.fraction * 100))%  \(count)\u{1B}[K")
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        streams.writeError("\r\u{1B}[K")
     }
 }

@@ -73,17 +73,17 @@ struct HistoryCommand: ParsableCommand {
                 object["kind"] = .string(event.kind.rawValue)
                 if let label = event.label { object["label"] = .string(label) }
                 object["cause"] = .string(change.cause.rawValue)
-                print(JSONValue.object(object).serialized())
+                CommandStreams.current.printLine(JSONValue.object(object).serialized())
             }
             return
         }
         if rows.isEmpty {
-            print("no event changed \(location.isRoot ? "the state" : location.description)")
+            CommandStreams.current.printLine("no event changed \(location.isRoot ? "the state" : location.description)")
             return
         }
         var table = TextTable(header: ["EVENT", "TIME", "KIND", "LABEL", "HOW"])
         table.rightAligned = [0]
-        print(table.render(rows.map { change, event in
+        CommandStreams.current.printLine(table.render(rows.map { change, event in
             [Formatting.grouped(Int(event.index)) + (change.branch != 0 ? " (branch \(change.branch))" : ""),
              // The timeline's conventions: `+6:08.064` past a minute, `1,000,062`.
              Formatting.relativeTime(event.time - started), event.kind.rawValue,

@@ -6,7 +6,7 @@ enum InputFile {
     /// The bytes of `path`, or of standard input when `path` is `-`.
     static func read(_ path: String) throws(CommandError) -> [UInt8] {
         if path == "-" {
-            return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+            return CommandStreams.current.readInput()
         }
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandError("cannot read '\(path)': no such file")

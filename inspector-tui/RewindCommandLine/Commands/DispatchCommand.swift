@@ -28,6 +28,6 @@ struct DispatchCommand: ParsableCommand {
                                        token: connection.effectiveToken)
         let id = try SessionIDResolver.resolveLive(session, with: client, for: "dispatch").rawValue
         _ = try client.request(.dispatch(session: id, action: value))
-        print("\(id): dispatched")
+        CommandStreams.current.printLine("\(id): dispatched")
     }
 }

@@ -126,19 +126,19 @@ struct VerifyCommand: ParsableCommand {
                 object["ok"] = false
                 object["error"] = .string(message)
             }
-            print(JSONValue.object(object).serialized())
+            CommandStreams.current.printLine(JSONValue.object(object).serialized())
             return
         }
         switch report {
         case .verified(let events):
-            print("verified \(events) events")
+            CommandStreams.current.printLine("verified \(events) events")
         case .diverged(let divergence):
-            print("event \(divergence.index) (\(TerminalText.escaped(divergence.label))) differs from the recording (recorded → app):")
+            CommandStreams.current.printLine("event \(divergence.index) (\(TerminalText.escaped(divergence.label))) differs from the recording (recorded → app):")
             for operation in divergence.diff.operations {
-                print("  " + TerminalText.escaped(Self.describe(operation, recorded: divergence.recorded)))
+                CommandStreams.current.printLine("  " + TerminalText.escaped(Self.describe(operation, recorded: divergence.recorded)))
             }
         case .failure(let message):
-            FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+            CommandStreams.current.writeError("Error: \(message)\n")
         }
     }
 }

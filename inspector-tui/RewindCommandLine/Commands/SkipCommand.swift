@@ -46,7 +46,7 @@ struct SkipCommand: ParsableCommand {
                                                         for: branch == nil ? "skip" : "show a branch").rawValue
         if let branch {
             _ = try client.request(.branch(session: session, branch: branch))
-            print("\(session): the app now has the last state of branch \(branch)"
+            CommandStreams.current.printLine("\(session): the app now has the last state of branch \(branch)"
                 + (branch == 0 ? " (the original timeline)" : ""))
             return
         }
@@ -54,11 +54,11 @@ struct SkipCommand: ParsableCommand {
         let result = try client.request(.skip(session: session, seq: seq))
         let skipped = result["skipped"]?.arrayValue?.compactMap(\.int64Value) ?? []
         if skipped.isEmpty {
-            print("\(session): nothing skipped any more; the app is back on the original timeline")
+            CommandStreams.current.printLine("\(session): nothing skipped any more; the app is back on the original timeline")
         } else {
             let states = result["states"]?.int64Value ?? 0
             let branch = result["branch"]?.int64Value ?? 0
-            print("\(session): skipping event\(skipped.count == 1 ? "" : "s") "
+            CommandStreams.current.printLine("\(session): skipping event\(skipped.count == 1 ? "" : "s") "
                 + skipped.map(String.init).joined(separator: ", ")
                 + "; \(states) state\(states == 1 ? "" : "s") recomputed on branch \(branch)")
         }

@@ -40,7 +40,7 @@ struct PatchCommand: ParsableCommand {
         }
         do {
             let result = try operations.apply(to: doc)
-            print(pretty ? result.prettyPrinted() : result.serialized())
+            CommandStreams.current.printLine(pretty ? result.prettyPrinted() : result.serialized())
         } catch {
             throw CommandError("the patch does not apply: \(error)")
         }

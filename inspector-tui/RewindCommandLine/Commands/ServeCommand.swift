@@ -196,8 +196,9 @@ struct ServeCommand: ParsableCommand {
             throw CommandError(message)
         }
         log(message)
-        FileHandle.standardOutput.write(Data(("Attach to it as a viewer (session \(session.session), app "
-            + "\(TerminalText.escaped(session.app.name)))? [Y/n] ").utf8))
+        CommandStreams.current.write("Attach to it as a viewer (session \(session.session), app "
+            + "\(TerminalText.escaped(session.app.name)))? [Y/n] ")
+        fflush(nil)
         guard Self.isYes(readLine()) else { throw ExitCode.failure }
         try OpenCommand.showTimeline(of: id, isLive: true, store: store, connection: connection)
     }
@@ -210,7 +211,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     private func log(_ line: String) {
-        FileHandle.standardError.write(Data("rewind: \(line)\n".utf8))
+        CommandStreams.current.writeError("rewind: \(line)\n")
     }
 }
 

@@ -58,7 +58,7 @@ struct DiffCommand: ParsableCommand {
             let a = try InputFile.readJSON(arguments[0])
             let b = try InputFile.readJSON(arguments[1])
             let patch = JSONPatch.diff(from: a, to: b)
-            print(pretty ? patch.json.prettyPrinted() : patch.json.serialized())
+            CommandStreams.current.printLine(pretty ? patch.json.prettyPrinted() : patch.json.serialized())
             return
         }
         let reader = try SessionArguments.open(arguments[0], data: data)
@@ -72,14 +72,14 @@ struct DiffCommand: ParsableCommand {
         }
         let patch = JSONPatch.diff(from: a, to: b)
         if json || pretty {
-            print(pretty ? patch.json.prettyPrinted() : patch.json.serialized())
+            CommandStreams.current.printLine(pretty ? patch.json.prettyPrinted() : patch.json.serialized())
             return
         }
         if patch.isEmpty {
-            print("the states after events \(from) and \(to) are equal" + (pointer.map { " at \($0)" } ?? ""))
+            CommandStreams.current.printLine("the states after events \(from) and \(to) are equal" + (pointer.map { " at \($0)" } ?? ""))
             return
         }
-        for operation in patch.operations { print(DiffCommand.describe(operation)) }
+        for operation in patch.operations { CommandStreams.current.printLine(DiffCommand.describe(operation)) }
     }
 
     /// One operation on one line: `replace /count 5`, `remove /todos/2`, `move /a -> /b`.

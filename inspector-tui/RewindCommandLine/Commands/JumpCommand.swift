@@ -22,6 +22,6 @@ struct JumpCommand: ParsableCommand {
                                        token: connection.effectiveToken)
         let id = try SessionIDResolver.resolveLive(session, with: client, for: "jump").rawValue
         _ = try client.request(.jump(session: id, seq: seq))
-        print("\(id): the app now has the state of event \(seq)")
+        CommandStreams.current.printLine("\(id): the app now has the state of event \(seq)")
     }
 }

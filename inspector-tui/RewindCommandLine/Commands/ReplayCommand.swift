@@ -63,7 +63,7 @@ struct ReplayCommand: ParsableCommand {
             let result = try client.request(.replay(session: session, target: target, fromSeq: from, toSeq: to))
             var count = ""
             if case .object(let object) = result, case .int(let states)? = object["states"] { count = "\(states) " }
-            print("replayed \(count)actions of \(session) into \(target)")
+            CommandStreams.current.printLine("replayed \(count)actions of \(session) into \(target)")
             return
         }
         var page = try recordedActions(of: source, client, from: from, withState: true)
@@ -82,7 +82,7 @@ struct ReplayCommand: ParsableCommand {
         pages: while true {
             for action in page.actions {
                 if step {
-                    print("event \(action.index) \(TerminalText.escaped(action.label ?? "action")): Enter replays it, Ctrl-C stops")
+                    CommandStreams.current.printLine("event \(action.index) \(TerminalText.escaped(action.label ?? "action")): Enter replays it, Ctrl-C stops")
                     fflush(nil)  // every stream: naming `stdout` is not concurrency-safe
                     guard progress.waitForEnter() else { break pages }
                 } else if let speed, let previous = previousTime {
@@ -98,10 +98,10 @@ struct ReplayCommand: ParsableCommand {
         }
         let done = progress.replayed
         if progress.isStopped || progress.endedEarly {
-            print(progress.stoppedLine(after: done))
+            CommandStreams.current.printLine(progress.stoppedLine(after: done))
             if progress.isStopped { throw ExitCode(130) }  // Ctrl-C, as a shell expects; end of input is not an error
         } else {
-            print("replayed \(done) actions of \(session) into \(target)")
+            CommandStreams.current.printLine("replayed \(done) actions of \(session) into \(target)")
         }
     }
 }
