@@ -77,12 +77,12 @@ demo: setup
 	$(SWIFT) build
 	@samples/demo.sh
 
-## bench: release builds of rewind, stress and Benchmarks/, then every benchmark; rewrites BENCHMARKS.md (about 12 minutes
+## bench: release builds of rewind, stress and rewind-bench (Benchmarks/), then every benchmark; rewrites BENCHMARKS.md (about 12 minutes
 ## on a 2-processor machine).
 ## QUICK=1: a smoke run (about 4 minutes, with the debug builds make test made) that writes bench-results/BENCHMARKS-quick.md instead.
 bench: setup
 	$(if $(QUICK),,$(SWIFT) build -c release --product rewind && $(SWIFT) build -c release --product stress)
-	cd Benchmarks && $(SWIFT) run -c release rewind-bench $(if $(QUICK),--quick --output ../bench-results/BENCHMARKS-quick.md,--output ../BENCHMARKS.md)
+	$(SWIFT) run -c release rewind-bench $(if $(QUICK),--quick --output bench-results/BENCHMARKS-quick.md,--output BENCHMARKS.md)
 
 ## fuzz: a long fuzzing pass (FUZZ_SECONDS, default 300) over the JSON parser, the protocol decoders and patch apply.
 ## Inputs that fail or hang are saved in Tests/FuzzTests/Corpus/; one that kills the process is saved as crash-*.bin.

@@ -16,18 +16,16 @@ let portableTargets: Set<String> = ["Rewind", "RewindWire", "RewindInspector", "
 let package = Package(
     name: "Rewind",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    // What users link and run: the library, its test support, the middleware apps link and the wire types (for
+    // clients in other programs), and the `rewind` executable. Everything else — the daemon, session files, the
+    // timeline, the command line, the samples, the benchmarks — is the package's own (`package` access); its
+    // executables still build and run by name (`swift run counter`).
     products: [
         .library(name: "Rewind", targets: ["Rewind"]),
         .library(name: "RewindTesting", targets: ["RewindTesting"]),
         .library(name: "RewindWire", targets: ["RewindWire"]),
         .library(name: "RewindInspector", targets: ["RewindInspector"]),
-        .library(name: "RewindDaemon", targets: ["RewindDaemon", "RewindSessionFile"]),
-        .library(name: "RewindTUI", targets: ["RewindTUI"]),
         .executable(name: "rewind", targets: ["rewind"]),
-        .executable(name: "counter", targets: ["counter"]),
-        .executable(name: "todo", targets: ["todo"]),
-        .executable(name: "login", targets: ["login"]),
-        .executable(name: "stress", targets: ["stress"]),
     ].filter { !portable || portableTargets.contains($0.name) },
     dependencies: portable ? [] : [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -137,6 +135,17 @@ let package = Package(
                           path: "samples/integrations/swiftrex",
                           swiftSettings: [.unsafeFlags(["-module-alias", "SwiftRex=SwiftRexStandIn"])]),
 
+        // MARK: Benchmarks (`make bench`: `swift run -c release rewind-bench`, which rewrites BENCHMARKS.md)
+        // Measuring and reporting — statistics, the sampling loop, the Markdown report — with no Rewind code.
+        .target(name: "BenchKit", path: "Benchmarks/Sources/BenchKit"),
+        // The benchmarks themselves, one file per area.
+        .executableTarget(
+            name: "rewind-bench",
+            dependencies: ["BenchKit", "Rewind", "RewindWire", "RewindInspector", "RewindDaemon", "RewindSessionFile",
+                           "RewindTUI"],
+            path: "Benchmarks/Sources/RewindBench"
+        ),
+
         // MARK: Tests
         .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
         .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
@@ -153,7 +162,11 @@ let package = Package(
             dependencies: ["counter", "todo", "login", "SampleSupport", "Rewind", "RewindTesting", "RewindWire"]
         ),
         .testTarget(name: "RewindCommandLineTests", dependencies: ["RewindCommandLine", "RewindSessionFile", "RewindWire"]),
+        .testTarget(name: "SessionReadersTests",
+                    dependencies: ["RewindDaemon", "RewindSessionFile", "RewindTUI", "RewindCommandLine", "RewindWire",
+                                   "RewindWebSocket"]),
         .testTarget(name: "IntegrationSnippetTests"),
+        .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"], path: "Benchmarks/Tests/BenchKitTests"),
         .testTarget(name: "FuzzTests", dependencies: ["RewindWire"], exclude: ["Corpus"]),
         .testTarget(
             name: "EndToEndTests",

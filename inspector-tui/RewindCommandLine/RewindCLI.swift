@@ -9,9 +9,9 @@ import Foundation
 /// Threading: ``main()`` on the main thread of the `rewind` process. ``run(_:streams:)`` on any thread; the command
 /// runs on the calling thread until it ends (the commands a test runs in process end on their own: the timeline,
 /// `serve` and `tail` are for a process).
-public enum RewindCLI {
+package enum RewindCLI {
     /// Runs `rewind` with the process's arguments and streams, then exits with the command's status.
-    public static func main() -> Never {
+    package static func main() -> Never {
         let status = run(Array(CommandLine.arguments.dropFirst()), streams: .process)
         fflush(nil)
         exit(status)
@@ -24,7 +24,7 @@ public enum RewindCLI {
     /// Before the argument parser, a mistyped subcommand is refused with a suggestion (``CommandSuggestion``), an
     /// event number below 0 is named as such (``NegativeEventNumber``), and an option that neither `rewind` nor its
     /// default subcommand knows is named with the commands (the parser would print `serve`'s usage).
-    public static func run(_ arguments: [String], streams: CommandStreams) -> Int32 {
+    package static func run(_ arguments: [String], streams: CommandStreams) -> Int32 {
         CommandStreams.$current.withValue(streams) {
             let names = RewindCommand.configuration.subcommands.map { $0.configuration.commandName ?? "\($0)" }
             if let message = CommandSuggestion.error(for: arguments, commands: names)

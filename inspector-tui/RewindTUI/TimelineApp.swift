@@ -16,9 +16,9 @@ import Foundation
 ///
 /// Threading: create, run and drive it on one thread (the UI thread; usually the main thread). The data source
 /// is called on that thread; the actions' commands on the command queue's thread, and `quit()` on the UI thread.
-public final class TimelineApp {
+package final class TimelineApp {
     /// The longest wait between repaints while data keeps changing: 1/30 s.
-    public static let frameInterval = 1.0 / 30.0
+    package static let frameInterval = 1.0 / 30.0
 
     private let dataSource: any TimelineDataSource
     private let actions: any TimelineActions
@@ -41,7 +41,7 @@ public final class TimelineApp {
     ///   - initialSession: the session to show first (`rewind open SESSION`); otherwise the first live one.
     ///   - environment: where `TERM` and `NO_COLOR` are read.
     ///   - clock: monotonic seconds (frame pacing, detail throttling); injectable for tests.
-    public init(
+    package init(
         dataSource: any TimelineDataSource,
         actions: any TimelineActions,
         initialSession: String? = nil,
@@ -62,7 +62,7 @@ public final class TimelineApp {
     }
 
     /// The UI state (for tests and for callers that want to know what is selected).
-    public var model: TimelineModel {
+    package var model: TimelineModel {
         controller.model
     }
 
@@ -70,7 +70,7 @@ public final class TimelineApp {
     /// restored in every case, and `actions.quit()` is called once before returning.
     /// - Throws: `TerminalError` (before touching the screen) when stdin/stdout is not a terminal or `TERM` is
     ///   missing or unusable; print its description and exit non-zero.
-    public func run() throws(TerminalError) {
+    package func run() throws(TerminalError) {
         let terminal = try Terminal.open(environment: environment)
         defer { terminal.close() }
         run(on: terminal)
@@ -79,7 +79,7 @@ public final class TimelineApp {
     /// Runs the loop on a terminal the caller opened (a pseudo-terminal in tests), until the user quits or a
     /// termination signal arrives; leaves the terminal open (the caller closes it). Calls `actions.quit()`
     /// once before returning.
-    public func run(on terminal: Terminal) {
+    package func run(on terminal: Terminal) {
         painter = terminal.painter
         self.terminal = terminal
         defer {
@@ -138,7 +138,7 @@ public final class TimelineApp {
     /// outcomes reach the status line later: see `waitForCommands(timeout:)`). Returns true when the key quit
     /// the timeline (after calling `actions.quit()`).
     @discardableResult
-    public func handle(_ key: Key) -> Bool {
+    package func handle(_ key: Key) -> Bool {
         collectOutcomes()
         controller.refresh()
         for command in controller.handle(key) {
@@ -151,7 +151,7 @@ public final class TimelineApp {
     /// Waits until the commands started so far have finished (at most `timeout` seconds) and shows their
     /// outcomes; true when all finished. For tests and scripted callers: `run()` never waits.
     @discardableResult
-    public func waitForCommands(timeout: Double = 10) -> Bool {
+    package func waitForCommands(timeout: Double = 10) -> Bool {
         let deadline = clock() + timeout
         let finished = commands.waitUntilIdle(timeout: timeout)
             && searches.waitUntilIdle(timeout: max(0, deadline - clock()))
@@ -162,12 +162,12 @@ public final class TimelineApp {
 
     /// Renders one frame at the given size, as text (rows without trailing spaces, joined by newlines), without
     /// a terminal: for tests and end-to-end checks.
-    public func renderOnce(width: Int, height: Int) -> String {
+    package func renderOnce(width: Int, height: Int) -> String {
         renderFrame(width: width, height: height).text
     }
 
     /// Renders one frame at the given size, with styles, without a terminal.
-    public func renderFrame(width: Int, height: Int) -> ScreenBuffer {
+    package func renderFrame(width: Int, height: Int) -> ScreenBuffer {
         collectOutcomes()
         controller.resize(width: width, height: height)
         controller.refresh()

@@ -5,24 +5,24 @@ import Foundation
 /// connects, so they never record an empty session.
 ///
 /// Threading: a value; any thread.
-public struct LineSample: Sendable {
+package struct LineSample: Sendable {
     /// The options a `LineSampleRunner` understands.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// `--script FILE`: run the commands in FILE, then exit.
-        public fileprivate(set) var script: String?
+        package fileprivate(set) var script: String?
         /// `--stay` (with `--script`): keep serving the daemon's commands after the script.
-        public fileprivate(set) var stay = false
+        package fileprivate(set) var stay = false
     }
 
     /// The executable's name, for `--help`.
-    public let name: String
+    package let name: String
     /// One sentence saying what the sample shows.
-    public let summary: String
+    package let summary: String
     /// One line per command word.
-    public let commandHelp: [String]
+    package let commandHelp: [String]
 
     /// A sample called `name`.
-    public init(name: String, summary: String, commandHelp: [String]) {
+    package init(name: String, summary: String, commandHelp: [String]) {
         self.name = name
         self.summary = summary
         self.commandHelp = commandHelp
@@ -30,7 +30,7 @@ public struct LineSample: Sendable {
 
     /// Reads `arguments` (without the program name): prints the usage and exits 0 for `--help`, prints the error
     /// and exits 2 for a bad option, else returns the options. Call it before making the store and its recorder.
-    public func options(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Options {
+    package func options(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Options {
         var options = Options()
         var rest = arguments[...]
         while let argument = rest.popFirst() {

@@ -15,9 +15,9 @@ import RewindInspector
 /// Threading: main actor; standard input is read on a thread of its own so the main actor stays free to apply the
 /// daemon's commands.
 @MainActor
-public struct LineSampleRunner {
+package struct LineSampleRunner {
     /// Runs one command line; throws a sentence when the line is not a command.
-    public typealias Execute = @MainActor (String) async throws -> Void
+    package typealias Execute = @MainActor (String) async throws -> Void
 
     private let sample: LineSample
     private let options: LineSample.Options
@@ -25,14 +25,14 @@ public struct LineSampleRunner {
 
     /// A runner for `sample`, in the mode `options` chose (read with `sample.options()` before the store and its
     /// recorder were made).
-    public init(_ sample: LineSample, options: LineSample.Options, execute: @escaping Execute) {
+    package init(_ sample: LineSample, options: LineSample.Options, execute: @escaping Execute) {
         self.sample = sample
         self.options = options
         self.execute = execute
     }
 
     /// Runs the chosen mode, waits (up to 5 s) for the recorder to deliver what it recorded, and exits.
-    public func run() async -> Never {
+    package func run() async -> Never {
         var status: Int32 = 0
         if let script = options.script {
             status = await runScript(script)

@@ -6,13 +6,13 @@ import Rewind
 /// needs no timing and gives the same session on every run. Interactive and `--demo` runs use ``SystemClock``.
 ///
 /// Threading: `Sendable`, stateless.
-public struct InstantClock: EffectClock {
+package struct InstantClock: EffectClock {
     /// A clock whose waits end at once.
-    public init() {}
+    package init() {}
 
     /// Returns at once, or throws `CancellationError` when the waiting effect is cancelled.
     @MainActor
-    public func sleep(for duration: Duration) async throws {
+    package func sleep(for duration: Duration) async throws {
         try Task.checkCancellation()
     }
 }

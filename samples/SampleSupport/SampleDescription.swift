@@ -6,18 +6,18 @@ import RewindInspector
 /// so they never record an empty session.
 ///
 /// Threading: a value; any thread.
-public struct SampleDescription: Sendable {
+package struct SampleDescription: Sendable {
     /// The executable's name, for `--help`.
-    public let name: String
+    package let name: String
     /// One sentence saying what the sample shows.
-    public let summary: String
+    package let summary: String
     /// One line per command word (`"add N    adds N to the count"`).
-    public let commandHelp: [String]
+    package let commandHelp: [String]
     /// The commands `--demo` loops over.
-    public let demoScript: [String]
+    package let demoScript: [String]
 
     /// A sample called `name`.
-    public init(name: String, summary: String, commandHelp: [String], demoScript: [String]) {
+    package init(name: String, summary: String, commandHelp: [String], demoScript: [String]) {
         self.name = name
         self.summary = summary
         self.commandHelp = commandHelp
@@ -26,7 +26,7 @@ public struct SampleDescription: Sendable {
 
     /// Reads `arguments` (without the program name): prints the usage and exits 0 for `--help`, prints the error
     /// and exits 2 for a bad option, else returns the options. Call it before making the store.
-    public func options(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> SampleOptions {
+    package func options(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> SampleOptions {
         let options: SampleOptions
         do {
             options = try SampleOptions(arguments)
@@ -43,7 +43,7 @@ public struct SampleDescription: Sendable {
 
     /// The inspector's configuration for this sample: the environment's (`REWIND_URL`, …), and a `--demo` that
     /// pauses while someone travels in time from the timeline (``TimeTravelPause``).
-    public func inspectorConfiguration() -> InspectorConfiguration {
+    package func inspectorConfiguration() -> InspectorConfiguration {
         var configuration = InspectorConfiguration.fromEnvironment()
         configuration.onTimeTravel = { _ in TimeTravelPause.shared.travelled() }
         return configuration

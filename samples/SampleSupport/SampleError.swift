@@ -1,8 +1,8 @@
 /// A command a sample could not run, as one sentence.
-public struct SampleError: Error, CustomStringConvertible {
+package struct SampleError: Error, CustomStringConvertible {
     /// The sentence.
-    public let description: String
+    package let description: String
 
     /// An error saying `description`.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -1,18 +1,18 @@
 /// The command-line options every sample understands (see ``SampleRunner``), read by
 /// ``SampleDescription/options(_:)``. A value; any thread.
-public struct SampleOptions: Sendable {
+package struct SampleOptions: Sendable {
     /// `--help`: print the usage and exit.
-    public private(set) var help = false
+    package private(set) var help = false
     /// `--script FILE`: run the commands in FILE, then exit.
-    public private(set) var script: String?
+    package private(set) var script: String?
     /// `--stay` (with `--script`): keep serving the daemon's commands after the script.
-    public private(set) var stay = false
+    package private(set) var stay = false
     /// `--demo`: loop the demo sequence at a human pace.
-    public private(set) var demo = false
+    package private(set) var demo = false
     /// `--demo-loops N`: stop the demo after N loops (nil: loop until stopped).
-    public private(set) var demoLoops: Int?
+    package private(set) var demoLoops: Int?
     /// `--pace S`: seconds between the demo's commands.
-    public private(set) var pace = 0.8
+    package private(set) var pace = 0.8
 
     /// Parses the arguments after the program name.
     init(_ arguments: [String]) throws(SampleError) {

@@ -18,9 +18,9 @@ import RewindInspector
 ///
 /// Threading: main actor, like the store.
 @MainActor
-public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable> {
+package struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable> {
     /// Turns one command line into the action to dispatch; nil means the command did its work itself.
-    public typealias Parse = @MainActor (String) throws(SampleError) -> Action?
+    package typealias Parse = @MainActor (String) throws(SampleError) -> Action?
 
     private let sample: SampleDescription
     private let options: SampleOptions
@@ -34,7 +34,7 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
     ///   - parse: Turns a command word line into an action.
     ///   - file, line: the caller's location, the source the timeline shows for the demo's actions (a script's and
     ///     typed actions show the script's line, or `stdin:N`: the command that caused them).
-    public init(_ sample: SampleDescription, options: SampleOptions, store: Store<State, Action>,
+    package init(_ sample: SampleDescription, options: SampleOptions, store: Store<State, Action>,
                 file: StaticString = #fileID, line: UInt = #line, parse: @escaping Parse) {
         origin = SourceLocation(file: file, line: line)
         self.sample = sample
@@ -44,7 +44,7 @@ public struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendable
     }
 
     /// Runs the chosen mode, waits (up to 5 s) for the inspector to deliver what it recorded, and exits the process.
-    public func run() async -> Never {
+    package func run() async -> Never {
         let printer = StatePrinter<State>()
         let subscription = store.subscribe(deduplicate: false) { state in printer.print(state) }
         defer { subscription.cancel() }

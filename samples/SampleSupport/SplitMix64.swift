@@ -2,16 +2,16 @@
 /// platform, which `SystemRandomNumberGenerator` does not.
 ///
 /// Threading: a value; each owner keeps its own.
-public struct SplitMix64: RandomNumberGenerator {
+package struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
     /// A generator whose sequence is fixed by `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// The next number of the sequence.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -20,7 +20,7 @@ public struct SplitMix64: RandomNumberGenerator {
     }
 
     /// A number in 0..<1.
-    public mutating func nextUnitDouble() -> Double {
+    package mutating func nextUnitDouble() -> Double {
         Double(next() >> 11) / Double(1 << 53)
     }
 }

@@ -6,29 +6,29 @@ import Foundation
 /// (``SampleDescription/inspectorConfiguration()``), read by the demo loop.
 ///
 /// Threading: any thread (a lock guards the time).
-public final class TimeTravelPause: @unchecked Sendable {  // `lastTravel` guarded by `lock`
+package final class TimeTravelPause: @unchecked Sendable {  // `lastTravel` guarded by `lock`
     /// The process's one instance: the inspector and the demo loop meet here.
-    public static let shared = TimeTravelPause()
+    package static let shared = TimeTravelPause()
 
     /// How long the demo stays paused after the last time travel, seconds.
-    public let quietSeconds: Double
+    package let quietSeconds: Double
 
     private let lock = NSLock()
     private var lastTravel: Double?
 
     /// A pause lasting `quietSeconds` after each time travel.
-    public init(quietSeconds: Double = 20) {
+    package init(quietSeconds: Double = 20) {
         self.quietSeconds = quietSeconds
     }
 
     /// Notes a time travel now. Any thread.
-    public func travelled() {
+    package func travelled() {
         let now = ProcessInfo.processInfo.systemUptime
         lock.withLock { lastTravel = now }
     }
 
     /// The seconds left before the demo may go on (0 when no time travel is recent).
-    public var remaining: Double {
+    package var remaining: Double {
         let now = ProcessInfo.processInfo.systemUptime
         return lock.withLock { lastTravel.map { max(0, $0 + quietSeconds - now) } ?? 0 }
     }

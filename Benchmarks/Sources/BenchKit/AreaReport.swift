@@ -1,24 +1,24 @@
 /// The results of one area (app thread, encode, ingest…): how it was measured, its table, and notes.
 ///
 /// Threading: a plain value; `Sendable`.
-public struct AreaReport: Sendable, Hashable {
+package struct AreaReport: Sendable, Hashable {
     /// The area's heading.
-    public var title: String
+    package var title: String
     /// How the figures were measured (a paragraph of Markdown).
-    public var method: String
+    package var method: String
     /// The table.
-    public var rows: [ReportRow]
+    package var rows: [ReportRow]
     /// Observations after the table (each a Markdown paragraph or bullet).
-    public var notes: [String]
+    package var notes: [String]
     /// Wall time the area took, seconds.
-    public var seconds: Double
+    package var seconds: Double
     /// The share of the machine's processors other processes kept busy while the area ran (NaN: unknown).
-    public var othersShare: Double = .nan
+    package var othersShare: Double = .nan
     /// The share of the machine's processors the benchmark itself used while the area ran (NaN: unknown).
-    public var ownShare: Double = .nan
+    package var ownShare: Double = .nan
 
     /// An area's results.
-    public init(title: String, method: String, rows: [ReportRow] = [], notes: [String] = [], seconds: Double = 0) {
+    package init(title: String, method: String, rows: [ReportRow] = [], notes: [String] = [], seconds: Double = 0) {
         self.title = title
         self.method = method
         self.rows = rows
@@ -27,5 +27,5 @@ public struct AreaReport: Sendable, Hashable {
     }
 
     /// The rows whose target is missed.
-    public var misses: [ReportRow] { rows.filter { $0.met == false } }
+    package var misses: [ReportRow] { rows.filter { $0.met == false } }
 }

@@ -4,20 +4,20 @@ import Foundation
 /// "unknown" elsewhere).
 ///
 /// Threading: a plain value; `Sendable`.
-public struct MachineInfo: Sendable, Hashable {
+package struct MachineInfo: Sendable, Hashable {
     /// The CPU model name (`/proc/cpuinfo`).
-    public var cpuModel: String
+    package var cpuModel: String
     /// Online processors (`sysconf(_SC_NPROCESSORS_ONLN)`, what `nproc` prints).
-    public var processors: Int
+    package var processors: Int
     /// Total memory, bytes.
-    public var memoryBytes: Double
+    package var memoryBytes: Double
     /// The kernel release (`uname -r`).
-    public var kernel: String
+    package var kernel: String
     /// The 1-minute load average when read.
-    public var loadAverage: Double
+    package var loadAverage: Double
 
     /// Facts given explicitly (for tests and reports of other machines).
-    public init(cpuModel: String, processors: Int, memoryBytes: Double, kernel: String, loadAverage: Double) {
+    package init(cpuModel: String, processors: Int, memoryBytes: Double, kernel: String, loadAverage: Double) {
         self.cpuModel = cpuModel
         self.processors = processors
         self.memoryBytes = memoryBytes
@@ -26,7 +26,7 @@ public struct MachineInfo: Sendable, Hashable {
     }
 
     /// Reads the machine's facts now.
-    public static func current() -> MachineInfo {
+    package static func current() -> MachineInfo {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let model = cpuinfo.split(separator: "\n")
             .first { $0.hasPrefix("model name") }
@@ -46,7 +46,7 @@ public struct MachineInfo: Sendable, Hashable {
     }
 
     /// The 1-minute load average now (`/proc/loadavg`), or NaN when unavailable.
-    public static func currentLoadAverage() -> Double {
+    package static func currentLoadAverage() -> Double {
         let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
         return text.split(separator: " ").first.flatMap { Double($0) } ?? .nan
     }

@@ -5,14 +5,14 @@ import Foundation
 /// benchmarks run on a shared machine; this says how much of it the rest was using meanwhile.
 ///
 /// Threading: a plain value; `Sendable`.
-public struct MachineLoad: Sendable, Hashable {
+package struct MachineLoad: Sendable, Hashable {
     private let totalTicks: Double
     private let busyTicks: Double
     private let ownSeconds: Double
     private let wallSeconds: Double
 
     /// The counters now (all zero where `/proc/stat` is missing).
-    public static func snapshot() -> MachineLoad {
+    package static func snapshot() -> MachineLoad {
         let text = (try? String(contentsOfFile: "/proc/stat", encoding: .utf8)) ?? ""
         let fields = text.split(separator: "\n").first { $0.hasPrefix("cpu ") }?
             .split(separator: " ").dropFirst().compactMap { Double($0) } ?? []
@@ -33,7 +33,7 @@ public struct MachineLoad: Sendable, Hashable {
 
     /// The share (0…1) of all processors' time that other processes kept busy between `earlier` and this
     /// snapshot; NaN when unknown.
-    public func othersShare(since earlier: MachineLoad) -> Double {
+    package func othersShare(since earlier: MachineLoad) -> Double {
         let total = totalTicks - earlier.totalTicks
         guard total > 0 else { return .nan }
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -42,7 +42,7 @@ public struct MachineLoad: Sendable, Hashable {
     }
 
     /// The share (0…1) of all processors' time this process used between `earlier` and this snapshot.
-    public func ownShare(since earlier: MachineLoad) -> Double {
+    package func ownShare(since earlier: MachineLoad) -> Double {
         let total = totalTicks - earlier.totalTicks
         guard total > 0 else { return .nan }
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))

@@ -8,10 +8,10 @@ import Darwin
 /// of the calling thread's CPU time.
 ///
 /// Threading: stateless; any thread.
-public enum MonotonicClock {
+package enum MonotonicClock {
     /// Nanoseconds since an arbitrary fixed point (boot); only differences mean anything.
     @inline(__always)
-    public static func nanoseconds() -> UInt64 {
+    package static func nanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
@@ -19,26 +19,26 @@ public enum MonotonicClock {
 
     /// Seconds since an arbitrary fixed point, as a `Double`.
     @inline(__always)
-    public static func seconds() -> Double {
+    package static func seconds() -> Double {
         Double(nanoseconds()) / 1e9
     }
 
     /// CPU time the calling thread has used, in nanoseconds.
-    public static func threadCPUNanoseconds() -> UInt64 {
+    package static func threadCPUNanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 
     /// CPU time used by all the process's threads so far, in nanoseconds.
-    public static func processCPUNanoseconds() -> UInt64 {
+    package static func processCPUNanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 
     /// The median cost of one `nanoseconds()` reading, measured now (subtract it from very short timings).
-    public static func readingCost(samples: Int = 100_000) -> Double {
+    package static func readingCost(samples: Int = 100_000) -> Double {
         var values: [Double] = []
         values.reserveCapacity(samples / 100)
         for _ in 0..<(samples / 100) {

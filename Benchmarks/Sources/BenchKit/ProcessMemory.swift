@@ -3,12 +3,12 @@ import Foundation
 /// This process's memory as the kernel counts it (`/proc/self/status`): resident set now and its peak.
 ///
 /// Threading: stateless; any thread.
-public enum ProcessMemory {
+package enum ProcessMemory {
     /// Resident memory now (`VmRSS`), bytes; 0 when unavailable.
-    public static func residentBytes() -> Double { statusField("VmRSS:") }
+    package static func residentBytes() -> Double { statusField("VmRSS:") }
 
     /// The peak resident memory of the process so far (`VmHWM`), bytes; 0 when unavailable.
-    public static func peakResidentBytes() -> Double { statusField("VmHWM:") }
+    package static func peakResidentBytes() -> Double { statusField("VmHWM:") }
 
     private static func statusField(_ name: String) -> Double {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }

@@ -3,7 +3,7 @@ import Foundation
 /// A measured figure with its unit, formatted for the report.
 ///
 /// Threading: a plain value; `Sendable`.
-public enum Quantity: Sendable, Hashable, CustomStringConvertible {
+package enum Quantity: Sendable, Hashable, CustomStringConvertible {
     /// A duration in nanoseconds.
     case nanoseconds(Double)
     /// A size in bytes.
@@ -16,7 +16,7 @@ public enum Quantity: Sendable, Hashable, CustomStringConvertible {
     case text(String)
 
     /// The number targets are checked against (nanoseconds, bytes, per second, or the factor); nil for text.
-    public var number: Double? {
+    package var number: Double? {
         switch self {
         case .nanoseconds(let value), .bytes(let value), .rate(let value, _), .factor(let value): return value
         case .text: return nil
@@ -24,7 +24,7 @@ public enum Quantity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The figure as the report prints it: `0.31 µs`, `4.87 ms`, `183 B`, `145.6 MB`, `312,000 events/s`, `7.2×`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .nanoseconds(let value): return Quantity.duration(value)
         case .bytes(let value): return Quantity.size(value)
@@ -35,7 +35,7 @@ public enum Quantity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `value` nanoseconds with three significant digits in the largest fitting unit (ns below 100 ns).
-    public static func duration(_ value: Double) -> String {
+    package static func duration(_ value: Double) -> String {
         guard value.isFinite else { return "n/a" }
         let magnitude = abs(value)
         if magnitude < 100 { return "\(significant(value, 3)) ns" }
@@ -45,7 +45,7 @@ public enum Quantity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `value` bytes: exact below 10,000 (`183 B`), else kB/MB/GB of 1000 (`145.6 MB`).
-    public static func size(_ value: Double) -> String {
+    package static func size(_ value: Double) -> String {
         guard value.isFinite else { return "n/a" }
         if abs(value) < 10_000 { return "\(grouped(value)) B" }
         if abs(value) < 1_000_000 { return String(format: "%.1f kB", value / 1_000) }
@@ -54,14 +54,14 @@ public enum Quantity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A multiple: `7.2×`, `0.52×`, `15,234×`.
-    public static func multiple(_ value: Double) -> String {
+    package static func multiple(_ value: Double) -> String {
         guard value.isFinite else { return "n/a" }
         if abs(value) >= 100 { return "\(grouped(value))×" }
         return "\(significant(value, 2 + (abs(value) >= 10 ? 1 : 0)))×"
     }
 
     /// An integer with thousands separators: `1,000,000`.
-    public static func grouped(_ value: Double) -> String {
+    package static func grouped(_ value: Double) -> String {
         guard value.isFinite else { return "n/a" }
         let rounded = Int64(value.rounded())
         let digits = String(abs(rounded))
@@ -74,7 +74,7 @@ public enum Quantity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `value` with `digits` significant digits, without exponent (`0.0312`, `4.87`, `312`).
-    public static func significant(_ value: Double, _ digits: Int) -> String {
+    package static func significant(_ value: Double, _ digits: Int) -> String {
         guard value != 0, value.isFinite else { return value.isFinite ? "0" : "n/a" }
         let magnitude = Int(floor(log10(abs(value))))
         let decimals = max(0, digits - 1 - magnitude)

@@ -2,24 +2,24 @@
 /// the same run), the ratio, and whether the target is met.
 ///
 /// Threading: a plain value; `Sendable`.
-public struct ReportRow: Sendable, Hashable {
+package struct ReportRow: Sendable, Hashable {
     /// What was measured (`added dispatch cost, 1 MB state`).
-    public var figure: String
+    package var figure: String
     /// The figure (the median, where several samples were taken).
-    public var value: Quantity
+    package var value: Quantity
     /// More about the value, printed after it (`p99 2.1 µs`, `n = 4,000`).
-    public var detail: String?
+    package var detail: String?
     /// The target for it, if any.
-    public var target: Target?
+    package var target: Target?
     /// What it is compared against, with that baseline's own value (`JSONEncoder: 14.2 ms`).
-    public var baseline: String?
+    package var baseline: String?
     /// The comparison with the baseline (`7.2× faster`).
-    public var ratio: String?
+    package var ratio: String?
     /// Whether the target is met: from `target` and `value` unless given explicitly; nil without a target.
-    public var met: Bool?
+    package var met: Bool?
 
     /// A row. `met` defaults to checking `value` against `target`.
-    public init(_ figure: String, _ value: Quantity, detail: String? = nil, target: Target? = nil,
+    package init(_ figure: String, _ value: Quantity, detail: String? = nil, target: Target? = nil,
                 baseline: String? = nil, ratio: String? = nil, met: Bool? = nil) {
         self.figure = figure
         self.value = value
@@ -37,7 +37,7 @@ public struct ReportRow: Sendable, Hashable {
     }
 
     /// `met?` as the report writes it: `yes`, `**NO — missed**`, or `—`.
-    public var verdict: String {
+    package var verdict: String {
         switch met {
         case .some(true): return "yes"
         case .some(false): return "**NO — missed**"

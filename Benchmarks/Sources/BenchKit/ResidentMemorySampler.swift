@@ -3,7 +3,7 @@ import Foundation
 /// Samples the resident memory on its own thread every `interval` seconds until stopped, keeping the peak.
 ///
 /// Threading: `start`/`stop`/`peakBytes` from any thread; the samples are guarded by a lock.
-public final class ResidentMemorySampler: @unchecked Sendable {  // `peak`, `running` guarded by `lock`
+package final class ResidentMemorySampler: @unchecked Sendable {  // `peak`, `running` guarded by `lock`
     private let lock = NSLock()
     private let interval: Double
     private var peak: Double = 0
@@ -11,12 +11,12 @@ public final class ResidentMemorySampler: @unchecked Sendable {  // `peak`, `run
     private var finished = true
 
     /// A sampler that reads every `interval` seconds once started.
-    public init(interval: Double = 0.05) {
+    package init(interval: Double = 0.05) {
         self.interval = interval
     }
 
     /// Starts sampling on a new thread.
-    public func start() {
+    package func start() {
         lock.lock()
         running = true
         finished = false
@@ -40,7 +40,7 @@ public final class ResidentMemorySampler: @unchecked Sendable {  // `peak`, `run
 
     /// Stops sampling (waits for the thread's last reading) and returns the peak resident memory seen, bytes.
     @discardableResult
-    public func stop() -> Double {
+    package func stop() -> Double {
         lock.lock()
         running = false
         lock.unlock()
@@ -55,7 +55,7 @@ public final class ResidentMemorySampler: @unchecked Sendable {  // `peak`, `run
     }
 
     /// The highest resident memory seen so far, bytes.
-    public var peakBytes: Double {
+    package var peakBytes: Double {
         lock.lock()
         defer { lock.unlock() }
         return peak

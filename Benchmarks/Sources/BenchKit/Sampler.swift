@@ -3,18 +3,18 @@
 /// with at least 3 samples, even below `minSamples`).
 ///
 /// Threading: a plain value; `Sendable`.
-public struct SamplingPlan: Sendable, Hashable {
+package struct SamplingPlan: Sendable, Hashable {
     /// The fewest samples taken, whatever the time.
-    public var minSamples: Int
+    package var minSamples: Int
     /// The least wall time spent sampling, whatever the count (noisy machines need time more than counts).
-    public var minSeconds: Double
+    package var minSeconds: Double
     /// The most samples taken.
-    public var maxSamples: Int
+    package var maxSamples: Int
     /// The most wall time spent (once at least 3 samples are taken).
-    public var maxSeconds: Double
+    package var maxSeconds: Double
 
     /// A plan; see the properties.
-    public init(minSamples: Int, minSeconds: Double, maxSamples: Int = 1_000_000, maxSeconds: Double = 60) {
+    package init(minSamples: Int, minSeconds: Double, maxSamples: Int = 1_000_000, maxSeconds: Double = 60) {
         self.minSamples = max(1, minSamples)
         self.minSeconds = max(0, minSeconds)
         self.maxSamples = max(self.minSamples, maxSamples)
@@ -26,10 +26,10 @@ public struct SamplingPlan: Sendable, Hashable {
 ///
 /// Threading: stateless; the work runs synchronously in the caller's isolation (so a benchmark on the main actor
 /// can time `@MainActor` work).
-public enum Sampler {
+package enum Sampler {
     /// Times `body` once per sample (wall clock, nanoseconds, including one clock reading) until `plan` is met.
     /// `warmup` runs are made first and not recorded.
-    public static func time(
+    package static func time(
         _ plan: SamplingPlan, warmup: Int = 3, isolation: isolated (any Actor)? = #isolation,
         _ body: () throws -> Void
     ) rethrows -> Samples {
@@ -43,7 +43,7 @@ public enum Sampler {
 
     /// Calls `sample` until `plan` is met; each call returns one measured value (so it can exclude its own
     /// set-up from the timing).
-    public static func collect(
+    package static func collect(
         _ plan: SamplingPlan, isolation: isolated (any Actor)? = #isolation, _ sample: () throws -> Double
     ) rethrows -> Samples {
         var values: [Double] = []

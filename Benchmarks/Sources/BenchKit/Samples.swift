@@ -5,24 +5,24 @@
 /// 990th smallest, so it is a value that was actually measured.
 ///
 /// Threading: a plain value; `Sendable`.
-public struct Samples: Sendable, Hashable {
+package struct Samples: Sendable, Hashable {
     /// The values, ascending.
-    public let sorted: [Double]
+    package let sorted: [Double]
 
     /// Wraps `values` (any order).
-    public init(_ values: [Double]) {
+    package init(_ values: [Double]) {
         sorted = values.sorted()
     }
 
     /// How many values there are.
-    public var count: Int { sorted.count }
+    package var count: Int { sorted.count }
 
     /// True when nothing was measured.
-    public var isEmpty: Bool { sorted.isEmpty }
+    package var isEmpty: Bool { sorted.isEmpty }
 
     /// The nearest-rank percentile `p` (0…1): the smallest value with at least `p` of the values at or below it.
     /// `percentile(0)` is the minimum, `percentile(1)` the maximum. NaN when empty.
-    public func percentile(_ p: Double) -> Double {
+    package func percentile(_ p: Double) -> Double {
         guard !sorted.isEmpty else { return .nan }
         let clamped = min(max(p, 0), 1)
         let rank = Int((clamped * Double(sorted.count)).rounded(.up))
@@ -30,24 +30,24 @@ public struct Samples: Sendable, Hashable {
     }
 
     /// The median (the 50th percentile, nearest rank).
-    public var median: Double { percentile(0.5) }
+    package var median: Double { percentile(0.5) }
 
     /// The 99th percentile (nearest rank).
-    public var p99: Double { percentile(0.99) }
+    package var p99: Double { percentile(0.99) }
 
     /// The smallest value (NaN when empty).
-    public var minimum: Double { sorted.first ?? .nan }
+    package var minimum: Double { sorted.first ?? .nan }
 
     /// The largest value (NaN when empty).
-    public var maximum: Double { sorted.last ?? .nan }
+    package var maximum: Double { sorted.last ?? .nan }
 
     /// The arithmetic mean (NaN when empty).
-    public var mean: Double {
+    package var mean: Double {
         sorted.isEmpty ? .nan : sorted.reduce(0, +) / Double(sorted.count)
     }
 
     /// Every value minus `offset` (for instance the cost of reading the clock), never below zero.
-    public func subtracting(_ offset: Double) -> Samples {
+    package func subtracting(_ offset: Double) -> Samples {
         Samples(sorted.map { max(0, $0 - offset) })
     }
 }

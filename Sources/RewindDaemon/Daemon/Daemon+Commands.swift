@@ -14,7 +14,7 @@ import RewindWire
 /// timeout (``DaemonConfiguration/commandTimeout``): by the app, or by `command_failed`.
 extension Daemon {
     /// What a command to an app came back with.
-    public typealias CommandCompletion = @Sendable (Result<CommandResult, DaemonError>) -> Void
+    package typealias CommandCompletion = @Sendable (Result<CommandResult, DaemonError>) -> Void
 
     /// A command sent to a live app and not answered yet: what a caller needs to fail it early (a skip whose
     /// deadline passed fails the replay it waited for).
@@ -31,7 +31,7 @@ extension Daemon {
     /// and the patches after it. An event whose state the recording does not hold (inside a `dropped` range) is
     /// refused with the reason and the nearest known states. `completion` runs on any thread when the app answers,
     /// or at once on failure. Any thread; returns at once (the work runs on the session's command queue).
-    public func jump(session id: SessionID, to index: Int64, completion: @escaping CommandCompletion) {
+    package func jump(session id: SessionID, to index: Int64, completion: @escaping CommandCompletion) {
         onCommandQueue(of: id) { [self] in
             do throws(DaemonError) {
                 let (live, connection) = try liveApp(id, needing: WireCapability.jump, for: "jump")
@@ -73,7 +73,7 @@ extension Daemon {
     /// An action the app cannot decode is refused with the app's reason followed by the actions the session
     /// recorded, one of each label (the shapes the app's action type takes).
     /// Any thread; returns at once (the command goes out from the session's command queue, after those before).
-    public func dispatch(session id: SessionID, action: JSONValue, completion: @escaping CommandCompletion) {
+    package func dispatch(session id: SessionID, action: JSONValue, completion: @escaping CommandCompletion) {
         onCommandQueue(of: id) { [self] in
             do throws(DaemonError) {
                 let (live, connection) = try liveApp(id, needing: WireCapability.dispatch, for: "dispatch")
@@ -100,7 +100,7 @@ extension Daemon {
     /// only reports the number).
     /// Any thread; returns at once: the work runs on the target's command queue (the replay goes to its app after
     /// the commands given it before).
-    public func replay(session source: SessionID, from: Int64? = nil, to: Int64? = nil, into target: SessionID,
+    package func replay(session source: SessionID, from: Int64? = nil, to: Int64? = nil, into target: SessionID,
                        keepingStates: Bool = true, completion: @escaping CommandCompletion) {
         onCommandQueue(of: target) { [self] in
             do throws(DaemonError) {
@@ -153,7 +153,7 @@ extension Daemon {
     /// The whole answer (every portion) must arrive within the command timeout, or the replay fails with
     /// `command_failed` ("the app did not answer within …"; later portions are ignored).
     /// Any thread; does no file work (it sends at once, on the caller's thread).
-    public func replay(state: JSONValue, actions: [JSONValue], reset: Bool = true, keepingStates: Bool = true,
+    package func replay(state: JSONValue, actions: [JSONValue], reset: Bool = true, keepingStates: Bool = true,
                        into target: SessionID, note: (label: String, detail: String)? = nil,
                        completion: @escaping CommandCompletion) {
         startReplay(state: state, actions: actions, reset: reset, keepingStates: keepingStates, into: target,
@@ -202,20 +202,20 @@ extension Daemon {
     /// How long a caller waits for a command's completion by default: the daemon answers every command within
     /// ``DaemonConfiguration/commandTimeout`` (a `command_failed` when the app does not answer), plus 15 s for its own
     /// work (reading the session file); a day when commands have no time limit.
-    public var commandAnswerBound: Double {
+    package var commandAnswerBound: Double {
         let timeout = configuration.commandTimeout
         return timeout > 0 && timeout.isFinite ? timeout + 15 : 86_400
     }
 
     /// Runs a command and waits up to `timeout` seconds (default ``commandAnswerBound``) for its completion (for the
     /// CLI, the timeline and tests).
-    public func waitFor(timeout: Double? = nil,
+    package func waitFor(timeout: Double? = nil,
                         _ command: (@escaping CommandCompletion) -> Void) -> Result<CommandResult, DaemonError> {
         waitForOutcome(timeout: timeout, command)
     }
 
     /// ``waitFor(timeout:_:)`` for commands with a richer outcome (``skip(session:index:completion:)``).
-    public func waitForOutcome<Outcome: Sendable>(
+    package func waitForOutcome<Outcome: Sendable>(
         timeout: Double? = nil, _ command: (@escaping @Sendable (Result<Outcome, DaemonError>) -> Void) -> Void
     ) -> Result<Outcome, DaemonError> {
         let bound = timeout ?? commandAnswerBound

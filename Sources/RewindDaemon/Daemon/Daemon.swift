@@ -22,13 +22,13 @@ import RewindWire
 /// service thread; each app connection's messages on its own queue; control commands on their session's queue
 /// (``SessionCommandQueues``, ``SkipToggleLanes``), never waiting for an app; each recording writes on its own
 /// thread. Observers of ``events`` are called on the service thread.
-public final class Daemon: @unchecked Sendable {  // mutable state guarded by `lock`; connections by the service thread
+package final class Daemon: @unchecked Sendable {  // mutable state guarded by `lock`; connections by the service thread
     /// What the daemon was started with.
-    public let configuration: DaemonConfiguration
+    package let configuration: DaemonConfiguration
     /// The session files.
-    public let store: SessionStore
+    package let store: SessionStore
     /// Session starts and ends, and every recorded event, for the timeline and `rewind tail`.
-    public let events = DaemonEventHub()
+    package let events = DaemonEventHub()
 
     let registry: SessionRegistry
     /// The app connections open at the server (for the registry: a session whose connection is open is never
@@ -48,7 +48,7 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
     private let ingest = DispatchGroup()
 
     /// Opens the data directory. Refuses a non-loopback address without a token.
-    public init(configuration: DaemonConfiguration) throws(DaemonError) {
+    package init(configuration: DaemonConfiguration) throws(DaemonError) {
         if !configuration.isLoopback && (configuration.token ?? "").isEmpty {
             throw DaemonError("binding to \(configuration.host) (beyond loopback) requires a token: pass "
                 + "--token-file PATH (a file only you can read, mode 0600) or set REWIND_TOKEN (--token works too, "
@@ -88,7 +88,7 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
     /// Threading: any thread; does no file work (a daemon restarted over many interrupted sessions on a busy disk
     /// listens at once).
     @discardableResult
-    public func start() throws(DaemonError) -> Int {
+    package func start() throws(DaemonError) -> Int {
         // A file-size limit (`ulimit -f`) must fail the write (EFBIG, reported as an unwritable session file)
         // rather than kill the daemon with SIGXFSZ: it keeps serving and keeps what it had committed.
         signal(SIGXFSZ, SIG_IGN)
@@ -128,7 +128,7 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
     }
 
     /// The port the daemon listens on (after ``start()``).
-    public var port: Int {
+    package var port: Int {
         lock.lock()
         defer { lock.unlock() }
         return server?.listeningPort ?? 0
@@ -140,7 +140,7 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
     /// The sessions are finished side by side (up to eight at once): closing a session file checkpoints its write-ahead log, which for
     /// a busy recording is mostly waiting for the disk, and one after the other a daemon that recorded ten busy
     /// apps took more than 10 s to stop (the soak's limit).
-    public func stop() {
+    package func stop() {
         lock.lock()
         let server = self.server
         self.server = nil
@@ -161,15 +161,15 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
     /// or `timeout` seconds pass; true when it was. Apps' messages are handled on their connections' own queues, so
     /// tools and tests that just saw a frame arrive call this before reading what it recorded.
     @discardableResult
-    public func waitUntilIdle(timeout: Double = 10) -> Bool {
+    package func waitUntilIdle(timeout: Double = 10) -> Bool {
         ingest.wait(timeout: .now() + timeout) == .success
     }
 
     /// Every session seen since the daemon started (live or disconnected), oldest first.
-    public var sessions: [LiveSession] { registry.all }
+    package var sessions: [LiveSession] { registry.all }
 
     /// The session with that id, if the daemon has seen it since it started.
-    public func session(_ id: SessionID) -> LiveSession? { registry.session(id) }
+    package func session(_ id: SessionID) -> LiveSession? { registry.session(id) }
 
     /// Sends `message` to an app's connection.
     func send(_ message: DaemonMessage, to connection: ConnectionID) -> Bool {
@@ -204,7 +204,7 @@ public final class Daemon: @unchecked Sendable {  // mutable state guarded by `l
 
 extension Daemon: WebSocketServerDelegate {
     /// Service thread: creates the connection's protocol handler for its subprotocol.
-    public func server(_ server: WebSocketServer, didOpen id: ConnectionID, subprotocol: String, origin: String?,
+    package func server(_ server: WebSocketServer, didOpen id: ConnectionID, subprotocol: String, origin: String?,
                        peer: String) -> Bool {
         if subprotocol == WireProtocol.controlSubprotocol {
             let connection = ControlConnection(
@@ -235,7 +235,7 @@ extension Daemon: WebSocketServerDelegate {
     }
 
     /// Service thread: routes a message to its connection's handler.
-    public func server(_ server: WebSocketServer, didReceive message: [UInt8], isBinary: Bool, from id: ConnectionID) {
+    package func server(_ server: WebSocketServer, didReceive message: [UInt8], isBinary: Bool, from id: ConnectionID) {
         lock.lock()
         let app = appConnections[id]
         let control = app == nil ? controlConnections[id] : nil
@@ -248,7 +248,7 @@ extension Daemon: WebSocketServerDelegate {
     }
 
     /// Service thread: ends the connection's session or subscriptions.
-    public func server(_ server: WebSocketServer, didClose id: ConnectionID, code: UInt16?) {
+    package func server(_ server: WebSocketServer, didClose id: ConnectionID, code: UInt16?) {
         lock.lock()
         let app = appConnections.removeValue(forKey: id)
         let control = controlConnections.removeValue(forKey: id)

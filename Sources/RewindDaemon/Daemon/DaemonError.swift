@@ -3,14 +3,14 @@ import RewindWire
 
 /// Why the daemon could not start, or why a request to it failed, as one sentence a user can act on, with the
 /// stable protocol code a control client receives.
-public struct DaemonError: Error, CustomStringConvertible, Sendable {
+package struct DaemonError: Error, CustomStringConvertible, Sendable {
     /// The sentence.
-    public let description: String
+    package let description: String
     /// The code sent to control clients (see docs/PROTOCOL.md).
-    public let code: WireErrorCode
+    package let code: WireErrorCode
 
     /// An error with that sentence and code.
-    public init(_ description: String, code: WireErrorCode = .internal) {
+    package init(_ description: String, code: WireErrorCode = .internal) {
         self.description = description
         self.code = code
     }

@@ -2,7 +2,7 @@ import RewindSessionFile
 import RewindWire
 
 /// What the daemon tells its observers (the live timeline, `rewind tail` clients).
-public enum DaemonEvent: Sendable {
+package enum DaemonEvent: Sendable {
     /// An app connected and its session began (or resumed).
     case sessionStarted(SessionID, AppIdentity)
     /// A session's app disconnected; its file is complete.

@@ -8,9 +8,9 @@ import RewindSessionFile
 ///
 /// Threading: any thread. Observers are called on the publishing thread (the server's service thread for
 /// ingest) and must return quickly: hand work off, never block.
-public final class DaemonEventHub: @unchecked Sendable {  // all state guarded by `lock`
+package final class DaemonEventHub: @unchecked Sendable {  // all state guarded by `lock`
     /// Identifies one observer, to remove it.
-    public struct Token: Hashable, Sendable { let rawValue: UInt64 }
+    package struct Token: Hashable, Sendable { let rawValue: UInt64 }
 
     private let lock = NSLock()
     private var observers: [UInt64: @Sendable (DaemonEvent) -> Void] = [:]
@@ -18,11 +18,11 @@ public final class DaemonEventHub: @unchecked Sendable {  // all state guarded b
     private var recordedCount: UInt64 = 0
 
     /// An empty hub.
-    public init() {}
+    package init() {}
 
     /// Calls `observer` with every event from now on, until ``removeObserver(_:)``.
     @discardableResult
-    public func addObserver(_ observer: @escaping @Sendable (DaemonEvent) -> Void) -> Token {
+    package func addObserver(_ observer: @escaping @Sendable (DaemonEvent) -> Void) -> Token {
         lock.lock()
         defer { lock.unlock() }
         let token = nextToken
@@ -32,14 +32,14 @@ public final class DaemonEventHub: @unchecked Sendable {  // all state guarded b
     }
 
     /// Stops calling the observer behind `token`.
-    public func removeObserver(_ token: Token) {
+    package func removeObserver(_ token: Token) {
         lock.lock()
         observers[token.rawValue] = nil
         lock.unlock()
     }
 
     /// Every event recorded since the daemon started (all sessions).
-    public var totalRecorded: UInt64 {
+    package var totalRecorded: UInt64 {
         lock.lock()
         defer { lock.unlock() }
         return recordedCount

@@ -22,15 +22,15 @@ import RewindWire
 /// buffers rows and writes them on its own thread), except ``resume(_:connection:closeWait:reopen:resumePoint:)``,
 /// which may wait for the previous connection's close to be handled and reads the file, and ``detach(_:)``, which
 /// finishes the file outside the lock.
-public final class LiveSession: @unchecked Sendable {  // all mutable state guarded by `lock`
+package final class LiveSession: @unchecked Sendable {  // all mutable state guarded by `lock`
     /// The session's id (its file name under the data directory).
-    public let id: SessionID
+    package let id: SessionID
     /// The app this session records.
-    public let identity: AppIdentity
+    package let identity: AppIdentity
     /// The Swift type name of the app's state, as the app reported it.
-    public let stateType: String?
+    package let stateType: String?
     /// When the session started.
-    public let startedAt: Date
+    package let startedAt: Date
 
     private var recording: SessionRecording
     private let hub: DaemonEventHub
@@ -96,17 +96,17 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
 
     /// The app's current state as rebuilt by the daemon, or nil while it is unknown (after a failed patch, lost
     /// actions or a `dropped` range, until the next whole state) and once the app disconnected (it is let go then).
-    public var currentState: JSONValue? {
+    package var currentState: JSONValue? {
         withLock { ingest.knownState }
     }
 
     /// The connection the app is on, or nil while it is disconnected.
-    public var connectionID: ConnectionID? {
+    package var connectionID: ConnectionID? {
         withLock { appConnection?.id }
     }
 
     /// True while the app is connected.
-    public var isLive: Bool { connectionID != nil }
+    package var isLive: Bool { connectionID != nil }
 
     /// The connection that holds the session: the one taking it over (``claim(for:isOpen:)``), else the one the app is
     /// on; nil when none does.
@@ -116,22 +116,22 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
 
     /// The abilities the app's latest `hello` offered (`jump`, `dispatch`, `replay`, `batch`…): the daemon sends it
     /// only the commands they name (see ``Daemon``'s commands). Empty before the first `hello` of this daemon.
-    public var capabilities: [String] {
+    package var capabilities: [String] {
         get { withLock { offered } }
         set { withLock { offered = newValue } }
     }
 
     /// The index of the last event appended.
-    public var lastIndex: Int64 { withLock { recording.lastIndex } }
+    package var lastIndex: Int64 { withLock { recording.lastIndex } }
 
     /// The index of the last event committed to disk.
-    public var committedIndex: Int64 { withLock { recording.committedIndex } }
+    package var committedIndex: Int64 { withLock { recording.committedIndex } }
 
     /// A problem writing the session file (disk full, unwritable), if any.
-    public var storageError: SessionStoreError? { withLock { recording.lastError } }
+    package var storageError: SessionStoreError? { withLock { recording.lastError } }
 
     /// How many of the app's actions never reached the daemon, each counted in a `dropped` row labelled `lost`.
-    public var actionsLost: UInt64 { withLock { ingest.lostActions } }
+    package var actionsLost: UInt64 { withLock { ingest.lostActions } }
 
     /// Every action of the run up to this number is recorded or counted lost (appended; committed soon after).
     var accountedThrough: UInt64 { withLock { ingest.accountedThrough } }
@@ -473,7 +473,7 @@ public final class LiveSession: @unchecked Sendable {  // all mutable state guar
     var hasEnded: Bool { withLock { ended } }
 
     /// Waits until everything appended so far is on disk.
-    public func flush() {
+    package func flush() {
         withLock { recording }.flush()
     }
 }

@@ -27,14 +27,14 @@ import RewindWire
 /// (``SessionCommandQueues``), never behind a toggle.
 extension Daemon {
     /// What a skip toggle came back with.
-    public typealias SkipCompletion = @Sendable (Result<SkipOutcome, DaemonError>) -> Void
+    package typealias SkipCompletion = @Sendable (Result<SkipOutcome, DaemonError>) -> Void
 
     /// Toggles whether action event `index` (of the main line) of live session `id` is skipped, and has the app
     /// recompute the states after it (see the extension's notes). `completion` runs on any thread once the
     /// recomputed branch is recorded, at once on a refusal, or with `command_failed` naming what the toggle waited
     /// for when the command timeout (counted from this call) passes first. Toggles of one session run one at a
     /// time; nothing else waits for them.
-    public func skip(session id: SessionID, index: Int64, completion: @escaping SkipCompletion) {
+    package func skip(session id: SessionID, index: Int64, completion: @escaping SkipCompletion) {
         let run = SkipRun(session: id, index: index, completion: completion)
         run.armDeadline(after: configuration.commandTimeout, shown: Self.duration(configuration.commandTimeout))
         skipLanes.enqueue(forSessionFile: store.fileURL(for: id).path) { [self] finished in
@@ -55,7 +55,7 @@ extension Daemon {
     /// after its last recomputed action; for 0 (the main line), the state after the main line's last action.
     /// The app reports it as a `jump`, recorded on the main line. Any thread; returns at once (the work runs on the
     /// session's command queue, never behind a skip toggle).
-    public func showBranch(session id: SessionID, branch: Int64, completion: @escaping CommandCompletion) {
+    package func showBranch(session id: SessionID, branch: Int64, completion: @escaping CommandCompletion) {
         onCommandQueue(of: id) { [self] in
             do throws(DaemonError) {
                 let (live, connection) = try liveApp(id, needing: WireCapability.jump, for: "show a branch")
@@ -82,7 +82,7 @@ extension Daemon {
     /// them; `next` says where the next page starts), and with `withState` the recorded state before `from` (the
     /// first page's): what a client needs to replay at its own pace. Any thread; returns at once (the work runs on the
     /// session's command queue).
-    public func recordedActions(session id: SessionID, from: Int64? = nil, to: Int64? = nil, withState: Bool = true,
+    package func recordedActions(session id: SessionID, from: Int64? = nil, to: Int64? = nil, withState: Bool = true,
                                 completion: @escaping @Sendable (Result<RecordedActions, DaemonError>) -> Void) {
         onCommandQueue(of: id) { [self] in
             do throws(DaemonError) {

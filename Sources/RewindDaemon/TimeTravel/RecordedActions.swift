@@ -5,20 +5,20 @@ import RewindWire
 /// to replay them at its own pace (``Daemon/recordedActions(session:from:to:completion:)``).
 ///
 /// Threading: a plain value; `Sendable`.
-public struct RecordedActions: Sendable, Hashable {
+package struct RecordedActions: Sendable, Hashable {
     /// One recorded action.
-    public struct Action: Sendable, Hashable {
+    package struct Action: Sendable, Hashable {
         /// The event's index in the session.
-        public var index: Int64
+        package var index: Int64
         /// When the app dispatched it, unix seconds.
-        public var time: Double
+        package var time: Double
         /// Its timeline label.
-        public var label: String?
+        package var label: String?
         /// Its `Codable` encoding.
-        public var action: JSONValue
+        package var action: JSONValue
 
         /// An action with every field given.
-        public init(index: Int64, time: Double, label: String?, action: JSONValue) {
+        package init(index: Int64, time: Double, label: String?, action: JSONValue) {
             self.index = index
             self.time = time
             self.label = label
@@ -26,7 +26,7 @@ public struct RecordedActions: Sendable, Hashable {
         }
 
         /// The wire form: `{"seq", "time", "label"?, "action"}`.
-        public var json: JSONValue {
+        package var json: JSONValue {
             var o = JSONObject()
             o["seq"] = .int(index)
             o["time"] = .double(time)
@@ -36,7 +36,7 @@ public struct RecordedActions: Sendable, Hashable {
         }
 
         /// Reads the wire form; nil when a member is missing or has the wrong type.
-        public init?(json: JSONValue) {
+        package init?(json: JSONValue) {
             guard case .object(let o) = json, let index = o["seq"]?.int64Value, let time = o["time"]?.doubleValue,
                   let action = o["action"] else {
                 return nil
@@ -47,23 +47,23 @@ public struct RecordedActions: Sendable, Hashable {
 
     /// The most bytes of encoded actions one page holds (beyond it the page ends after the action that crossed it):
     /// a reply stays far below the message limit, and the daemon holds one page at a time, however long the session.
-    public static let pageBytes = 1 << 20
+    package static let pageBytes = 1 << 20
     /// The most actions one page holds.
-    public static let pageActions = 10_000
+    package static let pageActions = 10_000
 
     /// The recorded state before the first action (the state a replay starts from); nil on a later page (asked
     /// for without it).
-    public var state: JSONValue?
+    package var state: JSONValue?
     /// The actions, in order.
-    public var actions: [Action]
+    package var actions: [Action]
     /// The type of the states the session recorded, when its app said it (`hello.stateType`): a client replaying
     /// them into another app compares it with that app's before sending anything.
-    public var stateType: String?
+    package var stateType: String?
     /// The event index the next page starts at, when the range asked for goes on past this page.
-    public var next: Int64?
+    package var next: Int64?
 
     /// Actions with the state before them.
-    public init(state: JSONValue?, actions: [Action], stateType: String? = nil, next: Int64? = nil) {
+    package init(state: JSONValue?, actions: [Action], stateType: String? = nil, next: Int64? = nil) {
         self.state = state
         self.actions = actions
         self.stateType = stateType
@@ -72,7 +72,7 @@ public struct RecordedActions: Sendable, Hashable {
 
     /// The wire form (the `recordedActions` control command's result):
     /// `{"state"?, "actions": [...], "stateType"?, "next"?}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var o = JSONObject()
         if let state { o["state"] = state }
         o["actions"] = .array(actions.map(\.json))
@@ -82,7 +82,7 @@ public struct RecordedActions: Sendable, Hashable {
     }
 
     /// Reads the wire form; nil when it is not one.
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard case .object(let o) = json, case .array(let items)? = o["actions"] else { return nil }
         let state = o["state"]
         var actions: [Action] = []

@@ -18,12 +18,12 @@ import RewindWire
 /// are not compared (their actions still run); redacted values are compared as their placeholder.
 ///
 /// Threading: `verify` blocks the calling thread; `replay` is called on it, and `progress` too.
-public struct SessionVerifier {
+package struct SessionVerifier {
     /// Runs one segment in the app: reset to `state`, run `actions`, return the state after each action.
-    public typealias Replay = (_ state: JSONValue, _ actions: [JSONValue]) throws -> [JSONValue]
+    package typealias Replay = (_ state: JSONValue, _ actions: [JSONValue]) throws -> [JSONValue]
 
     /// What a verification found.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// Every compared event matched.
         case verified(events: Int)
         /// The first event whose state differs.
@@ -31,17 +31,17 @@ public struct SessionVerifier {
     }
 
     /// The first event whose state the app computed differently from the recording.
-    public struct Divergence: Sendable, Equatable {
+    package struct Divergence: Sendable, Equatable {
         /// The event's index in the session.
-        public var index: Int64
+        package var index: Int64
         /// The action's label.
-        public var label: String
+        package var label: String
         /// The recorded state after the event.
-        public var recorded: JSONValue
+        package var recorded: JSONValue
         /// The state the app computed.
-        public var actual: JSONValue
+        package var actual: JSONValue
         /// The patch that turns the recorded state into the app's.
-        public var diff: JSONPatch
+        package var diff: JSONPatch
     }
 
     private let reader: SessionReader
@@ -51,14 +51,14 @@ public struct SessionVerifier {
     /// A verifier for the session `reader` reads; segments longer than `segmentLimit` actions are split, and so
     /// are segments whose states would take more than `stateBudget` bytes of JSON in all (the states of a segment
     /// are held at once: with a 1 MB state, 64 actions a segment).
-    public init(reader: SessionReader, segmentLimit: Int = 1_000, stateBudget: Int = 64 << 20) {
+    package init(reader: SessionReader, segmentLimit: Int = 1_000, stateBudget: Int = 64 << 20) {
         self.reader = reader
         self.segmentLimit = max(1, segmentLimit)
         self.stateBudget = max(1, stateBudget)
     }
 
     /// Verifies the whole session through `replay`; `progress` is told how many events were checked so far.
-    public func verify(replay: Replay, progress: (Int64, Int64) -> Void = { _, _ in }) throws -> Outcome {
+    package func verify(replay: Replay, progress: (Int64, Int64) -> Void = { _, _ in }) throws -> Outcome {
         let total = reader.eventCount
         var compared = 0
         var segment: [(event: RecordedEvent, comparable: Bool)] = []

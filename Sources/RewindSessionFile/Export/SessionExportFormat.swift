@@ -1,6 +1,6 @@
 /// The file formats a session can be exported to and imported from (docs/SESSION-FORMAT.md).
 /// Threading: a plain value; `Sendable`.
-public enum SessionExportFormat: String, Sendable, Hashable, Codable, CaseIterable {
+package enum SessionExportFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// Rewind's JSON Lines: a header line with the session and its initial state, then one event per line.
     /// Lossless: every branch, every field.
     case jsonl

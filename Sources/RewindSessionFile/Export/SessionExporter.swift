@@ -7,23 +7,23 @@ import RewindWire
 /// session's length. A session being recorded is exported up to the events committed when the reader was last
 /// refreshed. `progress` is called on the exporting thread every few thousand events and at the end.
 /// Threading: a value; each call runs on the caller's thread (the reader serializes its own access).
-public struct SessionExporter: Sendable {
+package struct SessionExporter: Sendable {
     /// The session to export.
-    public let reader: SessionReader
+    package let reader: SessionReader
     /// The largest state the export rebuilds from the stored patches, in bytes of compact JSON (about): a session
     /// recorded before the daemon bounded states may hold a patch that copies the state into itself; its export
     /// fails naming the event instead of writing without end. Default 1 GiB.
-    public let maxStateBytes: Int
+    package let maxStateBytes: Int
 
     /// An exporter of the session `reader` reads.
-    public init(reader: SessionReader, maxStateBytes: Int = 1 << 30) {
+    package init(reader: SessionReader, maxStateBytes: Int = 1 << 30) {
         self.reader = reader
         self.maxStateBytes = maxStateBytes
     }
 
     /// Writes the export to `url`. The file appears complete or not at all (written as `<file>.partial`, then
     /// renamed). Throws `unwritable`/`diskFull` naming the file, or a reading error.
-    public func export(
+    package func export(
         format: SessionExportFormat, to url: URL, progress: ((TransferProgress) -> Void)? = nil
     ) throws(SessionStoreError) {
         let output = try ExportOutput(url: url)
@@ -32,7 +32,7 @@ public struct SessionExporter: Sendable {
 
     /// Writes the export to an open file descriptor (for example 1, standard output), which stays open.
     /// `name` is how errors call it.
-    public func export(
+    package func export(
         format: SessionExportFormat, toFileDescriptor descriptor: Int32, name: String = "standard output",
         progress: ((TransferProgress) -> Void)? = nil
     ) throws(SessionStoreError) {

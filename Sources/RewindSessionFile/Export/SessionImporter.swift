@@ -8,18 +8,18 @@ import RewindWire
 /// deleted. Patches are applied to rebuild the states (JSON Lines); for Redux DevTools files the patches are
 /// computed from consecutive `computedStates`. `progress` is called on the importing thread.
 /// Threading: a value; each call runs on the caller's thread.
-public struct SessionImporter: Sendable {
+package struct SessionImporter: Sendable {
     /// Where imported sessions are created.
-    public let store: SessionStore
+    package let store: SessionStore
     /// The longest line of a file (and the longest pretty-printed document), in bytes: beyond it the import fails
     /// without reading further. Default 256 MiB.
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
     /// The largest state an event's patch may build, in bytes of compact JSON (about): a patch going beyond it
     /// fails the import (a JSON Patch `copy` can double a state with a few bytes). Default 256 MiB.
-    public let maxStateBytes: Int
+    package let maxStateBytes: Int
 
     /// An importer into `store`.
-    public init(store: SessionStore, maxLineBytes: Int = 256 << 20, maxStateBytes: Int = 256 << 20) {
+    package init(store: SessionStore, maxLineBytes: Int = 256 << 20, maxStateBytes: Int = 256 << 20) {
         self.store = store
         self.maxLineBytes = maxLineBytes
         self.maxStateBytes = maxStateBytes
@@ -28,7 +28,7 @@ public struct SessionImporter: Sendable {
     /// The format of the file at `url`: JSON Lines when its first line is a Rewind session header, Redux DevTools
     /// when the file is one JSON object with `actionsById` and `computedStates`. Throws `unknownImportFormat`,
     /// `malformedImport` (a file that is not JSON, naming the line) or `unreadable`.
-    public static func detectFormat(of url: URL) throws(SessionStoreError) -> SessionExportFormat {
+    package static func detectFormat(of url: URL) throws(SessionStoreError) -> SessionExportFormat {
         switch try SessionImporter.open(url, maxLineBytes: ImportLineReader.defaultMaxLineBytes) {
         case .lines: return .jsonl
         case .redux: return .reduxDevTools
@@ -36,7 +36,7 @@ public struct SessionImporter: Sendable {
     }
 
     /// Imports the file at `url` into a new session and returns its id.
-    public func importSession(
+    package func importSession(
         from url: URL, progress: ((TransferProgress) -> Void)? = nil
     ) throws(SessionStoreError) -> SessionImportResult {
         switch try SessionImporter.open(url, maxLineBytes: maxLineBytes) {

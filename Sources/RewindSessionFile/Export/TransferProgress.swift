@@ -1,8 +1,8 @@
 /// How far an export or import has come, reported to a progress callback.
 /// Threading: a plain value; `Sendable`.
-public struct TransferProgress: Sendable, Hashable {
+package struct TransferProgress: Sendable, Hashable {
     /// What `completed` and `total` count.
-    public enum Unit: String, Sendable, Hashable {
+    package enum Unit: String, Sendable, Hashable {
         /// Events written (exports).
         case events
         /// Bytes of the input file read (imports).
@@ -10,21 +10,21 @@ public struct TransferProgress: Sendable, Hashable {
     }
 
     /// How much is done.
-    public var completed: Int64
+    package var completed: Int64
     /// How much there is in all (`completed == total` at the end).
-    public var total: Int64
+    package var total: Int64
     /// What is counted.
-    public var unit: Unit
+    package var unit: Unit
 
     /// A progress report.
-    public init(completed: Int64, total: Int64, unit: Unit) {
+    package init(completed: Int64, total: Int64, unit: Unit) {
         self.completed = completed
         self.total = total
         self.unit = unit
     }
 
     /// `completed / total` between 0 and 1 (1 when there is nothing to do).
-    public var fraction: Double {
+    package var fraction: Double {
         total > 0 ? min(1, Double(completed) / Double(total)) : 1
     }
 }

@@ -1,6 +1,6 @@
 /// What one row of a session's timeline records. Stored as its raw value in the `kind` column.
 /// Threading: a plain value; `Sendable`.
-public enum EventKind: String, Sendable, Codable, CaseIterable {
+package enum EventKind: String, Sendable, Codable, CaseIterable {
     /// An action the app dispatched; `patch` turns the previous state into the next.
     case action
     /// A full state the app sent (after `hello`, or after the outbox coalesced); recorded with a keyframe.

@@ -8,30 +8,30 @@ import RewindWire
 /// `reconnect` or `replay` without a patch, which stands for a state replaced as a whole and gets a keyframe.
 /// Any other event whose state does not follow from its patch must be appended with `forceKeyframe: true`.
 /// Threading: a plain value; `Sendable`.
-public struct NewEvent: Sendable, Hashable {
+package struct NewEvent: Sendable, Hashable {
     /// The app's per-connection sequence number, when the event came from the app.
-    public var appSeq: Int64?
+    package var appSeq: Int64?
     /// When it happened, unix seconds.
-    public var time: Double
+    package var time: Double
     /// What kind of row this is.
-    public var kind: EventKind
+    package var kind: EventKind
     /// The timeline label (an action's type, e.g. `todo/add`).
-    public var label: String?
+    package var label: String?
     /// The action as the app encoded it.
-    public var action: JSONValue?
+    package var action: JSONValue?
     /// The change to the state (see the type's contract).
-    public var patch: JSONPatch?
+    package var patch: JSONPatch?
     /// How long the app's reducer took, microseconds.
-    public var reducerMicros: Double?
+    package var reducerMicros: Double?
     /// Display text for errors, drops, reconnects, notes: for people only; what code needs is in ``meaning``.
-    public var detail: String?
+    package var detail: String?
     /// What the row means: whether the state after it is known (and why not), and the facts its detail tells.
-    public var meaning: RowMeaning
+    package var meaning: RowMeaning
     /// 0 for the original timeline; N > 0 for the N-th recomputation (skip/replay).
-    public var branch: Int64
+    package var branch: Int64
 
     /// An event; every field has a default (`time` is now, `kind` is `.action`, `branch` is 0).
-    public init(
+    package init(
         appSeq: Int64? = nil,
         time: Double = Date().timeIntervalSince1970,
         kind: EventKind = .action,

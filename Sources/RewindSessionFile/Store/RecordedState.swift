@@ -5,14 +5,14 @@ import RewindWire
 /// lost track of the app's state), with why.
 ///
 /// Threading: a plain value; `Sendable`.
-public enum RecordedState: Sendable, Hashable {
+package enum RecordedState: Sendable, Hashable {
     /// The exact state after the event.
     case known(JSONValue)
     /// The recording does not hold the state after the event.
     case unknown(UnknownState)
 
     /// The state when it is known, nil when it is not.
-    public var value: JSONValue? {
+    package var value: JSONValue? {
         // Spelled out: a bare `nil` would be JSONValue's nil literal (`.null`), not "no value".
         if case .known(let state) = self { return state }
         return JSONValue?.none

@@ -8,26 +8,26 @@ import RewindWire
 /// ``SchemaOneMeaning``, the only code that reads `detail`.
 ///
 /// Threading: a plain value; `Sendable`.
-public struct RowMeaning: Sendable, Hashable {
+package struct RowMeaning: Sendable, Hashable {
     /// Set when the state after the row (on its branch) is not known: why, and which row made it so.
-    public var unknownState: UnknownStateMark?
+    package var unknownState: UnknownStateMark?
     /// For a row of a recomputed branch: the main-line event it recomputes.
-    public var recomputes: Int64?
+    package var recomputes: Int64?
     /// For a `skip` row: the event it skips or brings back.
-    public var skip: SkipMark?
+    package var skip: SkipMark?
     /// For a `dropped` row labelled `lost`: the run's actions it counts as lost.
-    public var lost: LostActions?
+    package var lost: LostActions?
     /// For an app's action: it was dispatched before the connection that delivered it was made (the app queued it
     /// while disconnected), as the app's `hello` says (`dispatched`), not as clocks suggest.
-    public var beforeConnect: Bool
+    package var beforeConnect: Bool
     /// For a `jump` row: the event whose recorded state the daemon put the app into (0: the initial state).
-    public var jumpTarget: Int64?
+    package var jumpTarget: Int64?
     /// For a `snapshot`, `jump` or `replay` row: why the app sent the whole state (`snapshot.reason`: `coalesced`,
     /// `resync`, `encoding`, `jump`, `replay`, …).
-    public var stateReason: String?
+    package var stateReason: String?
 
     /// A meaning with every field given; the default is a row whose state is known and that says nothing more.
-    public init(unknownState: UnknownStateMark? = nil, recomputes: Int64? = nil, skip: SkipMark? = nil,
+    package init(unknownState: UnknownStateMark? = nil, recomputes: Int64? = nil, skip: SkipMark? = nil,
                 lost: LostActions? = nil, beforeConnect: Bool = false, jumpTarget: Int64? = nil,
                 stateReason: String? = nil) {
         self.unknownState = unknownState
@@ -40,7 +40,7 @@ public struct RowMeaning: Sendable, Hashable {
     }
 
     /// True when the state after the row is known.
-    public var stateKnown: Bool { unknownState == nil }
+    package var stateKnown: Bool { unknownState == nil }
 
     /// The `meaning` column's JSON object (`recomputes`, `skip`, `lost`, `beforeConnect`, `jumpTarget`,
     /// `stateReason`), nil when it says none.
@@ -100,15 +100,15 @@ public struct RowMeaning: Sendable, Hashable {
 /// Why a row's state is unknown, and the row that made it so (the first row of its stretch of unknown state has
 /// the same `cause` as every other row of the stretch).
 /// Threading: a plain value; `Sendable`.
-public struct UnknownStateMark: Sendable, Hashable {
+package struct UnknownStateMark: Sendable, Hashable {
     /// Why the state is unknown.
-    public var reason: UnknownStateReason
+    package var reason: UnknownStateReason
     /// The index of the row that made it unknown: the `dropped` or `lost` row, the `error` row of a patch that did
     /// not apply or of an event out of order, the import's opening row.
-    public var cause: Int64
+    package var cause: Int64
 
     /// A mark with every field given.
-    public init(reason: UnknownStateReason, cause: Int64) {
+    package init(reason: UnknownStateReason, cause: Int64) {
         self.reason = reason
         self.cause = cause
     }
@@ -116,7 +116,7 @@ public struct UnknownStateMark: Sendable, Hashable {
 
 /// The reasons the record can lose track of the app's state (stored as their raw values in the `unknown` column).
 /// Threading: a plain value; `Sendable`.
-public enum UnknownStateReason: String, Sendable, Hashable, CaseIterable {
+package enum UnknownStateReason: String, Sendable, Hashable, CaseIterable {
     /// The app's outbox coalesced: the actions of a `dropped` range came without their states (PROTOCOL.md §3.3).
     case dropped
     /// Actions of the run never reached the record (a `lost` row), so the state after them is not known.
@@ -131,14 +131,14 @@ public enum UnknownStateReason: String, Sendable, Hashable, CaseIterable {
 
 /// Which event a `skip` row skips (`skipped` true) or brings back (`skipped` false).
 /// Threading: a plain value; `Sendable`.
-public struct SkipMark: Sendable, Hashable {
+package struct SkipMark: Sendable, Hashable {
     /// The main-line event the row is about.
-    public var event: Int64
+    package var event: Int64
     /// True for a skip, false for an unskip.
-    public var skipped: Bool
+    package var skipped: Bool
 
     /// A mark with every field given.
-    public init(event: Int64, skipped: Bool) {
+    package init(event: Int64, skipped: Bool) {
         self.event = event
         self.skipped = skipped
     }
@@ -146,16 +146,16 @@ public struct SkipMark: Sendable, Hashable {
 
 /// The run's actions a `lost` row counts as lost: `from`…`to` (the app's numbers), `count` of them.
 /// Threading: a plain value; `Sendable`.
-public struct LostActions: Sendable, Hashable {
+package struct LostActions: Sendable, Hashable {
     /// The first lost action's number.
-    public var from: Int64
+    package var from: Int64
     /// The last lost action's number.
-    public var to: Int64
+    package var to: Int64
     /// How many actions were lost.
-    public var count: Int64
+    package var count: Int64
 
     /// A range with every field given.
-    public init(from: Int64, to: Int64, count: Int64) {
+    package init(from: Int64, to: Int64, count: Int64) {
         self.from = from
         self.to = to
         self.count = count

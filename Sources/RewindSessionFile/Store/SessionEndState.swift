@@ -1,6 +1,6 @@
 /// How a session's recording ended, as stored in its metadata.
 /// Threading: a plain value; `Sendable`.
-public enum SessionEndState: String, Sendable, Codable, CaseIterable {
+package enum SessionEndState: String, Sendable, Codable, CaseIterable {
     /// Still being recorded by a running process (holding the session's lock).
     case live
     /// The recording was finished deliberately: the app said `goodbye` with everything it dispatched handed on

@@ -8,17 +8,17 @@ import RewindWire
 /// `init(validating:)`, so no client input ever becomes a path: only `[A-Za-z0-9._-]`, no `..`, starting with a
 /// letter or digit, at most 128 characters.
 /// Threading: a plain value; `Sendable`.
-public struct SessionID: Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
+package struct SessionID: Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
     /// The id's text, safe to use as a file name.
-    public let rawValue: String
+    package let rawValue: String
 
     /// The longest id accepted.
-    public static let maximumLength = 128
+    package static let maximumLength = 128
 
     /// Makes a new id for a session of `appName` starting at `date`: `yyyyMMdd-HHmmss-<app>-<6 hex digits>` (UTC).
     /// The app name is lower-cased, every run of other characters than `[a-z0-9]` becomes one `-`, and it is cut
     /// to 32 characters (`app` when nothing is left).
-    public static func generate(appName: String, date: Date = Date()) -> SessionID {
+    package static func generate(appName: String, date: Date = Date()) -> SessionID {
         var random = SystemRandomNumberGenerator()
         let suffix = String(random.next() & 0xFF_FFFF, radix: 16)
         let padded = String(repeating: "0", count: 6 - suffix.count) + suffix
@@ -26,7 +26,7 @@ public struct SessionID: Hashable, Sendable, Codable, CustomStringConvertible, C
     }
 
     /// Checks an id typed by a user (or found in a file name) and returns it, or throws `badSessionID` saying why.
-    public init(validating text: String) throws(SessionStoreError) {
+    package init(validating text: String) throws(SessionStoreError) {
         if let reason = SessionID.problem(with: text) {
             throw .badSessionID(text, reason: reason)
         }
@@ -39,13 +39,13 @@ public struct SessionID: Hashable, Sendable, Codable, CustomStringConvertible, C
     }
 
     /// The id's text.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Orders ids by their text (generated ids therefore sort by start time).
-    public static func < (lhs: SessionID, rhs: SessionID) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: SessionID, rhs: SessionID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Decodes an id and validates it like `init(validating:)`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         do {
             try self.init(validating: text)
@@ -55,7 +55,7 @@ public struct SessionID: Hashable, Sendable, Codable, CustomStringConvertible, C
     }
 
     /// Encodes the id as its text.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }

@@ -14,7 +14,7 @@ extension SessionReader {
     /// own events after the main line's events up to the state it was recomputed from (PROTOCOL.md §4.4).
     /// Reads the file's committed events; may be called from any thread (not the TUI's input thread for long
     /// sessions without an index: the scan then takes seconds).
-    public func history(
+    package func history(
         of pointer: JSONPointer, through: Int64? = nil, branch: Int64 = 0, limit: Int? = nil
     ) throws(SessionStoreError) -> [StateChange] {
         let target = pointer.description

@@ -2,7 +2,7 @@
 extension SessionReader {
     /// A search over this session's file with its own read-only connection (so that a long search never waits
     /// for, or holds up, this reader). Threading: any thread.
-    public func makeSearch() throws(SessionStoreError) -> SessionSearch {
+    package func makeSearch() throws(SessionStoreError) -> SessionSearch {
         try SessionSearch(path: fileURL.path, maxStateBytes: maxStateBytes)
     }
 }

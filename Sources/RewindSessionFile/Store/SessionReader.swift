@@ -9,7 +9,7 @@ import RewindWire
 /// forward through a timeline costs one patch per step.
 /// Threading: every method may be called from any thread; calls are serialized by an internal lock (why
 /// `@unchecked Sendable` is safe: all mutable state, the connection included, is only touched under `lock`).
-public final class SessionReader: @unchecked Sendable {
+package final class SessionReader: @unchecked Sendable {
     private let lock = NSLock()
     package let file: SessionFileReader
     private let lockPath: String
@@ -18,20 +18,20 @@ public final class SessionReader: @unchecked Sendable {
     private var unknownStretches = UnknownStateRanges()
 
     /// The session's id.
-    public let id: SessionID
+    package let id: SessionID
 
     /// The session file.
-    public let fileURL: URL
+    package let fileURL: URL
 
     /// The largest state this reader rebuilds from a keyframe and patches, in bytes of compact JSON: a state that
     /// would grow past it (a `copy` bomb recorded by an older daemon) fails with `corrupt`, naming the event, instead
     /// of growing without limit (`JSONPatch.apply(to:size:maxSize:)`, as the daemon bounds what it ingests).
-    public let maxStateBytes: Int
+    package let maxStateBytes: Int
 
     /// The default of ``maxStateBytes``: 64 MiB, also the daemon's own bound on the states it ingests (the default of
     /// `rewind serve --max-message`, which is this), so that a reader rebuilds every state a default recording holds,
     /// and refuses a stored `copy` bomb within seconds.
-    public static let defaultMaxStateBytes = 64 << 20
+    package static let defaultMaxStateBytes = 64 << 20
 
     package init(id: SessionID, fileURL: URL, lockURL: URL, maxStateBytes: Int = SessionReader.defaultMaxStateBytes)
         throws(SessionStoreError) {
@@ -48,17 +48,17 @@ public final class SessionReader: @unchecked Sendable {
     }
 
     /// What is known about the session, as of the last `refresh()` (or opening).
-    public var metadata: SessionMetadata {
+    package var metadata: SessionMetadata {
         lock.withLock { cachedMetadata }
     }
 
     /// The number of events committed (the highest index, all branches), as of the last `refresh()`.
-    public var eventCount: Int64 {
+    package var eventCount: Int64 {
         lock.withLock { cachedMetadata.eventCount }
     }
 
     /// Re-reads the metadata and the event count, to see events committed since (a session being recorded).
-    public func refresh() throws(SessionStoreError) {
+    package func refresh() throws(SessionStoreError) {
         try locked { () throws(SessionStoreError) in
             cachedMetadata = try file.metadata(lockPath: lockPath)
         }
@@ -67,25 +67,25 @@ public final class SessionReader: @unchecked Sendable {
     /// How many of the app's actions never reached the record: the sum of the `actionsLost` of the session's
     /// `dropped` rows labelled `lost` (docs/SESSION-FORMAT.md). Reads every event's row: for listings, not for
     /// anything on the daemon's hot paths.
-    public func actionsLost() throws(SessionStoreError) -> Int64 {
+    package func actionsLost() throws(SessionStoreError) -> Int64 {
         try locked { () throws(SessionStoreError) in try file.actionsLost() }
     }
 
     /// The greatest of the app's action numbers the main line accounts for: recorded (an event's `app_seq`) or
     /// counted in a `lost` row (its `to`); 0 when none. A reconnect continues the app's numbering from here, so
     /// that actions the app sends again are not recorded twice. Reads every event's row (once per resumed session).
-    public func lastAccountedAction() throws(SessionStoreError) -> Int64 {
+    package func lastAccountedAction() throws(SessionStoreError) -> Int64 {
         try locked { () throws(SessionStoreError) in try file.lastAccountedAction() }
     }
 
     /// The events of `branch` whose index lies in `range`, in order (fewer when some are on other branches or not
     /// committed yet).
-    public func events(_ range: ClosedRange<Int64>, branch: Int64 = 0) throws(SessionStoreError) -> [RecordedEvent] {
+    package func events(_ range: ClosedRange<Int64>, branch: Int64 = 0) throws(SessionStoreError) -> [RecordedEvent] {
         try locked { () throws(SessionStoreError) in try marked(file.events(range, branch: branch)) }
     }
 
     /// The events of every branch whose index lies in `range`, in order.
-    public func eventsOnAllBranches(_ range: ClosedRange<Int64>) throws(SessionStoreError) -> [RecordedEvent] {
+    package func eventsOnAllBranches(_ range: ClosedRange<Int64>) throws(SessionStoreError) -> [RecordedEvent] {
         try locked { () throws(SessionStoreError) in try marked(file.events(range, branch: nil)) }
     }
 
@@ -121,7 +121,7 @@ public final class SessionReader: @unchecked Sendable {
     }
 
     /// The event with this index (whatever its branch).
-    public func event(at index: Int64) throws(SessionStoreError) -> RecordedEvent {
+    package func event(at index: Int64) throws(SessionStoreError) -> RecordedEvent {
         guard let event = try eventsOnAllBranches(index...index).first else {
             throw .eventNotFound(index: index, branch: 0)
         }
@@ -129,12 +129,12 @@ public final class SessionReader: @unchecked Sendable {
     }
 
     /// The branch numbers that hold events, 0 (the original timeline) first.
-    public func branches() throws(SessionStoreError) -> [Int64] {
+    package func branches() throws(SessionStoreError) -> [Int64] {
         try locked { () throws(SessionStoreError) in [0] + (try file.branches()) }
     }
 
     /// The state before the first event (keyframe 0).
-    public func initialState() throws(SessionStoreError) -> JSONValue {
+    package func initialState() throws(SessionStoreError) -> JSONValue {
         try state(at: 0, branch: 0)
     }
 
@@ -144,7 +144,7 @@ public final class SessionReader: @unchecked Sendable {
     /// `index`. Index 0 is the initial state. Throws `eventNotFound` for an index beyond the committed events, or
     /// one before a branch's first event. Inside a stretch of unknown state it returns the last state recorded
     /// before the stretch, which the app no longer had: use ``recordedState(after:)`` where that matters.
-    public func state(at index: Int64, branch: Int64? = nil) throws(SessionStoreError) -> JSONValue {
+    package func state(at index: Int64, branch: Int64? = nil) throws(SessionStoreError) -> JSONValue {
         try locked { () throws(SessionStoreError) in
             guard index >= 0 else { throw .eventNotFound(index: index, branch: branch ?? 0) }
             return try file.snapshot { () throws(SessionStoreError) -> JSONValue in
@@ -159,7 +159,7 @@ public final class SessionReader: @unchecked Sendable {
     /// ``UnknownState``: inside a `dropped` range, PROTOCOL.md §3.3, or after the daemon lost track of the app's
     /// state). This is what every reader showing or pushing "the state of this row" uses: the timeline's State
     /// tab, `rewind jump`, export. Index 0 is the initial state. Throws `eventNotFound` beyond the committed events.
-    public func recordedState(after index: Int64) throws(SessionStoreError) -> RecordedState {
+    package func recordedState(after index: Int64) throws(SessionStoreError) -> RecordedState {
         try locked { () throws(SessionStoreError) in
             guard index >= 0 else { throw .eventNotFound(index: index, branch: 0) }
             return try file.snapshot { () throws(SessionStoreError) -> RecordedState in
@@ -175,7 +175,7 @@ public final class SessionReader: @unchecked Sendable {
 
     /// The stretch of unknown state holding event `index` (on its own branch, or on `branch`), or nil when the
     /// state after it is recorded. Cheap after the first call (the stretches are read once and extended).
-    public func unknownState(after index: Int64, branch: Int64? = nil) throws(SessionStoreError) -> UnknownState? {
+    package func unknownState(after index: Int64, branch: Int64? = nil) throws(SessionStoreError) -> UnknownState? {
         try locked { () throws(SessionStoreError) in
             guard index >= 0 else { return nil }
             return try file.snapshot { () throws(SessionStoreError) -> UnknownState? in
@@ -187,7 +187,7 @@ public final class SessionReader: @unchecked Sendable {
     }
 
     /// Every stretch of unknown state committed so far, in order of branch then index.
-    public func unknownStates() throws(SessionStoreError) -> [UnknownState] {
+    package func unknownStates() throws(SessionStoreError) -> [UnknownState] {
         try locked { () throws(SessionStoreError) in
             try file.snapshot { () throws(SessionStoreError) -> [UnknownState] in
                 try updateUnknownStretches()
@@ -248,7 +248,7 @@ public final class SessionReader: @unchecked Sendable {
     /// The indices of the events of `branch` (in `range`, or all) whose label matches the regular expression
     /// `pattern` (searched anywhere in the label; events without a label never match). Efficient on long
     /// sessions: one pass over the labels, each distinct label matched once.
-    public func eventIndices(
+    package func eventIndices(
         matchingLabel pattern: String, in range: ClosedRange<Int64>? = nil, branch: Int64 = 0
     ) throws(SessionStoreError) -> [Int64] {
         let regex: NSRegularExpression

@@ -20,14 +20,14 @@ import RewindWire
 /// Threading: every method may be called from any thread. Appends are numbered in the order they are made;
 /// `flush` and `finish` block the caller (never the appenders for long). Deallocating a recording that was
 /// not finished finishes it as `.interrupted`.
-public final class SessionRecording: Sendable {
+package final class SessionRecording: Sendable {
     private let pipeline: RecordingPipeline
 
     /// The session's id.
-    public var id: SessionID { pipeline.id }
+    package var id: SessionID { pipeline.id }
 
     /// The session file being written.
-    public let fileURL: URL
+    package let fileURL: URL
 
     package init(pipeline: RecordingPipeline, fileURL: URL) {
         self.pipeline = pipeline
@@ -48,7 +48,7 @@ public final class SessionRecording: Sendable {
     /// Never blocks on disk: buffered, the writer thread commits batches at least every 100 ms. Returns the
     /// event's index (1, 2, 3… over all branches, in the order appended), or 0 once the recording is finished.
     @discardableResult
-    public func append(_ event: NewEvent, stateAfter: JSONValue, forceKeyframe: Bool = false) -> Int64 {
+    package func append(_ event: NewEvent, stateAfter: JSONValue, forceKeyframe: Bool = false) -> Int64 {
         pipeline.append(event, stateAfter: stateAfter, forceKeyframe: forceKeyframe)
     }
 
@@ -64,33 +64,33 @@ public final class SessionRecording: Sendable {
 
     /// Blocks until everything appended so far is committed, or until the writer reports an error
     /// (`lastError`) on an attempt made after this call.
-    public func flush() {
+    package func flush() {
         pipeline.flush()
     }
 
     /// Flushes, records how the session ended (`.clean` or `.interrupted`; `.live` counts as `.interrupted`)
     /// and its end time, closes the file and releases the session's lock. Later appends are ignored.
     /// Idempotent; a second call returns once the first is done.
-    public func finish(endState: SessionEndState) {
+    package func finish(endState: SessionEndState) {
         pipeline.finish(endState: endState)
     }
 
     /// The writer's most recent failure (disk full, unwritable), or nil once a later commit succeeded.
     /// While it is set, events wait in memory (up to the buffer's bound) and the writer retries.
-    public var lastError: SessionStoreError? { pipeline.lastError }
+    package var lastError: SessionStoreError? { pipeline.lastError }
 
     /// The index of the last event committed to the file (readers can see up to here).
-    public var committedIndex: Int64 { pipeline.committedEventIndex }
+    package var committedIndex: Int64 { pipeline.committedEventIndex }
 
     /// The index of the last event appended (committed or still buffered).
-    public var lastIndex: Int64 { pipeline.appendedEventIndex }
+    package var lastIndex: Int64 { pipeline.appendedEventIndex }
 
     /// How many appended events never reached the file because the final write, at `finish`, failed (the disk stayed
     /// full or unwritable); they were never acknowledged to an app.
-    public var droppedEventCount: Int64 { pipeline.droppedEventCount }
+    package var droppedEventCount: Int64 { pipeline.droppedEventCount }
 
     /// Bytes of events appended and not yet committed.
-    public var bufferedBytes: Int { pipeline.bufferedByteCount }
+    package var bufferedBytes: Int { pipeline.bufferedByteCount }
 
     /// Sets the handler told the index of the last committed event after every commit, on the writer thread with no
     /// lock of the recording held. Set it once, before the first `append`.

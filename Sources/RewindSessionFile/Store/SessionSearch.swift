@@ -15,13 +15,13 @@ import RewindWire
 ///
 /// Threading: every method may be called from any thread; calls are serialized by an internal lock (all mutable
 /// state, the connection included, is only touched under it — why `@unchecked Sendable` is safe).
-public final class SessionSearch: @unchecked Sendable {
+package final class SessionSearch: @unchecked Sendable {
     private let lock = NSLock()
     private let file: SessionFileReader
     private var statements: [String: SQLiteStatement] = [:]
 
     /// Whether the file has the label index (written by this build); without it label queries scan.
-    public let hasLabelIndex: Bool
+    package let hasLabelIndex: Bool
 
     /// The most labels `firstEvent(labelIn:…)` looks up one by one through the index; more go through one query
     /// with an `IN` list.
@@ -45,14 +45,14 @@ public final class SessionSearch: @unchecked Sendable {
     }
 
     /// The highest event index committed now (0 when there is none).
-    public func lastIndex() throws(SessionStoreError) -> Int64 {
+    package func lastIndex() throws(SessionStoreError) -> Int64 {
         try locked { () throws(SessionStoreError) in try file.maxIndex() }
     }
 
     /// The distinct labels shown by the events in `range` (a label, or the kind's name for a row without one), in
     /// no particular order. With the label index the whole file's labels are read (a superset, by a few index
     /// seeks per distinct label); without it, only the range is scanned.
-    public func displayLabels(in range: ClosedRange<Int64>) throws(SessionStoreError) -> [String] {
+    package func displayLabels(in range: ClosedRange<Int64>) throws(SessionStoreError) -> [String] {
         try locked { () throws(SessionStoreError) -> [String] in
             if hasLabelIndex {
                 // A loose index scan: each step seeks to the next label greater than the last.
@@ -87,7 +87,7 @@ public final class SessionSearch: @unchecked Sendable {
 
     /// The first event in `range` (the lowest index going forward, the highest going backward), on any branch,
     /// whose shown label is one of `labels`; nil when none is.
-    public func firstEvent(
+    package func firstEvent(
         labelIn labels: Set<String>, in range: ClosedRange<Int64>, forward: Bool
     ) throws(SessionStoreError) -> Int64? {
         guard !labels.isEmpty else { return nil }
@@ -127,7 +127,7 @@ public final class SessionSearch: @unchecked Sendable {
 
     /// The indices of the events in `range`, on any branch, whose shown label is one of `labels` and whose kind is
     /// not in `hiddenKinds`, in order (`labels` nil: any label).
-    public func eventIndices(
+    package func eventIndices(
         labelIn labels: Set<String>?, hidingKinds hiddenKinds: Set<EventKind> = [], in range: ClosedRange<Int64>
     ) throws(SessionStoreError) -> [Int64] {
         try locked { () throws(SessionStoreError) -> [Int64] in
@@ -151,7 +151,7 @@ public final class SessionSearch: @unchecked Sendable {
 
     /// The first event in `range` (lowest going forward, highest going backward), on any branch, whose action's
     /// JSON text contains `text`; with `ignoringCase`, ASCII letters match either case. Nil when none does.
-    public func firstEvent(
+    package func firstEvent(
         actionContaining text: String, ignoringCase: Bool, in range: ClosedRange<Int64>, forward: Bool
     ) throws(SessionStoreError) -> Int64? {
         try locked { () throws(SessionStoreError) -> Int64? in
@@ -172,7 +172,7 @@ public final class SessionSearch: @unchecked Sendable {
     /// Calls `body` with the main line's state after `range.lowerBound` (index 0: the initial state), then with the
     /// state after each later main-line event of `range` that changed it (a patch, or a full state), in order,
     /// until `body` returns false. States are computed from the nearest keyframe, patch after patch.
-    public func forEachMainLineState(
+    package func forEachMainLineState(
         in range: ClosedRange<Int64>, _ body: (Int64, JSONValue) throws(SessionStoreError) -> Bool
     ) throws(SessionStoreError) {
         try locked { () throws(SessionStoreError) in

@@ -7,11 +7,11 @@ import RewindWire
 /// Threading: immutable; every method may be called from any thread, and several processes may use the same
 /// directory at once (the daemon recording, the CLI listing or exporting). Within one process, the calls that take
 /// a session's lock coordinate with the background repair of interrupted sessions through ``recovery``.
-public final class SessionStore: Sendable {
+package final class SessionStore: Sendable {
     /// The data directory.
-    public let directory: URL
+    package let directory: URL
     /// How new recordings buffer, batch and keyframe.
-    public let options: RecordingOptions
+    package let options: RecordingOptions
     /// This process's coordination of the work on the sessions' locks in this directory: the background repair of
     /// interrupted sessions and the calls that take a session's lock (shared by every store on the directory).
     package let recovery: InterruptedSessionRecovery
@@ -19,7 +19,7 @@ public final class SessionStore: Sendable {
     /// Opens the data directory, creating it (and its parents) with mode 0700 when missing — unless `creating` is
     /// false (the commands that only read sessions), which throws `unreadable` "no such directory" instead.
     /// Throws `unwritable` (with the operating system's reason) when it cannot be created or is not a directory.
-    public init(directory: URL, options: RecordingOptions = RecordingOptions(),
+    package init(directory: URL, options: RecordingOptions = RecordingOptions(),
                 creating: Bool = true) throws(SessionStoreError) {
         self.directory = directory.standardizedFileURL
         self.options = options
@@ -38,7 +38,7 @@ public final class SessionStore: Sendable {
     }
 
     /// The version of the session file schema this build writes and reads up to (docs/SESSION-FORMAT.md).
-    public static var schemaVersion: Int { SessionSchema.version }
+    package static var schemaVersion: Int { SessionSchema.version }
 
     /// `mkdir -p` with mode 0700, reporting the operating system's reason for a failure.
     private static func makeDirectory(_ path: String, wanted: String) throws(SessionStoreError) {
@@ -57,7 +57,7 @@ public final class SessionStore: Sendable {
     }
 
     /// `~/.rewind/sessions`, where `~` is `$HOME` when set.
-    public static var defaultDirectory: URL {
+    package static var defaultDirectory: URL {
         let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
             .map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser
@@ -65,7 +65,7 @@ public final class SessionStore: Sendable {
     }
 
     /// The session file of `id`.
-    public func fileURL(for id: SessionID) -> URL {
+    package func fileURL(for id: SessionID) -> URL {
         directory.appendingPathComponent("\(id.rawValue).\(SessionSchema.fileExtension)")
     }
 
@@ -78,7 +78,7 @@ public final class SessionStore: Sendable {
     /// Creates a new session file (id generated from `appName` and `startedAt`), writes its metadata and the
     /// initial state (keyframe 0), takes its lock and starts its writer thread. Creates the data directory again
     /// when it was removed since the store was opened.
-    public func createSession(
+    package func createSession(
         appName: String, instance: String? = nil, protocolVersion: Int, stateType: String? = nil,
         initialState: JSONValue, startedAt: Date = Date()
     ) throws(SessionStoreError) -> SessionRecording {
@@ -139,7 +139,7 @@ public final class SessionStore: Sendable {
     /// (``recoverInterruptedInBackground(completion:)``) is waited for — that one session's repair, not the others'
     /// — and one still waiting for its repair is taken out of the queue (resuming marks it live again anyway), so
     /// the repair's lock is never mistaken for another process's.
-    public func resumeSession(_ id: SessionID) throws(SessionStoreError) -> SessionRecording {
+    package func resumeSession(_ id: SessionID) throws(SessionStoreError) -> SessionRecording {
         try recovery.withSessionClaimed(id) { () throws(SessionStoreError) -> SessionRecording in
             try resumeClaimedSession(id)
         }
@@ -180,7 +180,7 @@ public final class SessionStore: Sendable {
     /// Every readable session in the directory, newest first. A `live` session whose recorder is gone reads
     /// as interrupted. Files that cannot be read (damaged, from a newer Rewind) are left out and reported to
     /// `skipped`, if given. Throws only when the directory itself cannot be read.
-    public func listSessions(
+    package func listSessions(
         skipped: ((URL, SessionStoreError) -> Void)? = nil
     ) throws(SessionStoreError) -> [SessionMetadata] {
         var sessions: [SessionMetadata] = []
@@ -229,7 +229,7 @@ public final class SessionStore: Sendable {
     /// Opens a reader on a session (finished, or being recorded), which rebuilds states up to `maxStateBytes` of
     /// compact JSON (``SessionReader/maxStateBytes``). Throws `corrupt` for a damaged file (among others, events
     /// numbered outside 1…2^62 or branches outside 0…2^62).
-    public func openSession(_ id: SessionID, maxStateBytes: Int = SessionReader.defaultMaxStateBytes)
+    package func openSession(_ id: SessionID, maxStateBytes: Int = SessionReader.defaultMaxStateBytes)
         throws(SessionStoreError) -> SessionReader {
         let url = fileURL(for: id)
         guard FileManager.default.fileExists(atPath: url.path) else { throw .notFound(id) }
@@ -238,7 +238,7 @@ public final class SessionStore: Sendable {
 
     /// Turns what a user typed into a session id: the exact id, or the one id that starts with it.
     /// Throws `badSessionID` for text that is not a valid id, `notFound` or `ambiguousSessionID`.
-    public func resolveSessionID(_ text: String) throws(SessionStoreError) -> SessionID {
+    package func resolveSessionID(_ text: String) throws(SessionStoreError) -> SessionID {
         let wanted = try SessionID(validating: text)
         if FileManager.default.fileExists(atPath: fileURL(for: wanted).path) { return wanted }
         let matches = try sessionIDs().filter { $0.rawValue.hasPrefix(wanted.rawValue) }
@@ -256,7 +256,7 @@ public final class SessionStore: Sendable {
     ///
     /// Threading: any thread that may wait for a disk (it opens, writes and syncs every interrupted file). A daemon
     /// uses ``recoverInterruptedInBackground(completion:)`` instead, so that it listens at once.
-    public func recoverInterrupted() throws(SessionStoreError) -> [SessionID] {
+    package func recoverInterrupted() throws(SessionStoreError) -> [SessionID] {
         var repaired: [SessionID] = []
         for id in try sessionIDs() {
             let done = try recovery.withSessionClaimed(id) { () throws(SessionStoreError) -> Bool in
@@ -278,7 +278,7 @@ public final class SessionStore: Sendable {
     /// for that moment (the repair holds its lock).
     ///
     /// Threading: returns at once from any thread; the repair runs on a thread of its own.
-    public func recoverInterruptedInBackground(
+    package func recoverInterruptedInBackground(
         completion: @escaping @Sendable (Result<[SessionID], SessionStoreError>) -> Void) {
         let thread = Thread { [self] in
             let ids: [SessionID]
@@ -348,7 +348,7 @@ public final class SessionStore: Sendable {
     /// `unwritable` (with the system's reason) when its file cannot be removed, leaving every file in place then.
     /// Threading: any thread that may wait for a disk; a session this process is repairing in the background is
     /// waited for (not taken for one being recorded), and one waiting for its repair is taken out of the queue.
-    public func deleteSession(_ id: SessionID) throws(SessionStoreError) {
+    package func deleteSession(_ id: SessionID) throws(SessionStoreError) {
         try recovery.withSessionClaimed(id) { () throws(SessionStoreError) in try deleteClaimedSession(id) }
     }
 
@@ -368,7 +368,7 @@ public final class SessionStore: Sendable {
 
     /// The ids of the session files in the directory (files named `<valid id>.rewind`), sorted; no file is opened.
     /// Throws `unreadable` when the directory cannot be listed.
-    public func sessionIDs() throws(SessionStoreError) -> [SessionID] {
+    package func sessionIDs() throws(SessionStoreError) -> [SessionID] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)

@@ -5,7 +5,7 @@ import Foundation
 /// Each case carries what a person needs to act on it (the path, the errno text, the line of a file), and
 /// `description` is a complete sentence fit for a command line's error output.
 /// Threading: a plain value; `Sendable`.
-public enum SessionStoreError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum SessionStoreError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A session id typed by a user (or read from a file name) is not a valid id.
     case badSessionID(String, reason: String)
     /// No session with this id exists in the data directory.
@@ -39,7 +39,7 @@ public enum SessionStoreError: Error, CustomStringConvertible, Equatable, Sendab
     case unknownImportFormat(path: String, reason: String)
 
     /// A one-sentence explanation for people, naming the file and what to do where that is known.
-    public var description: String {
+    package var description: String {
         switch self {
         case .badSessionID(let text, let reason):
             return "invalid session id \"\(text)\": \(reason) (ids use only letters, digits, '.', '_' and '-')"

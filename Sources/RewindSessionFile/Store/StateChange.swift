@@ -1,8 +1,8 @@
 /// One event that changed the value at a JSON Pointer: an answer of `SessionReader.history(of:through:branch:limit:)`.
 /// Threading: a plain value; `Sendable`.
-public struct StateChange: Sendable, Hashable {
+package struct StateChange: Sendable, Hashable {
     /// How the event changed the value.
-    public enum Cause: String, Sendable, Hashable {
+    package enum Cause: String, Sendable, Hashable {
         /// An operation of the event's patch is at the location, under it, at one of its ancestors, or inserts
         /// into or removes from an array the location is in, at or before its position.
         case patch
@@ -12,14 +12,14 @@ public struct StateChange: Sendable, Hashable {
     }
 
     /// The event's index.
-    public var index: Int64
+    package var index: Int64
     /// The event's branch.
-    public var branch: Int64
+    package var branch: Int64
     /// How it changed the value.
-    public var cause: Cause
+    package var cause: Cause
 
     /// A change.
-    public init(index: Int64, branch: Int64, cause: Cause) {
+    package init(index: Int64, branch: Int64, cause: Cause) {
         self.index = index
         self.branch = branch
         self.cause = cause

@@ -6,24 +6,24 @@
 /// had; readers report them as unknown instead.
 ///
 /// Threading: a plain value; `Sendable`.
-public struct UnknownState: Sendable, Hashable {
+package struct UnknownState: Sendable, Hashable {
     /// The branch the stretch is on.
-    public var branch: Int64
+    package var branch: Int64
     /// The first event whose state is unknown; 0 when the initial state is unknown too (an import of a file
     /// without one, label `initial_unknown`).
-    public var first: Int64
+    package var first: Int64
     /// The last event whose state is unknown; nil while the stretch is still open (no full state recorded yet).
-    public var last: Int64?
+    package var last: Int64?
     /// The event that made the state unknown (the `dropped` row, or the `error` row).
-    public var cause: Int64
+    package var cause: Int64
     /// That event's own text (its `detail`), e.g. "the app's outbox was full: states of actions 10–20 were not
     /// sent; a snapshot follows": for people.
-    public var reason: String
+    package var reason: String
     /// Why the state is unknown, as the file states it (``RowMeaning/unknownState``).
-    public var why: UnknownStateReason
+    package var why: UnknownStateReason
 
     /// A stretch with every field given.
-    public init(branch: Int64, first: Int64, last: Int64?, cause: Int64, reason: String, why: UnknownStateReason) {
+    package init(branch: Int64, first: Int64, last: Int64?, cause: Int64, reason: String, why: UnknownStateReason) {
         self.branch = branch
         self.first = first
         self.last = last
@@ -33,12 +33,12 @@ public struct UnknownState: Sendable, Hashable {
     }
 
     /// True when event `index` of `branch` lies in the stretch.
-    public func contains(_ index: Int64, branch: Int64) -> Bool {
+    package func contains(_ index: Int64, branch: Int64) -> Bool {
         branch == self.branch && index >= first && index <= (last ?? Int64.max)
     }
 
     /// The sentence a command refusing such an event gives: which events, why, and where the state is known.
-    public func explanation(for index: Int64) -> String {
+    package func explanation(for index: Int64) -> String {
         var stretch = last.map { "events \(first)–\($0)" } ?? "the events from \(first) on"
         if first == 0 {
             stretch = "the initial state and " + (last.map { $0 > 0 ? "events 1–\($0)" : "no event" } ?? "every event")

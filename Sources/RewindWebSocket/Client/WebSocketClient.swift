@@ -10,7 +10,7 @@
 /// Threading: all methods from any thread, none blocking on the network (`disconnect` waits only for the
 /// client's own thread to finish, and not when called from a delegate method); delegate methods arrive
 /// on the service thread. `disconnect()` (or releasing the client) ends the thread.
-public final class WebSocketClient: Sendable {
+package final class WebSocketClient: Sendable {
     private let limits: ClientServiceLoop.Limits
     private let loop = LockedState<ClientServiceLoop?>(nil)
 
@@ -19,7 +19,7 @@ public final class WebSocketClient: Sendable {
     ///   - maxQueuedBytes: the most bytes `send` may hold before the socket takes them.
     ///   - maxMessageBytes: the largest incoming message accepted.
     ///   - connectTimeoutSeconds: how long a connection attempt (TCP and handshake) may take.
-    public init(maxQueuedBytes: Int = 64 << 20, maxMessageBytes: Int = 64 << 20, connectTimeoutSeconds: Int = 5) {
+    package init(maxQueuedBytes: Int = 64 << 20, maxMessageBytes: Int = 64 << 20, connectTimeoutSeconds: Int = 5) {
         limits = ClientServiceLoop.Limits(
             maxQueuedBytes: maxQueuedBytes, maxMessageBytes: maxMessageBytes,
             connectTimeoutSeconds: connectTimeoutSeconds)
@@ -35,7 +35,7 @@ public final class WebSocketClient: Sendable {
     /// without a report). Calling it again after a failure retries. The delegate is held until its
     /// connection ends or `disconnect` is called. If the service thread cannot be created, the failure is
     /// reported to `delegate` before this returns.
-    public func connect(to url: WebSocketURL, subprotocol: String, delegate: any WebSocketClientDelegate) {
+    package func connect(to url: WebSocketURL, subprotocol: String, delegate: any WebSocketClientDelegate) {
         let request = ClientServiceLoop.ConnectRequest(url: url, subprotocol: subprotocol, delegate: delegate)
         let (retired, started) = loop.withLock { current -> (ClientServiceLoop?, Bool) in
             if let current, current.requestConnect(request) { return (nil, true) }
@@ -57,19 +57,19 @@ public final class WebSocketClient: Sendable {
     /// Queues a text message; messages are written in order. Returns false, queuing nothing, when not
     /// connected or when the backlog would exceed `maxQueuedBytes` (a single larger message is accepted
     /// when nothing else is queued).
-    public func send(_ message: [UInt8]) -> Bool {
+    package func send(_ message: [UInt8]) -> Bool {
         loop.withLock { $0 }?.send(message) ?? false
     }
 
     /// Bytes accepted by `send` and not yet written to the socket (0 when not connected).
-    public var queuedBytes: Int {
+    package var queuedBytes: Int {
         loop.withLock { $0 }?.queuedBytes ?? 0
     }
 
     /// Closes the connection (with 1000, after a bounded wait of about a second for queued messages to go
     /// out) and stops the service thread, waiting for it unless called from a delegate method. Idempotent.
     /// The disconnect it causes is not reported, and no delegate method is called after it returns.
-    public func disconnect() {
+    package func disconnect() {
         let current = loop.withLock { current -> ClientServiceLoop? in
             defer { current = nil }
             return current

@@ -2,7 +2,7 @@
 ///
 /// Threading: methods are called on the client's service thread, one at a time, and must return quickly
 /// (hand off). They may call back into the client (`send`, `connect`, `disconnect`).
-public protocol WebSocketClientDelegate: AnyObject, Sendable {
+package protocol WebSocketClientDelegate: AnyObject, Sendable {
     /// The WebSocket handshake completed: `send` now works.
     func webSocketDidConnect()
 

@@ -1,17 +1,17 @@
 /// Where a `WebSocketClient` connects: a `ws://host:port/path` address taken apart.
 ///
 /// Threading: a plain value, usable from any thread.
-public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
+package struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
     /// The host: an IP literal (IPv6 without brackets) or a name. `localhost` is connected to as
     /// 127.0.0.1 (libwebsockets resolves names synchronously; literals never wait on DNS).
-    public var host: String
+    package var host: String
     /// The TCP port.
-    public var port: Int
+    package var port: Int
     /// The request path, starting with `/`.
-    public var path: String
+    package var path: String
 
     /// An address from its parts.
-    public init(host: String, port: Int, path: String = "/") {
+    package init(host: String, port: Int, path: String = "/") {
         self.host = host
         self.port = port
         self.path = path.hasPrefix("/") ? path : "/" + path
@@ -19,7 +19,7 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `ws://host[:port][/path]` (port 80 when absent; IPv6 hosts in brackets, `ws://[::1]:7723`).
     /// Nil for anything else, including `wss://` (this transport has no TLS).
-    public init?(string: String) {
+    package init?(string: String) {
         let scheme = "ws://"
         guard string.lowercased().hasPrefix(scheme) else { return nil }
         var rest = Substring(string.dropFirst(scheme.count))
@@ -55,7 +55,7 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `ws://host:port/path`.
-    public var description: String {
+    package var description: String {
         "ws://\(hostForHeader)\(path)"
     }
 

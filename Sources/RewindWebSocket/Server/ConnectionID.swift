@@ -2,18 +2,18 @@
 /// connections are accepted, never reused during the server's life.
 ///
 /// Threading: a plain value, usable from any thread.
-public struct ConnectionID: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct ConnectionID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The connection's number.
-    public let rawValue: UInt64
+    package let rawValue: UInt64
 
     /// Wraps a connection number (for tests and for code that stored one).
-    public init(rawValue: UInt64) {
+    package init(rawValue: UInt64) {
         self.rawValue = rawValue
     }
 
     /// `#` followed by the number, e.g. `#12`.
-    public var description: String { "#\(rawValue)" }
+    package var description: String { "#\(rawValue)" }
 
     /// Orders connections by acceptance.
-    public static func < (lhs: ConnectionID, rhs: ConnectionID) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: ConnectionID, rhs: ConnectionID) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -36,14 +36,14 @@ import Darwin
 /// `connectionCount` may be called from any thread, including from delegate callbacks: sends go through a locked
 /// per-connection queue and wake the service thread with `lws_cancel_service`, coalesced. The delegate is held
 /// strongly until the server stops, and a started server keeps itself alive (its thread holds it) until `stop()`.
-public final class WebSocketServer: @unchecked Sendable {
+package final class WebSocketServer: @unchecked Sendable {
     // @unchecked: `shared` is behind a lock (LockedState). The other mutable members belong to the service thread
     // while it runs; before it is spawned (inside `start`, under the lock) and after it ends they are
     // only touched with the lock held by `start`/`stop`, and the thread's start and join order those
     // accesses.
 
     /// The configuration the server was created with.
-    public let configuration: WebSocketServerConfiguration
+    package let configuration: WebSocketServerConfiguration
 
     /// Bytes read from a socket per RECEIVE callback at most (lws rx buffer and service buffer).
     static let receiveChunkBytes = 64 << 10
@@ -104,19 +104,19 @@ public final class WebSocketServer: @unchecked Sendable {
     private var pingNumber: UInt64 = 0
 
     /// Creates a server that does nothing until `start()`.
-    public init(configuration: WebSocketServerConfiguration, delegate: any WebSocketServerDelegate) {
+    package init(configuration: WebSocketServerConfiguration, delegate: any WebSocketServerDelegate) {
         self.configuration = configuration
         self.delegate = delegate
     }
 
     /// The port the server listens on once started (the one picked by the system when the configuration
     /// said 0); 0 before `start()` succeeded.
-    public var listeningPort: Int {
+    package var listeningPort: Int {
         shared.withLock { $0.port }
     }
 
     /// How many connections are open right now (handshake done, not yet closed).
-    public var connectionCount: Int {
+    package var connectionCount: Int {
         shared.withLock { $0.connections.count }
     }
 
@@ -125,7 +125,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// - Throws: `WebSocketServerError`: `.cannotListen` when the address cannot be bound (port in use),
     ///   `.invalidConfiguration`, `.alreadyStarted`, `.cannotCreateThread`.
     @discardableResult
-    public func start() throws -> Int {
+    package func start() throws -> Int {
         try validate(configuration)
         return try shared.withLock { state throws(WebSocketServerError) -> Int in
             guard state.phase == .idle else { throw .alreadyStarted }
@@ -176,7 +176,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// closing handshakes), stops the service thread and waits for it, then releases the delegate.
     /// Idempotent; safe before `start()`, after a failed `start()`, and from any thread. Called from a
     /// delegate callback it does not wait: the service thread ends once the callback returns.
-    public func stop() {
+    package func stop() {
         let thread = shared.withLock { state -> ServiceThread? in
             switch state.phase {
             case .idle:
@@ -204,7 +204,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Queues a text message for a connection. Returns false when the connection is unknown, closed or
     /// closing, or when its backlog would exceed `maxQueuedBytesPerConnection`. Messages to one connection
     /// are written in the order they were accepted.
-    public func send(_ message: [UInt8], to id: ConnectionID) -> Bool {
+    package func send(_ message: [UInt8], to id: ConnectionID) -> Bool {
         guard let connection = shared.withLock({ $0.connections[id] }) else { return false }
         connection.admission.withLock { admission in
             // An answer that does not admit (an error the peer may correct): the peer's time runs again from now.
@@ -232,7 +232,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// reason (cut to the 123 bytes a close frame holds), after the messages already queued for it.
     /// Nothing is delivered from the connection afterwards; `didClose` follows. No effect on a connection
     /// that is unknown, gone or already closing.
-    public func close(_ id: ConnectionID, code: UInt16, reason: String) {
+    package func close(_ id: ConnectionID, code: UInt16, reason: String) {
         guard let connection = shared.withLock({ $0.connections[id] }) else { return }
         if connection.outgoing.requestClose(code: code, reason: reason) {
             requestWrite(connection)
@@ -242,14 +242,14 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Sets how many bytes may wait to be sent to one connection (instead of `maxQueuedBytesPerConnection`),
     /// e.g. more for a peer that receives rare but large messages. Any thread; no effect on a connection that is
     /// unknown or gone.
-    public func setMaxQueuedBytes(_ bytes: Int, for id: ConnectionID) {
+    package func setMaxQueuedBytes(_ bytes: Int, for id: ConnectionID) {
         shared.withLock { $0.connections[id] }?.outgoing.setMaxQueuedBytes(bytes)
     }
 
     /// Admits a connection: from now on its messages may be as large as `maxMessageBytes` and `admissionTimeout`
     /// no longer applies (the delegate calls it once the peer proved who it is, e.g. with a token). Any thread;
     /// no effect on a connection that is unknown or gone.
-    public func admit(_ id: ConnectionID) {
+    package func admit(_ id: ConnectionID) {
         guard let connection = shared.withLock({ $0.connections[id] }) else { return }
         connection.admission.withLock { $0.admitted = true }
     }
@@ -259,7 +259,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// the kernel's buffers and then in the peer's own (TCP backpressure) instead of in this process. Sending to
     /// the connection is unaffected. Any thread; applied on the service thread shortly after, the latest call for a
     /// connection winning. No effect on a connection that is unknown or gone.
-    public func setReceiving(_ receiving: Bool, for id: ConnectionID) {
+    package func setReceiving(_ receiving: Bool, for id: ConnectionID) {
         shared.withLock { state in
             guard let context = state.context, let connection = state.connections[id] else { return }
             state.receiveChanges[id] = (connection, receiving)
@@ -274,7 +274,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// and without a closing handshake, as keepalive does: nothing more is written to it or delivered from it, sends are
     /// refused, and `didClose` reports 1006 (``WebSocketCloseCode/abnormalClosure``) with `reason` shortly after.
     /// Any thread; no effect on a connection that is unknown, closing or gone.
-    public func drop(_ id: ConnectionID, reason: String) {
+    package func drop(_ id: ConnectionID, reason: String) {
         shared.withLock { state in
             guard let context = state.context, let connection = state.connections[id] else { return }
             state.dropRequests.append((connection, reason))
@@ -307,7 +307,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// - Parameters:
     ///   - timeout: seconds to wait for the peer; a value that is not positive (or NaN) answers `false` at the first
     ///     check, right after the ping is queued. Measured with a monotonic clock, to the millisecond.
-    public func probe(_ id: ConnectionID, timeout: Double, completion: @escaping @Sendable (Bool) -> Void) {
+    package func probe(_ id: ConnectionID, timeout: Double, completion: @escaping @Sendable (Bool) -> Void) {
         let deadline = MonotonicClock.milliseconds() + Self.milliseconds(timeout)
         let connection = shared.withLock { $0.connections[id] }
         let queued: Bool

@@ -1,45 +1,45 @@
 /// How a `WebSocketServer` listens and what it accepts.
 ///
 /// Threading: a plain value, usable from any thread; the server copies it at `init`.
-public struct WebSocketServerConfiguration: Sendable, Equatable {
+package struct WebSocketServerConfiguration: Sendable, Equatable {
     /// The address to listen on: an IPv4 or IPv6 literal (`"127.0.0.1"`, `"::1"`), `"localhost"` (taken as
     /// 127.0.0.1), or `"0.0.0.0"` / `""` for every IPv4 interface.
-    public var host: String
+    package var host: String
     /// The TCP port; 0 lets the system pick a free one (`start()` returns it).
-    public var port: Int
+    package var port: Int
     /// The WebSocket subprotocols accepted, e.g. `["rewind.v1", "rewind.control.v1"]`. A client naming
     /// none of them is refused with HTTP 400; a client naming no subprotocol at all too, unless
     /// ``subprotocolRequired`` is false (it then gets the first). Must not be empty.
-    public var subprotocols: [String]
+    package var subprotocols: [String]
     /// Whether a handshake must name a subprotocol (HTTP 400 otherwise): the subprotocol says what kind of peer
     /// connects (an app or a control client), so the daemon takes none for granted. Default true.
-    public var subprotocolRequired = true
+    package var subprotocolRequired = true
     /// Browser origins allowed to connect. A handshake carrying an `Origin` header not in this set is
     /// refused with HTTP 403; a handshake without `Origin` (any non-browser client) is accepted.
-    public var allowedOrigins: Set<String>
+    package var allowedOrigins: Set<String>
     /// The largest incoming message, counted across fragments; a larger one closes the connection with
     /// 1009 (message too big) before more than this is buffered.
-    public var maxMessageBytes: Int
+    package var maxMessageBytes: Int
     /// The most bytes queued for sending to one connection; `send` refuses a message beyond it and closes the
     /// connection with 1013 (a reader that slow would otherwise grow the server's memory without bound). A single
     /// message larger than the cap is accepted when nothing else is queued.
-    public var maxQueuedBytesPerConnection: Int
+    package var maxQueuedBytesPerConnection: Int
     /// The largest incoming message before the delegate admitted the connection (``WebSocketServer/admit(_:)``,
     /// e.g. once a token was checked); nil means ``maxMessageBytes``. A larger one closes the connection with 1009
     /// before more than this is buffered, so unauthenticated peers cannot make the server hold big messages.
-    public var maxUnadmittedMessageBytes: Int?
+    package var maxUnadmittedMessageBytes: Int?
     /// Seconds a connection may stay open without being admitted; then it is closed with 1008 and
     /// ``admissionTimeoutReason``. 0 means no limit. The clock stops while the delegate has not answered a complete
     /// message of the peer (the delegate must then admit the connection, answer, or close it: however long it
     /// takes, a busy server does not cost a peer that spoke its connection), and starts again from an answer that
     /// did not admit it.
-    public var admissionTimeout: Double = 0
+    package var admissionTimeout: Double = 0
     /// The close reason sent when ``admissionTimeout`` passes (what the peer was expected to do).
-    public var admissionTimeoutReason = "not admitted in time"
+    package var admissionTimeoutReason = "not admitted in time"
     /// Seconds a message may take from its first byte to its last (time while reading is stopped by
     /// ``WebSocketServer/setReceiving(_:for:)`` does not count); a peer that does not finish it in time is closed
     /// with 1008. 0 means no limit.
-    public var messageTimeout: Double = 0
+    package var messageTimeout: Double = 0
     /// Seconds a connection may stay silent before the server pings it (keepalive); 0, the default, turns keepalive
     /// off. Silence is time since the server last heard from the peer: any bytes of a message, partial frames
     /// included, or a pong (pings the peer sends itself are answered by libwebsockets and do not count). A peer that
@@ -54,21 +54,21 @@ public struct WebSocketServerConfiguration: Sendable, Equatable {
     /// not negative. Connections are checked every quarter of the shortest of this, ``keepaliveTimeout``,
     /// ``admissionTimeout`` and ``messageTimeout`` (between 50 ms and 1 s), so a dead peer is dropped
     /// `keepaliveInterval + keepaliveTimeout` after it was last heard, plus up to two such periods.
-    public var keepaliveInterval: Double = 0
+    package var keepaliveInterval: Double = 0
     /// Seconds a peer has to answer a keepalive ping (anything heard from it counts, not just the pong), counted from
     /// when the ping was written to the socket; 10 by default. Used only when ``keepaliveInterval`` is positive, and
     /// then it must be positive; in any case finite and not negative (``WebSocketServer/start()`` checks).
-    public var keepaliveTimeout: Double = 10
+    package var keepaliveTimeout: Double = 10
     /// The most connections served at once; at the limit the server stops accepting (new connections wait in
     /// the kernel's backlog) instead of failing `accept` in a loop when descriptors run out. nil means: as many
     /// as the process's descriptor limit less a quarter of it (at least 64 descriptors stay free for files and
     /// other sockets). Meant for small limits: with a value, libwebsockets finds connections by a linear search.
-    public var maxConnections: Int?
+    package var maxConnections: Int?
 
     /// A configuration; the defaults are the daemon's: loopback port 7723, subprotocol `rewind.v1`,
     /// no browser origins, 64 MiB messages and 64 MiB of backlog per connection (a connection whose unsent
     /// messages would exceed it is closed with 1013, see ``WebSocketServer/send(_:to:)``), no timeouts, no keepalive.
-    public init(
+    package init(
         host: String = "127.0.0.1",
         port: Int = 7723,
         subprotocols: [String] = ["rewind.v1"],

@@ -3,7 +3,7 @@
 /// Threading: every method is called on the server's single service thread, one call at a time, in the
 /// order things happened. Methods must return quickly (hand work off to another thread or queue); while
 /// one runs, no connection is served. They may call `send`, `close` and even `stop` on the server.
-public protocol WebSocketServerDelegate: AnyObject, Sendable {
+package protocol WebSocketServerDelegate: AnyObject, Sendable {
     /// A client completed the handshake with one of the configured subprotocols (the first one when it
     /// named none). `origin` is its `Origin` header if it sent one (already checked against
     /// `allowedOrigins`); `peer` is its address as `ip:port`. Return false to refuse it: the connection
@@ -38,7 +38,7 @@ public protocol WebSocketServerDelegate: AnyObject, Sendable {
 
 extension WebSocketServerDelegate {
     /// Calls ``server(_:didClose:code:)``, dropping the reason.
-    public func server(_ server: WebSocketServer, didClose id: ConnectionID, code: UInt16?, reason: String) {
+    package func server(_ server: WebSocketServer, didClose id: ConnectionID, code: UInt16?, reason: String) {
         self.server(server, didClose: id, code: code)
     }
 }

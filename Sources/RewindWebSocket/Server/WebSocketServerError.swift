@@ -1,7 +1,7 @@
 /// Why `WebSocketServer.start()` failed.
 ///
 /// Threading: a plain value, usable from any thread.
-public enum WebSocketServerError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum WebSocketServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The configuration cannot work (no subprotocol, a bad port or limit); the text says what.
     case invalidConfiguration(String)
     /// `start()` was already called on this server (a server starts at most once).
@@ -13,7 +13,7 @@ public enum WebSocketServerError: Error, Sendable, Equatable, CustomStringConver
     case cannotCreateThread
 
     /// A sentence for logs and command-line errors.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidConfiguration(let what):
             return "invalid WebSocket server configuration: \(what)"

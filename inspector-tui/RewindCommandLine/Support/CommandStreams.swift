@@ -12,9 +12,9 @@ import Foundation
 /// terminal; in memory, such commands are not run.
 ///
 /// Threading: any thread; the in-memory buffers are guarded by a lock.
-public final class CommandStreams: @unchecked Sendable {  // `outputBytes`, `errorBytes`, `input` guarded by `lock`
+package final class CommandStreams: @unchecked Sendable {  // `outputBytes`, `errorBytes`, `input` guarded by `lock`
     /// The process's standard input, output and error.
-    public static let process = CommandStreams(isProcess: true, input: [])
+    package static let process = CommandStreams(isProcess: true, input: [])
 
     /// The streams of the command running on this task (the process's own unless a run set others).
     @TaskLocal static var current: CommandStreams = .process
@@ -28,7 +28,7 @@ public final class CommandStreams: @unchecked Sendable {  // `outputBytes`, `err
 
     /// In-memory streams: standard input holds `input`; what the command writes is kept for ``output`` and
     /// ``errorOutput``.
-    public convenience init(input: [UInt8] = []) {
+    package convenience init(input: [UInt8] = []) {
         self.init(isProcess: false, input: input)
     }
 
@@ -38,10 +38,10 @@ public final class CommandStreams: @unchecked Sendable {  // `outputBytes`, `err
     }
 
     /// Everything written to standard output so far (in-memory streams; empty for ``process``).
-    public var output: String { lock.withLock { String(decoding: outputBytes, as: UTF8.self) } }
+    package var output: String { lock.withLock { String(decoding: outputBytes, as: UTF8.self) } }
 
     /// Everything written to standard error so far (in-memory streams; empty for ``process``).
-    public var errorOutput: String { lock.withLock { String(decoding: errorBytes, as: UTF8.self) } }
+    package var errorOutput: String { lock.withLock { String(decoding: errorBytes, as: UTF8.self) } }
 
     /// Writes `line` and a line break to standard output (buffered, as `print` writes).
     func printLine(_ line: String) {

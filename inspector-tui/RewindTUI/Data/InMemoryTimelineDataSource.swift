@@ -10,7 +10,7 @@ import RewindWire
 /// session source annotates them (`MainLineAnnotator`: unknown states, "before connect", recomputed events).
 ///
 /// Threading: all methods may be called from any thread; one lock guards everything, held only for copies.
-public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Sendable {  // all state guarded by `lock`
+package final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Sendable {  // all state guarded by `lock`
     private struct Record {
         var session: TimelineSession
         var events: [TimelineEvent] = []
@@ -24,7 +24,7 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     }
 
     /// Why a call was refused.
-    public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// No session has this id.
         case unknownSession(String)
         /// The session has no event with this index.
@@ -33,7 +33,7 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
         case patchFailed(String)
 
         /// A readable message.
-        public var description: String {
+        package var description: String {
             switch self {
             case .unknownSession(let id): return "unknown session \(id)"
             case .noSuchEvent(let session, let index): return "session \(session) has no event #\(index)"
@@ -49,14 +49,14 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     private var counter: UInt64 = 0
 
     /// Where the timeline writes what the user copies (nil: the temporary directory).
-    public let dataDirectory: URL?
+    package let dataDirectory: URL?
 
     /// Whether `deleteSession(_:)` removes sessions (as the timeline of `rewind` does) or refuses (as `rewind open`).
-    public let deletesSessions: Bool
+    package let deletesSessions: Bool
 
     /// An empty source with the given header (and data directory, for copies); `deletesSessions`: whether the
     /// sessions pane may delete its ended sessions.
-    public init(header: TimelineHeader = TimelineHeader(), dataDirectory: URL? = nil, deletesSessions: Bool = false) {
+    package init(header: TimelineHeader = TimelineHeader(), dataDirectory: URL? = nil, deletesSessions: Bool = false) {
         storedHeader = header
         self.dataDirectory = dataDirectory
         self.deletesSessions = deletesSessions
@@ -65,7 +65,7 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     // MARK: - Feeding
 
     /// Replaces the header facts.
-    public func setHeader(_ header: TimelineHeader) {
+    package func setHeader(_ header: TimelineHeader) {
         locked {
             storedHeader = header
             counter &+= 1
@@ -75,7 +75,7 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     /// Adds a session (listed after the ones already added) starting from `initialState`; `appConnected` (default:
     /// whether it is live) says whether its app takes commands from this timeline; `appCapabilities` (default:
     /// unknown, so every command is offered) what its app offered in `hello`.
-    public func addSession(
+    package func addSession(
         id: String, appName: String, instance: String? = nil, startedAt: Double, status: TimelineSessionStatus = .live,
         initialState: JSONValue = .object(JSONObject()), appConnected: Bool? = nil, appCapabilities: [String]? = nil
     ) {
@@ -96,7 +96,7 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     ///   `stateAfter` starts from the main line's latest state.
     /// - Throws: `Failure.unknownSession`, or `Failure.patchFailed` when the patch does not apply.
     @discardableResult
-    public func append(
+    package func append(
         session id: String, time: Double, kind: TimelineEventKind = .action, label: String? = nil,
         action: JSONValue? = nil, patch: JSONPatch? = nil, reducerMicros: Double? = nil, detail: String? = nil,
         appSeq: Int? = nil, branch: Int = 0, stateAfter: JSONValue? = nil, recomputes: Int? = nil,
@@ -146,7 +146,7 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     }
 
     /// Changes a session's status (e.g. to `.ended` when its app disconnects).
-    public func setStatus(session id: String, status: TimelineSessionStatus) {
+    package func setStatus(session id: String, status: TimelineSessionStatus) {
         locked {
             records[id]?.session.status = status
             records[id]?.session.appConnected = status == .live
@@ -155,7 +155,7 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     }
 
     /// Marks an event skipped or not.
-    public func setSkipped(session id: String, index: Int, skipped: Bool) {
+    package func setSkipped(session id: String, index: Int, skipped: Bool) {
         locked {
             guard var record = records[id], index >= 1, index <= record.events.count else { return }
             record.events[index - 1].isSkipped = skipped
@@ -168,7 +168,7 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     // MARK: - TimelineDataSource
 
     /// Forgets an ended session (when `deletesSessions`); refuses a live one, or one that is not (any more) here.
-    public func deleteSession(_ session: String) throws -> String {
+    package func deleteSession(_ session: String) throws -> String {
         guard deletesSessions else { throw SessionDeletionRefused("this timeline does not delete sessions") }
         return try locked { () throws(SessionDeletionRefused) -> String in
             guard let record = records[session] else {
@@ -185,22 +185,22 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     }
 
     /// Moves on every change.
-    public var changeCounter: UInt64 {
+    package var changeCounter: UInt64 {
         locked { counter }
     }
 
     /// The header set last.
-    public func header() -> TimelineHeader {
+    package func header() -> TimelineHeader {
         locked { storedHeader }
     }
 
     /// The sessions in the order added.
-    public func sessions() -> [TimelineSession] {
+    package func sessions() -> [TimelineSession] {
         locked { order.compactMap { records[$0]?.session } }
     }
 
     /// The rows in `range` that exist.
-    public func events(session id: String, range: ClosedRange<Int>) throws -> [TimelineEvent] {
+    package func events(session id: String, range: ClosedRange<Int>) throws -> [TimelineEvent] {
         try locked { () throws(Failure) -> [TimelineEvent] in
             guard let record = records[id] else { throw .unknownSession(id) }
             let lower = max(1, range.lowerBound)
@@ -211,7 +211,7 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     }
 
     /// The event's detail.
-    public func eventDetail(session id: String, index: Int) throws -> TimelineEventDetail {
+    package func eventDetail(session id: String, index: Int) throws -> TimelineEventDetail {
         try locked { () throws(Failure) -> TimelineEventDetail in
             guard let record = records[id] else { throw .unknownSession(id) }
             guard index >= 1, index <= record.details.count else { throw .noSuchEvent(session: id, index: index) }
@@ -220,7 +220,7 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     }
 
     /// The state after event `index` (0: the initial state).
-    public func state(session id: String, index: Int) throws -> JSONValue {
+    package func state(session id: String, index: Int) throws -> JSONValue {
         try locked { () throws(Failure) -> JSONValue in
             guard let record = records[id] else { throw .unknownSession(id) }
             guard index >= 0, index < record.states.count else { throw .noSuchEvent(session: id, index: index) }
@@ -229,7 +229,7 @@ public final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Se
     }
 
     /// The state after the previous event of the event's branch (nil for the first event of a branch N > 0).
-    public func stateBefore(session id: String, index: Int) throws -> JSONValue? {
+    package func stateBefore(session id: String, index: Int) throws -> JSONValue? {
         try locked { () throws(Failure) -> JSONValue? in
             guard let record = records[id] else { throw .unknownSession(id) }
             guard index >= 1, index <= record.events.count else { throw .noSuchEvent(session: id, index: index) }

@@ -4,19 +4,19 @@
 /// Used by sources that see every row in order (the in-memory source).
 ///
 /// A plain value type; not shared between threads.
-public struct MainLineAnnotator: Sendable, Hashable {
+package struct MainLineAnnotator: Sendable, Hashable {
     private var rangeOpen = false
     private var lastUnknown = false
     private var connectedAt: Double
 
     /// An annotator for a session whose (first) connection started at `connectedAt` (unix seconds).
-    public init(connectedAt: Double) {
+    package init(connectedAt: Double) {
         self.connectedAt = connectedAt
     }
 
     /// Fills `event`'s `stateUnknown`, `stateBeforeUnknown` and `beforeConnect` (and clears `recomputes` on the
     /// main line), and takes the row into account for the rows after it.
-    public mutating func annotate(_ event: inout TimelineEvent) {
+    package mutating func annotate(_ event: inout TimelineEvent) {
         event.stateBeforeUnknown = lastUnknown
         guard event.branch == 0 else {
             // A recomputed branch holds the states the app reported: known.

@@ -8,9 +8,9 @@ import RewindSessionFile
 /// track of the state from that row on; a `snapshot`, `jump`, `replay` or `reconnect` row carries a full state
 /// again. A `dropped` row written by the recorder itself (no label) holds the state after the events it stands
 /// for, so it does not make anything unknown. Pure functions: safe from any thread.
-public enum RecordedRowMeaning {
+package enum RecordedRowMeaning {
     /// Where a row that makes the state unknown starts the unknown stretch.
-    public enum UnknownStart: Sendable, Hashable {
+    package enum UnknownStart: Sendable, Hashable {
         /// After the row: the row's own state (the state before the lost range) is still known.
         case afterRow
         /// At the row: its own state is already unknown.
@@ -18,7 +18,7 @@ public enum RecordedRowMeaning {
     }
 
     /// Whether a main-line row makes the states after it unknown, and from where.
-    public static func unknownStart(kind: TimelineEventKind, label: String?) -> UnknownStart? {
+    package static func unknownStart(kind: TimelineEventKind, label: String?) -> UnknownStart? {
         switch kind {
         case .dropped where label == "dropped": return .afterRow
         // An import without an initial state: the row's own state (the recorded null) is unknown too.
@@ -29,7 +29,7 @@ public enum RecordedRowMeaning {
     }
 
     /// Whether a main-line row of this kind carries a full state, ending an unknown stretch.
-    public static func restoresState(_ kind: TimelineEventKind) -> Bool {
+    package static func restoresState(_ kind: TimelineEventKind) -> Bool {
         switch kind {
         case .snapshot, .jump, .replay, .reconnect: return true
         default: return false

@@ -1,17 +1,17 @@
 /// Why a saved session was not deleted from the sessions pane, in a sentence for the status line ("session … is
 /// being recorded …"). A plain value; `Sendable`.
-public struct SessionDeletionRefused: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SessionDeletionRefused: Error, Sendable, Hashable, CustomStringConvertible {
     /// The sentence shown in the status line.
-    public let description: String
+    package let description: String
 
     /// A refusal saying `description`.
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 
     /// The refusal of a timeline that does not delete sessions (`rewind open`, a viewer), pointing to the command
     /// line.
-    public static func notDeletedHere(_ session: String) -> SessionDeletionRefused {
+    package static func notDeletedHere(_ session: String) -> SessionDeletionRefused {
         SessionDeletionRefused("this timeline does not delete sessions: use 'rewind sessions --delete \(session)'")
     }
 }

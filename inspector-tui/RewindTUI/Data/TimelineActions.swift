@@ -9,7 +9,7 @@ import RewindWire
 /// the UI thread), one at a time, in the order the user asked for them; they may wait for the app's answer
 /// (bounded) while the screen stays live and shows "jumping to event N…". `quit()` is called on the UI thread,
 /// possibly while a command is still running; commands queued behind the running one are dropped then.
-public protocol TimelineActions: AnyObject {
+package protocol TimelineActions: AnyObject {
     /// Enter on an event: put the live app into the state after event `index`.
     func jump(session: String, index: Int) throws -> String
     /// `s`: skip the action at `index` (or un-skip it, when it is skipped) and recompute the states after it.

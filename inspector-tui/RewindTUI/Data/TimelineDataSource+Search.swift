@@ -4,7 +4,7 @@ extension TimelineDataSource {
     /// Reads the range in chunks of 1,000 events through `events(session:range:)` (labels), `eventDetail` (actions)
     /// or `state(session:index:)` (states), checking for cancellation and reporting progress between chunks.
     /// Right for in-memory sources; slow on long session files (see `SessionTimelineSource`).
-    public func firstEvent(
+    package func firstEvent(
         session: String, matching query: TimelineSearchQuery, in range: ClosedRange<Int>, forward: Bool,
         progress: TimelineSearchProgress
     ) throws -> Int? {
@@ -55,7 +55,7 @@ extension TimelineDataSource {
     }
 
     /// Reads the rows of `range` 1,000 at a time through `events(session:range:)` and keeps those `filter` shows.
-    public func visibleEvents(
+    package func visibleEvents(
         session: String, filter: TimelineRowFilter, in range: ClosedRange<Int>, progress: TimelineSearchProgress
     ) throws -> [Int] {
         var result: [Int] = []

@@ -12,7 +12,7 @@ import RewindWire
 /// on the timeline's search and row-filter threads, at the same time as the UI thread's calls — while the
 /// implementation's own threads (network, recording) keep adding events. Implementations must therefore be
 /// thread-safe, and fast: never block on the recording's locks for long, and never do network I/O here.
-public protocol TimelineDataSource: AnyObject, Sendable {
+package protocol TimelineDataSource: AnyObject, Sendable {
     /// A number that changes whenever something visible may have changed (new events or sessions, header
     /// stats). The UI polls it every few milliseconds and repaints (at most ~30 times a second) when it moves.
     var changeCounter: UInt64 { get }
@@ -96,24 +96,24 @@ public protocol TimelineDataSource: AnyObject, Sendable {
 
 extension TimelineDataSource {
     /// No data directory.
-    public var dataDirectory: URL? { nil }
+    package var dataDirectory: URL? { nil }
 
     /// Deletes nothing.
-    public var deletesSessions: Bool { false }
+    package var deletesSessions: Bool { false }
 
     /// Refuses: this source deletes no session.
-    public func deleteSession(_ session: String) throws -> String {
+    package func deleteSession(_ session: String) throws -> String {
         throw SessionDeletionRefused.notDeletedHere(session)
     }
 
     /// The state after event `index - 1` (for sources whose rows are all on one branch).
-    public func stateBefore(session: String, index: Int) throws -> JSONValue? {
+    package func stateBefore(session: String, index: Int) throws -> JSONValue? {
         guard index > 0 else { return nil }
         return try state(session: session, index: index - 1)
     }
 
     /// Binary search over single rows (see the requirement).
-    public func firstEvent(session: String, atOrAfter time: Double, count: Int) throws -> Int {
+    package func firstEvent(session: String, atOrAfter time: Double, count: Int) throws -> Int {
         guard count > 0 else { return 0 }
         var low = 1
         var high = count
@@ -132,7 +132,7 @@ extension TimelineDataSource {
     }
 
     /// Compares the value at `pointer` after each event with the one before it, from `index` back to 1.
-    public func history(session: String, pointer: JSONPointer, through index: Int) throws -> [Int] {
+    package func history(session: String, pointer: JSONPointer, through index: Int) throws -> [Int] {
         guard index > 0 else { return [] }
         var result: [Int] = []
         var after = try state(session: session, index: index)[pointer]
@@ -145,7 +145,7 @@ extension TimelineDataSource {
     }
 
     /// Scans rows in chunks of 1,000 through `events(session:range:)`.
-    public func firstEvent(
+    package func firstEvent(
         session: String, matching filter: TimelineLabelFilter, from index: Int, forward: Bool, limit: Int
     ) throws -> Int? {
         guard let count = sessions().first(where: { $0.id == session })?.eventCount, count > 0 else { return nil }

@@ -4,45 +4,45 @@ import RewindSessionFile
 ///
 /// Data sources should make these cheap (no JSON decoding of payloads) because a screen asks for a few dozen
 /// every frame. A plain value type.
-public struct TimelineEvent: Sendable, Hashable {
+package struct TimelineEvent: Sendable, Hashable {
     /// Session-wide event number, from 1.
-    public var index: Int
+    package var index: Int
     /// When it happened, unix seconds. For an app's `dropped` row: when its range began (the dispatch of the
     /// first action after it) if that is earlier than the arrival of the `dropped` message, so that times shown
     /// never run backwards.
-    public var time: Double
+    package var time: Double
     /// What kind of row it is.
-    public var kind: TimelineEventKind
+    package var kind: TimelineEventKind
     /// The action's label (`todo/add`), or a short title for other kinds; nil shows the kind's name.
-    public var label: String?
+    package var label: String?
     /// Number of JSON Patch operations the event applied to the state; nil when it has no patch.
-    public var patchSize: Int?
+    package var patchSize: Int?
     /// How long the app's reducer took, microseconds.
-    public var reducerMicros: Double?
+    package var reducerMicros: Double?
     /// Human text for errors, drops, reconnects, notes.
-    public var detail: String?
+    package var detail: String?
     /// Whether the action is currently skipped (shown dimmed, marked `~`).
-    public var isSkipped: Bool
+    package var isSkipped: Bool
     /// 0 for the original timeline; N > 0 for rows of a skip/replay recomputation.
-    public var branch: Int
+    package var branch: Int
     /// For a row of a recomputed branch: the main-line event it recomputes (`↳ #7 todo/toggle`); nil otherwise.
-    public var recomputes: Int?
+    package var recomputes: Int?
     /// True when the state after this event was not recorded (PROTOCOL.md §3.3: inside a `dropped` range, or
     /// after a patch that did not apply, until the next full state): the timeline must show it as unknown, never
     /// as "unchanged", and must not jump there.
-    public var stateUnknown: Bool
+    package var stateUnknown: Bool
     /// True when the main line's state *before* this event is unknown (see `stateUnknown`): skipping this action
     /// or replaying from it would start from a state that was not recorded.
-    public var stateBeforeUnknown: Bool
+    package var stateBeforeUnknown: Bool
     /// True when the event's time (the app's clock) is earlier than the start of the connection that delivered
     /// it: the app dispatched it before it (re)connected and sent it later. Shown as "before connect".
-    public var beforeConnect: Bool
+    package var beforeConnect: Bool
     /// For a `dropped` row: how many actions were lost altogether (not only their states), when the recording
     /// says; nil when it does not.
-    public var lostActions: Int?
+    package var lostActions: Int?
 
     /// Creates a row.
-    public init(
+    package init(
         index: Int, time: Double, kind: TimelineEventKind = .action, label: String? = nil, patchSize: Int? = nil,
         reducerMicros: Double? = nil, detail: String? = nil, isSkipped: Bool = false, branch: Int = 0,
         recomputes: Int? = nil, stateUnknown: Bool = false, stateBeforeUnknown: Bool = false,
@@ -65,7 +65,7 @@ public struct TimelineEvent: Sendable, Hashable {
     }
 
     /// The text the label column shows and the filter matches: the label, or the kind's name when there is none.
-    public var displayLabel: String {
+    package var displayLabel: String {
         label ?? kind.rawValue
     }
 }

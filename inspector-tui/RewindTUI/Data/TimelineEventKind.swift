@@ -1,12 +1,12 @@
 import RewindSessionFile
 
 /// What a timeline row records: the session file's one ``EventKind`` (the timeline has no kind of its own).
-public typealias TimelineEventKind = EventKind
+package typealias TimelineEventKind = EventKind
 
 extension EventKind {
     /// The one-column marker shown before the label (a space for plain actions). Letters, so that every
     /// terminal and font shows them at width 1.
-    public var marker: Character {
+    package var marker: Character {
         switch self {
         case .action: return " "
         case .snapshot: return "S"

@@ -5,14 +5,14 @@ import Foundation
 /// Smart case, as in vim and ripgrep: a pattern without capital letters ignores case, one with a capital letter
 /// respects it. Threading: immutable after creation; `NSRegularExpression` is documented thread-safe for
 /// matching, so a filter may be shared across threads.
-public struct TimelineLabelFilter: @unchecked Sendable, Hashable {  // only immutable state; NSRegularExpression matching is thread-safe
+package struct TimelineLabelFilter: @unchecked Sendable, Hashable {  // only immutable state; NSRegularExpression matching is thread-safe
     /// The pattern as the user typed it.
-    public let pattern: String
+    package let pattern: String
     private let expression: NSRegularExpression
 
     /// Compiles `pattern`.
     /// - Throws: `TimelineLabelFilter.InvalidPattern` naming the pattern and the reason, for a bad regex.
-    public init(pattern: String) throws(InvalidPattern) {
+    package init(pattern: String) throws(InvalidPattern) {
         self.pattern = pattern
         let ignoresCase = !pattern.contains(where: \.isUppercase)
         do {
@@ -23,31 +23,31 @@ public struct TimelineLabelFilter: @unchecked Sendable, Hashable {  // only immu
     }
 
     /// Whether `label` contains a match.
-    public func matches(_ label: String) -> Bool {
+    package func matches(_ label: String) -> Bool {
         let range = NSRange(label.startIndex..<label.endIndex, in: label)
         return expression.firstMatch(in: label, options: [], range: range) != nil
     }
 
     /// Whether the row's label (or its kind's name, when it has none) matches.
-    public func matches(_ event: TimelineEvent) -> Bool {
+    package func matches(_ event: TimelineEvent) -> Bool {
         matches(event.displayLabel)
     }
 
     /// Filters are equal when their patterns are.
-    public static func == (lhs: TimelineLabelFilter, rhs: TimelineLabelFilter) -> Bool {
+    package static func == (lhs: TimelineLabelFilter, rhs: TimelineLabelFilter) -> Bool {
         lhs.pattern == rhs.pattern
     }
 
     /// Hashes the pattern.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(pattern)
     }
 
     /// A pattern that is not a valid regular expression.
-    public struct InvalidPattern: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct InvalidPattern: Error, Sendable, Hashable, CustomStringConvertible {
         /// The pattern as typed.
-        public let pattern: String
+        package let pattern: String
         /// "not a valid regular expression: …".
-        public var description: String { "not a valid regular expression: \(pattern)" }
+        package var description: String { "not a valid regular expression: \(pattern)" }
     }
 }

@@ -20,7 +20,7 @@ import RewindWire
 /// before, so `n` goes from one change to the next instead of through every row of a long stretch.
 ///
 /// Threading: an immutable value; `Sendable`.
-public enum TimelineSearchQuery: Sendable, Hashable, CustomStringConvertible {
+package enum TimelineSearchQuery: Sendable, Hashable, CustomStringConvertible {
     /// Rows whose shown label (or kind name) matches the regular expression.
     case label(TimelineLabelFilter)
     /// Events whose action JSON contains `text`; ignoring ASCII case when `text` has no capital letter.
@@ -30,7 +30,7 @@ public enum TimelineSearchQuery: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses what was typed into the `/` prompt.
     /// - Throws: `Invalid` saying what is wrong (a bad regex, pointer, operator or value).
-    public init(parsing text: String) throws(Invalid) {
+    package init(parsing text: String) throws(Invalid) {
         if let rest = Self.dropPrefix(["action:", "a:"], from: text) {
             let needle = rest.trimmingCharacters(in: .whitespaces)
             guard !needle.isEmpty else { throw Invalid(description: "action: needs a text to look for") }
@@ -47,7 +47,7 @@ public enum TimelineSearchQuery: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The query as typed back (canonical form).
-    public var description: String {
+    package var description: String {
         switch self {
         case .label(let filter): return "/\(filter.pattern)/"
         case .action(let text): return "action:\(text)"
@@ -56,7 +56,7 @@ public enum TimelineSearchQuery: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What matches, for "no event … matches" messages.
-    public var noMatchMessage: String {
+    package var noMatchMessage: String {
         switch self {
         case .label(let filter): return "no event label matches /\(filter.pattern)/"
         case .action(let text): return "no action contains \(text)"
@@ -65,7 +65,7 @@ public enum TimelineSearchQuery: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The label filter, for a label query (the timeline highlights its matches).
-    public var labelFilter: TimelineLabelFilter? {
+    package var labelFilter: TimelineLabelFilter? {
         if case .label(let filter) = self { return filter }
         return nil
     }
@@ -79,15 +79,15 @@ public enum TimelineSearchQuery: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A query that cannot be run, and why.
-    public struct Invalid: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Invalid: Error, Sendable, Hashable, CustomStringConvertible {
         /// The reason, for the prompt.
-        public let description: String
+        package let description: String
     }
 
     /// `pointer op value` of a `state:` query.
-    public struct StateCondition: Sendable, Hashable, CustomStringConvertible {
+    package struct StateCondition: Sendable, Hashable, CustomStringConvertible {
         /// The comparison.
-        public enum Operator: String, Sendable, Hashable, CaseIterable {
+        package enum Operator: String, Sendable, Hashable, CaseIterable {
             /// Equal JSON values.
             case equals = "=="
             /// Different JSON values.
@@ -105,14 +105,14 @@ public enum TimelineSearchQuery: Sendable, Hashable, CustomStringConvertible {
         }
 
         /// The pointer's tokens; "*" stands for every member or element.
-        public let tokens: [String]
+        package let tokens: [String]
         /// The comparison.
-        public let op: Operator
+        package let op: Operator
         /// The value compared with.
-        public let value: JSONValue
+        package let value: JSONValue
 
         /// Parses `pointer op value`.
-        public init(parsing text: Substring) throws(Invalid) {
+        package init(parsing text: Substring) throws(Invalid) {
             let trimmed = " " + text.trimmingCharacters(in: .whitespaces)  // " contains" may open it
             let usage = "state: needs a pointer, an operator and a value, e.g. state:/user/name == null"
             let found = Operator.allCases.compactMap { op -> (Operator, Range<String.Index>)? in
@@ -142,12 +142,12 @@ public enum TimelineSearchQuery: Sendable, Hashable, CustomStringConvertible {
         }
 
         /// `/path op value`.
-        public var description: String {
+        package var description: String {
             "\(JSONPointer(tokens: tokens)) \(op.rawValue) \(value.serialized())"
         }
 
         /// Whether the condition holds on `state`.
-        public func holds(in state: JSONValue) -> Bool {
+        package func holds(in state: JSONValue) -> Bool {
             var reached: [JSONValue] = []
             let exists = Self.collect(state, tokens[...], into: &reached)
             if !exists && !tokens.contains("*") { reached = [.null] }  // a missing member counts as null

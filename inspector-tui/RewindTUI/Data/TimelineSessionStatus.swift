@@ -1,5 +1,5 @@
 /// Whether a session is still recording, and if not, how it ended. A plain value type.
-public enum TimelineSessionStatus: String, Sendable, Hashable, CaseIterable {
+package enum TimelineSessionStatus: String, Sendable, Hashable, CaseIterable {
     /// An app is connected and its events are arriving.
     case live
     /// The app disconnected (or the recording was finished) cleanly.

@@ -4,7 +4,7 @@ import Foundation
 /// reads and cancels, and the search thread, which reports and checks.
 ///
 /// Threading: every member may be used from any thread; state is guarded by a lock.
-public final class TimelineSearchProgress: @unchecked Sendable {  // all mutable state guarded by `lock`
+package final class TimelineSearchProgress: @unchecked Sendable {  // all mutable state guarded by `lock`
     private let lock = NSLock()
     private var cancelled = false
     private var searchedCount = 0
@@ -15,20 +15,20 @@ public final class TimelineSearchProgress: @unchecked Sendable {  // all mutable
     var overallTotal: Int?
 
     /// A fresh progress: nothing searched, not cancelled.
-    public init() {}
+    package init() {}
 
     /// Asks the search to stop at its next check.
-    public func cancel() {
+    package func cancel() {
         lock.withLock { cancelled = true }
     }
 
     /// Whether `cancel()` was called.
-    public var isCancelled: Bool {
+    package var isCancelled: Bool {
         lock.withLock { cancelled }
     }
 
     /// The search thread: `searched` events of the current pass are done, of `total` in all.
-    public func report(searched: Int, of total: Int) {
+    package func report(searched: Int, of total: Int) {
         lock.withLock {
             searchedCount = offset + searched
             totalCount = overallTotal ?? total
@@ -36,15 +36,15 @@ public final class TimelineSearchProgress: @unchecked Sendable {  // all mutable
     }
 
     /// Events searched so far and in all (0 of 0 before the first report).
-    public var fraction: (searched: Int, total: Int) {
+    package var fraction: (searched: Int, total: Int) {
         lock.withLock { (searchedCount, totalCount) }
     }
 
     /// Throws `Cancelled` when the search was cancelled: the search thread calls it between chunks.
-    public func check() throws(Cancelled) {
+    package func check() throws(Cancelled) {
         if isCancelled { throw Cancelled() }
     }
 
     /// Thrown by a search that was cancelled.
-    public struct Cancelled: Error, Sendable {}
+    package struct Cancelled: Error, Sendable {}
 }

@@ -1,5 +1,5 @@
 /// The detail pane's tabs. A plain value type.
-public enum DetailTab: Int, Sendable, Hashable, CaseIterable {
+package enum DetailTab: Int, Sendable, Hashable, CaseIterable {
     /// The action, pretty-printed, with the event's facts.
     case action
     /// The event's patch as a coloured tree: added, removed, changed (`old → new`).
@@ -8,7 +8,7 @@ public enum DetailTab: Int, Sendable, Hashable, CaseIterable {
     case state
 
     /// The tab's title in the tab bar.
-    public var title: String {
+    package var title: String {
         switch self {
         case .action: return "Action"
         case .diff: return "Diff"
@@ -17,12 +17,12 @@ public enum DetailTab: Int, Sendable, Hashable, CaseIterable {
     }
 
     /// The tab after this one, wrapping.
-    public var next: DetailTab {
+    package var next: DetailTab {
         DetailTab(rawValue: (rawValue + 1) % Self.allCases.count)!
     }
 
     /// The tab before this one, wrapping.
-    public var previous: DetailTab {
+    package var previous: DetailTab {
         DetailTab(rawValue: (rawValue + Self.allCases.count - 1) % Self.allCases.count)!
     }
 }

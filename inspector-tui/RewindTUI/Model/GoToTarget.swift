@@ -10,7 +10,7 @@ import Foundation
 /// - `50%`, `12.5%`: that share of the session's events (`0%` the initial state, `100%` the newest event).
 ///
 /// A plain value type.
-public enum GoToTarget: Sendable, Hashable {
+package enum GoToTarget: Sendable, Hashable {
     /// An event number.
     case event(Int)
     /// Seconds after the session's start.
@@ -21,18 +21,18 @@ public enum GoToTarget: Sendable, Hashable {
     case percent(Double)
 
     /// Why a go-to text was not understood: a sentence naming the forms accepted.
-    public struct Invalid: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Invalid: Error, Sendable, Hashable, CustomStringConvertible {
         /// The text as typed.
-        public let text: String
+        package let text: String
         /// The sentence shown beside the prompt.
-        public var description: String {
+        package var description: String {
             "not an event, time or percentage: '\(text)' (try 1234, +12.5s, 14:03:12 or 50%)"
         }
     }
 
     /// Parses what the user typed.
     /// - Throws: `Invalid` for anything else.
-    public init(parsing raw: String) throws(Invalid) {
+    package init(parsing raw: String) throws(Invalid) {
         let text = raw.trimmingCharacters(in: .whitespaces)
         let invalid = Invalid(text: raw)
         guard !text.isEmpty else { throw invalid }

@@ -2,23 +2,23 @@
 ///
 /// Keys: printable characters insert; ←/→ move; Home/Ctrl-A and End/Ctrl-E jump; Backspace and Delete erase;
 /// Ctrl-U erases to the start, Ctrl-K to the end, Ctrl-W the previous word. A plain value type.
-public struct LineEditor: Sendable, Hashable {
+package struct LineEditor: Sendable, Hashable {
     /// The characters of the line.
-    public private(set) var characters: [Character]
+    package private(set) var characters: [Character]
     /// The insertion point, `0...characters.count`.
-    public private(set) var cursor: Int
+    package private(set) var cursor: Int
 
     /// A field holding `text`, with the cursor at its end.
-    public init(_ text: String = "") {
+    package init(_ text: String = "") {
         characters = Array(text)
         cursor = characters.count
     }
 
     /// The line as a string.
-    public var text: String { String(characters) }
+    package var text: String { String(characters) }
 
     /// Applies an editing key; returns false when the key is not an editing key (Enter, Esc, …).
-    public mutating func handle(_ key: Key) -> Bool {
+    package mutating func handle(_ key: Key) -> Bool {
         switch key {
         case .character(let character):
             characters.insert(character, at: cursor)

@@ -1,8 +1,8 @@
 /// An open prompt on the bottom line: the `/` filter, the `:` go-to field or the `d` dispatch field. A plain value
 /// type.
-public struct PromptState: Sendable, Hashable {
+package struct PromptState: Sendable, Hashable {
     /// What the prompt asks for.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// A regular expression for the label filter (`/`).
         case filter
         /// An action as JSON to dispatch into the app (`d`).
@@ -12,20 +12,20 @@ public struct PromptState: Sendable, Hashable {
     }
 
     /// What the prompt asks for.
-    public var kind: Kind
+    package var kind: Kind
     /// The text being edited.
-    public var editor: LineEditor
+    package var editor: LineEditor
     /// Why the last Enter was refused (bad regex, bad JSON); shown beside the prompt.
-    public var error: String?
+    package var error: String?
     /// Earlier entries of this prompt, oldest first, that Up and Down recall (the `/` prompt's past searches).
-    public private(set) var history: [String]
+    package private(set) var history: [String]
     /// Which entry of `history` the editor shows; nil while it shows what the user is typing.
-    public private(set) var historyPosition: Int?
+    package private(set) var historyPosition: Int?
     /// What the user had typed before recalling an entry, given back when Down goes past the newest one.
     private var draft = ""
 
     /// A prompt of `kind` prefilled with `text`, whose Up and Down recall `history` (oldest first).
-    public init(kind: Kind, text: String = "", error: String? = nil, history: [String] = []) {
+    package init(kind: Kind, text: String = "", error: String? = nil, history: [String] = []) {
         self.kind = kind
         editor = LineEditor(text)
         self.error = error
@@ -34,7 +34,7 @@ public struct PromptState: Sendable, Hashable {
 
     /// Up (`older`) or Down in the prompt, as in a shell or vim's `/`: shows the previous or next entry of `history`;
     /// Down past the newest gives back what was being typed. Returns false when there is nothing to move to.
-    public mutating func recall(older: Bool) -> Bool {
+    package mutating func recall(older: Bool) -> Bool {
         let position: Int?
         switch (historyPosition, older) {
         case (nil, true):
@@ -56,7 +56,7 @@ public struct PromptState: Sendable, Hashable {
     }
 
     /// The label shown before the text: `/`, `go to: ` or `dispatch JSON: `.
-    public var label: String {
+    package var label: String {
         switch kind {
         case .filter: return "/"
         case .dispatch: return "dispatch JSON: "

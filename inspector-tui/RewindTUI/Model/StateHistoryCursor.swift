@@ -1,18 +1,18 @@
 /// Where the user is in the state history of one location (`b` on a node of the State tab): the events that changed
 /// the value at `path`, newest first, up to the event it was asked at, and the one the timeline shows.
 /// Threading: a plain value, owned by the UI thread's model.
-public struct StateHistoryCursor: Sendable, Hashable {
+package struct StateHistoryCursor: Sendable, Hashable {
     /// The session.
-    public var session: String
+    package var session: String
     /// The location, as JSON Pointer text.
-    public var path: String
+    package var path: String
     /// The events that changed it, newest first.
-    public var events: [Int]
+    package var events: [Int]
     /// The position in `events` of the event selected.
-    public var position: Int
+    package var position: Int
 
     /// A cursor at `position`.
-    public init(session: String, path: String, events: [Int], position: Int) {
+    package init(session: String, path: String, events: [Int], position: Int) {
         self.session = session
         self.path = path
         self.events = events
@@ -20,7 +20,7 @@ public struct StateHistoryCursor: Sendable, Hashable {
     }
 
     /// The status line's text: the location, how many events changed it, the first few, and where the user is.
-    public var summary: String {
+    package var summary: String {
         let place = path.isEmpty ? "the state" : path
         guard !events.isEmpty else { return "\(place): no event changed it (it is the initial state's value)" }
         let shown = events.prefix(8).enumerated().map { offset, event in

@@ -1,12 +1,12 @@
 /// How the timeline shows event times (`t` toggles). A plain value type.
-public enum TimeFormat: Sendable, Hashable {
+package enum TimeFormat: Sendable, Hashable {
     /// Since the session started: `+12.345s`, `+3:04.567`, `+1:02:03`.
     case relative
     /// Local wall-clock time: `15:30:12.345`.
     case absolute
 
     /// The other format.
-    public var toggled: TimeFormat {
+    package var toggled: TimeFormat {
         self == .relative ? .absolute : .relative
     }
 }

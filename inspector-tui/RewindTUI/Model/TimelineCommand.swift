@@ -2,7 +2,7 @@ import RewindWire
 
 /// Something the controller asks the app to do, in answer to a key. `TimelineApp` executes each through
 /// `TimelineActions` and shows the outcome in the status line. A plain value type.
-public enum TimelineCommand: Sendable, Hashable {
+package enum TimelineCommand: Sendable, Hashable {
     /// Put the live app into the state after event `index` (Enter).
     case jump(session: String, index: Int)
     /// Skip or un-skip the action at `index` (`s`).
@@ -35,7 +35,7 @@ public enum TimelineCommand: Sendable, Hashable {
     /// What the status line says while the command runs ("jumping to event 12…"); nil for the commands the UI
     /// carries out at once (`redraw`, `quit`, `openInPager`, `copy`, `deleteSession`) or on the search thread
     /// (`search`).
-    public var progressDescription: String? {
+    package var progressDescription: String? {
         switch self {
         case .jump(_, let index): return "jumping to event \(index)…"
         case .skip(_, let index): return "skipping (or un-skipping) event \(index)…"

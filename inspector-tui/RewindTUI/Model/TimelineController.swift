@@ -9,13 +9,13 @@ import RewindWire
 /// outcome back with `report(_:)`.
 ///
 /// Threading: a value type used on the UI thread; it calls the data source from that thread.
-public struct TimelineController {
+package struct TimelineController {
     /// The UI state.
-    public private(set) var model: TimelineModel
+    package private(set) var model: TimelineModel
     /// Where sessions, rows, details and states come from.
-    public let dataSource: any TimelineDataSource
+    package let dataSource: any TimelineDataSource
     /// The detail pane's content (shared with the renderer so that both see the same lines).
-    public let detailContent: DetailContentCache
+    package let detailContent: DetailContentCache
     private let clock: () -> Double
     private let preferredSessionID: String?
 
@@ -25,7 +25,7 @@ public struct TimelineController {
     ///     live session, or the first listed.
     ///   - detailContent: the detail cache to share with the renderer (a new one by default).
     ///   - clock: seconds on a monotonic clock (the detail cache's throttling); injectable for tests.
-    public init(
+    package init(
         dataSource: any TimelineDataSource,
         initialSession: String? = nil,
         detailContent: DetailContentCache? = nil,
@@ -44,7 +44,7 @@ public struct TimelineController {
     /// Reads the header and the sessions again (live sessions listed first), keeps the selection (or picks one:
     /// the preferred session, else the first live one), follows new events when following, and keeps the cursor on
     /// screen. Call before each frame.
-    public mutating func refresh() {
+    package mutating func refresh() {
         model.header = dataSource.header()
         model.deletesSessions = dataSource.deletesSessions
         model.dataDirectory = dataSource.dataDirectory?.path
@@ -83,7 +83,7 @@ public struct TimelineController {
     }
 
     /// Records the terminal size (the layout, and so page sizes, depend on it).
-    public mutating func resize(width: Int, height: Int) {
+    package mutating func resize(width: Int, height: Int) {
         model.screenWidth = width
         model.screenHeight = height
         if case .viewer(var viewer) = model.dialog {
@@ -95,18 +95,18 @@ public struct TimelineController {
     }
 
     /// Shows `message` in the status line until the next key (the outcome of a command).
-    public mutating func report(_ message: StatusMessage) {
+    package mutating func report(_ message: StatusMessage) {
         model.status = message
     }
 
     /// Shows what the command running in the background is doing (nil: none is running). Unlike `report(_:)`,
     /// keys do not clear it.
-    public mutating func showActivity(_ message: StatusMessage?) {
+    package mutating func showActivity(_ message: StatusMessage?) {
         model.activity = message
     }
 
     /// Makes `id` the selected session (as moving in the sessions pane does).
-    public mutating func selectSession(id: String) {
+    package mutating func selectSession(id: String) {
         if let session = model.sessions.first(where: { $0.id == id }) {
             select(session)
         }
@@ -115,7 +115,7 @@ public struct TimelineController {
     // MARK: - Keys
 
     /// Applies one key and returns the commands it asks for (usually none).
-    public mutating func handle(_ key: Key) -> [TimelineCommand] {
+    package mutating func handle(_ key: Key) -> [TimelineCommand] {
         if key == .resize { return [] }
         if case .mouse(let event) = key {
             handleMouse(event)
@@ -263,7 +263,7 @@ public struct TimelineController {
     /// The deletion of session `id` (confirmed with `y`) finished with `outcome`: the sentence for the status
     /// line, or the error saying why nothing was deleted. Reads the list again; when the session is gone from it
     /// and was selected, selects its neighbour (the session listed after it, or before it when it was the last).
-    public mutating func finishDeletion(of id: String, outcome: Result<String, any Error>) {
+    package mutating func finishDeletion(of id: String, outcome: Result<String, any Error>) {
         let wasSelected = model.selectedSessionID == id
         let position = model.sessions.firstIndex { $0.id == id }
         refresh()
@@ -933,7 +933,7 @@ public struct TimelineController {
     }
 
     /// Shows how far the running search got (`searched` of `total` events).
-    public mutating func showSearchProgress(_ request: TimelineSearchRequest, searched: Int, total: Int) {
+    package mutating func showSearchProgress(_ request: TimelineSearchRequest, searched: Int, total: Int) {
         let percent = total > 0 ? min(100, searched * 100 / total) : 0
         model.search = StatusMessage("searching \(request.query)… \(percent)% of \(Formatting.grouped(total)) events "
             + "— Esc cancels")
@@ -941,7 +941,7 @@ public struct TimelineController {
 
     /// A search finished (`found` nil: nothing matched), failed, or was cancelled: moves the cursor to what it
     /// found (when the session it searched is still selected) and says so.
-    public mutating func finishSearch(
+    package mutating func finishSearch(
         _ request: TimelineSearchRequest, found: Int?, wrapped: Bool, cancelled: Bool, failure: String?
     ) {
         model.search = nil
@@ -1008,7 +1008,7 @@ public struct TimelineController {
 
     /// The stretch of events whose visible rows are to be computed next (the whole session when the filter was
     /// just set, then what a live session recorded since), marking it asked; nil when there is none.
-    public mutating func rowsToCompute() -> (filter: TimelineRowFilter, range: ClosedRange<Int>)? {
+    package mutating func rowsToCompute() -> (filter: TimelineRowFilter, range: ClosedRange<Int>)? {
         guard var hiding = model.hiding, hiding.session == model.selectedSessionID else { return nil }
         let count = model.eventCount
         guard count > hiding.requestedThrough else { return nil }
@@ -1019,7 +1019,7 @@ public struct TimelineController {
     }
 
     /// Shows how far the row filter got.
-    public mutating func showFilteringProgress(searched: Int, total: Int) {
+    package mutating func showFilteringProgress(searched: Int, total: Int) {
         guard model.hiding?.rows == nil else { return }
         let percent = total > 0 ? min(100, searched * 100 / total) : 0
         model.filtering = StatusMessage("filtering… \(percent)% of \(Formatting.grouped(total)) events — Esc clears")
@@ -1027,7 +1027,7 @@ public struct TimelineController {
 
     /// The visible rows of `range` for `filter` arrived (nil: cancelled or failed, saying why in `failure`): adds
     /// them when the filter is still the one set and the stretch follows what is known.
-    public mutating func receiveRows(
+    package mutating func receiveRows(
         _ rows: [Int]?, for filter: TimelineRowFilter, range: ClosedRange<Int>, failure: String?
     ) {
         guard var hiding = model.hiding, RowFilterRunner.same(hiding, filter) else { return }

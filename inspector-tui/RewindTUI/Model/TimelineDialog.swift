@@ -1,5 +1,5 @@
 /// What sits on top of the panes and takes the keys while it is open. A plain value type.
-public enum TimelineDialog: Sendable, Hashable {
+package enum TimelineDialog: Sendable, Hashable {
     /// The `?` overlay listing every key; any key closes it.
     case help
     /// The bottom-line prompt for `/` or `d`.

@@ -5,7 +5,7 @@ extension TimelineModel {
     /// directory (`deletesSessions`: the timeline of `rewind`, not `rewind open` or a viewer attached to another
     /// rewind), and the session must be neither live (an app is being recorded into it, here or by another
     /// rewind) nor the one the timeline was opened on.
-    public func deletionRefusal(for session: TimelineSession) -> StatusMessage? {
+    package func deletionRefusal(for session: TimelineSession) -> StatusMessage? {
         if session.status == .live {
             let recorder = session.appConnected ? "its app is connected and being recorded"
                                                 : "another rewind is recording it"

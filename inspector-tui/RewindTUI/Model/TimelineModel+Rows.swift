@@ -9,13 +9,13 @@ extension TimelineModel {
     }
 
     /// The number of rows the timeline shows (the initial state included).
-    public var rowCount: Int {
+    package var rowCount: Int {
         guard let rows = visibleRows else { return eventCount + 1 }
         return rows.count + 1
     }
 
     /// The event index shown at `position`, or nil past the last row.
-    public func index(atPosition position: Int) -> Int? {
+    package func index(atPosition position: Int) -> Int? {
         guard position >= 0 else { return nil }
         guard let rows = visibleRows else { return position <= eventCount ? position : nil }
         if position == 0 { return 0 }
@@ -23,7 +23,7 @@ extension TimelineModel {
     }
 
     /// The position of `index` (of the first visible row at or after it, for a hidden one; the last row past them).
-    public func position(of index: Int) -> Int {
+    package func position(of index: Int) -> Int {
         guard let rows = visibleRows, index > 0 else { return index }
         var low = 0
         var high = rows.count
@@ -35,19 +35,19 @@ extension TimelineModel {
     }
 
     /// The event `rows` rows away from the cursor (clamped to the first and last rows).
-    public func index(movedBy rows: Int) -> Int {
+    package func index(movedBy rows: Int) -> Int {
         let target = min(max(0, position(of: cursor) + rows), rowCount - 1)
         return index(atPosition: target) ?? 0
     }
 
     /// The last row's event index (where following and `G` go).
-    public var lastRowIndex: Int {
+    package var lastRowIndex: Int {
         guard let rows = visibleRows else { return eventCount }
         return rows.last ?? 0
     }
 
     /// `index` itself when it is shown, else the nearest shown row at or after it (or before, at the end).
-    public func visibleIndex(near index: Int) -> Int {
+    package func visibleIndex(near index: Int) -> Int {
         guard let rows = visibleRows, index > 0, !rows.isEmpty else { return visibleRows?.isEmpty == true ? 0 : index }
         return rows[position(of: index) - 1]
     }

@@ -3,73 +3,73 @@
 /// Rows of the timeline are event indices `0...eventCount` of the selected session, where 0 stands for the
 /// initial state. `TimelineController` changes it in answer to keys and data; the views only read it.
 /// A plain value type: copy it freely; it is `Sendable`.
-public struct TimelineModel: Sendable, Hashable {
+package struct TimelineModel: Sendable, Hashable {
     /// The header facts, as last read from the data source.
-    public var header = TimelineHeader()
+    package var header = TimelineHeader()
     /// The sessions, as last read from the data source.
-    public var sessions: [TimelineSession] = []
+    package var sessions: [TimelineSession] = []
     /// The session whose events the timeline shows.
-    public var selectedSessionID: String?
+    package var selectedSessionID: String?
     /// The pane that receives movement keys.
-    public var focus: TimelinePane = .timeline
+    package var focus: TimelinePane = .timeline
     /// The selected event index (0 = the initial state).
-    public var cursor = 0
+    package var cursor = 0
     /// The first event index shown in the timeline.
-    public var scrollTop = 0
+    package var scrollTop = 0
     /// Whether the cursor sticks to the newest event as events arrive (`f`; moving away turns it off).
-    public var following = true
+    package var following = true
     /// The event count when the user last saw the end of the timeline; newer events count as "new".
-    public var seenCount = 0
+    package var seenCount = 0
     /// The active label filter (`/`), if any: matching rows are highlighted, others dimmed, `n`/`N` jump.
-    public var filter: TimelineLabelFilter?
+    package var filter: TimelineLabelFilter?
     /// The last query of the `/` prompt (`n`/`N` repeat it), and its text as typed.
-    public var searchQuery: TimelineSearchQuery?
+    package var searchQuery: TimelineSearchQuery?
     /// The `/` prompt's past texts, oldest first, without repeats (at most `searchHistoryLimit`): the prompt opens
     /// empty, and Up recalls them.
-    public private(set) var searchHistory: [String] = []
+    package private(set) var searchHistory: [String] = []
     /// How many past searches `searchHistory` keeps.
-    public static let searchHistoryLimit = 50
+    package static let searchHistoryLimit = 50
 
     /// Keeps `text` as the newest past search (moved to the end if it was there already); empty texts are not kept.
-    public mutating func rememberSearch(_ text: String) {
+    package mutating func rememberSearch(_ text: String) {
         guard !text.isEmpty else { return }
         searchHistory.removeAll { $0 == text }
         searchHistory.append(text)
         if searchHistory.count > Self.searchHistoryLimit { searchHistory.removeFirst() }
     }
     /// The running search's progress line ("searching … 40% — Esc cancels"); nil when no search runs.
-    public var search: StatusMessage?
+    package var search: StatusMessage?
     /// The rows hidden (`/REGEX` Tab, `/-kind,…`), if any; see `TimelineModel+Rows.swift`.
-    public var hiding: TimelineRowFilter?
+    package var hiding: TimelineRowFilter?
     /// The row filter's progress line while its rows are computed; nil otherwise.
-    public var filtering: StatusMessage?
+    package var filtering: StatusMessage?
     /// Relative or absolute times.
-    public var timeFormat: TimeFormat = .relative
+    package var timeFormat: TimeFormat = .relative
     /// The detail pane's tab.
-    public var detailTab: DetailTab = .action
+    package var detailTab: DetailTab = .action
     /// The selected line of the detail pane's content.
-    public var detailCursor = 0
+    package var detailCursor = 0
     /// The first content line shown in the detail pane.
-    public var detailScroll = 0
+    package var detailScroll = 0
     /// State-tree nodes (JSON Pointer strings) whose collapsed/expanded state differs from the default
     /// (containers down to depth 2 start expanded, deeper ones collapsed).
-    public var toggledPaths: Set<String> = []
+    package var toggledPaths: Set<String> = []
     /// State-tree containers (JSON Pointer strings, "" the root) the user paged into: how many children each
     /// lists instead of `StateTree.maxChildren`.
-    public var childLimits: [String: Int] = [:]
+    package var childLimits: [String: Int] = [:]
     /// The same for the Action tab's containers (JSON Pointers into the action).
-    public var actionChildLimits: [String: Int] = [:]
+    package var actionChildLimits: [String: Int] = [:]
     /// The open dialog, if any.
-    public var dialog: TimelineDialog?
+    package var dialog: TimelineDialog?
     /// The directory the sessions are read from (the data source's `dataDirectory`), for the help and the quit
     /// message; nil when they are not files.
-    public var dataDirectory: String?
+    package var dataDirectory: String?
     /// The first line of the `?` overlay shown (it scrolls when taller than the screen).
-    public var helpScroll = 0
+    package var helpScroll = 0
 
     /// Where this timeline's sessions are and what an app needs to reach it, for the `?` overlay: the data
     /// directory, and `REWIND_URL=…` when the daemon listens on another port than the default (`appURL`).
-    public var facts: [String] {
+    package var facts: [String] {
         var facts: [String] = []
         if let dataDirectory { facts.append("Sessions: \(dataDirectory)") }
         if let url = header.appURL { facts.append("REWIND_URL=\(url)") }
@@ -77,55 +77,55 @@ public struct TimelineModel: Sendable, Hashable {
     }
 
     /// Whether the sessions pane may delete saved sessions here (the data source's `deletesSessions`).
-    public var deletesSessions = false
+    package var deletesSessions = false
     /// The session the timeline was opened on (`rewind open SESSION`), if any: never deleted while shown.
-    public var openedSessionID: String?
+    package var openedSessionID: String?
     /// The last action typed into the dispatch prompt (it reopens with it).
-    public var lastDispatch = ""
+    package var lastDispatch = ""
     /// The message shown above the footer until the next key.
-    public var status: StatusMessage?
+    package var status: StatusMessage?
     /// The state history being stepped through (`b`/`B` on a node of the State tab), if any.
-    public var history: StateHistoryCursor?
+    package var history: StateHistoryCursor?
     /// The event marked for comparison (`m`): the Diff tab then shows the patch from its state to the selected
     /// event's state. Nil: the Diff tab shows the selected event's own patch.
-    public var mark: Int?
+    package var mark: Int?
     /// What the command running in the background is doing ("jumping to event 12…"), shown in the status line
     /// while no `status` message is; nil when no command is running.
-    public var activity: StatusMessage?
+    package var activity: StatusMessage?
     /// Whether live events are held back (`p`): the timeline and the sessions' counts stay as they were when
     /// paused, while the daemon keeps recording.
-    public var paused = false
+    package var paused = false
     /// Each session's event count when the timeline was paused (empty when not paused).
-    public var pausedCounts: [String: Int] = [:]
+    package var pausedCounts: [String: Int] = [:]
     /// Events recorded since the pause that the timeline holds back (0 when not paused).
-    public var heldEvents = 0
+    package var heldEvents = 0
     /// The terminal width the layout is computed for.
-    public var screenWidth = 80
+    package var screenWidth = 80
     /// The terminal height the layout is computed for.
-    public var screenHeight = 24
+    package var screenHeight = 24
 
     /// An empty model (no sessions yet), following live events.
-    public init() {}
+    package init() {}
 
     /// The selected session, if any.
-    public var selectedSession: TimelineSession? {
+    package var selectedSession: TimelineSession? {
         guard let selectedSessionID else { return nil }
         return sessions.first { $0.id == selectedSessionID }
     }
 
     /// The selected session's position in `sessions`.
-    public var selectedSessionPosition: Int? {
+    package var selectedSessionPosition: Int? {
         guard let selectedSessionID else { return nil }
         return sessions.firstIndex { $0.id == selectedSessionID }
     }
 
     /// Number of events of the selected session (0 when none is selected).
-    public var eventCount: Int {
+    package var eventCount: Int {
         selectedSession?.eventCount ?? 0
     }
 
     /// The layout for the current screen size and content.
-    public var layout: TimelineLayout {
+    package var layout: TimelineLayout {
         var statusLines = statusText.map {
             WrappedText.lines($0.text, width: screenWidth - 1, limit: TimelineLayout.maximumStatusLines).count
         } ?? 0
@@ -140,18 +140,18 @@ public struct TimelineModel: Sendable, Hashable {
 
     /// What the status rows show when no prompt is open: the status message, else the running search's or row
     /// filter's progress, else what the running command is doing; nil when there is none.
-    public var statusText: StatusMessage? {
+    package var statusText: StatusMessage? {
         status ?? search ?? filtering ?? activity
     }
 
     /// The last event index visible in the timeline.
-    public var lastVisibleIndex: Int {
+    package var lastVisibleIndex: Int {
         index(atPosition: min(rowCount - 1, scrollTop + layout.timelineRows - 1)) ?? eventCount
     }
 
     /// Events that arrived after the user stopped following and that are below the visible rows: the
     /// "N new" indicator. Zero while following.
-    public var unseenCount: Int {
+    package var unseenCount: Int {
         guard !following else { return 0 }
         return max(0, eventCount - max(seenCount, lastVisibleIndex))
     }

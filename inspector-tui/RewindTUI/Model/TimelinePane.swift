@@ -1,5 +1,5 @@
 /// The three panes keyboard focus moves between with Tab. A plain value type.
-public enum TimelinePane: Int, Sendable, Hashable, CaseIterable {
+package enum TimelinePane: Int, Sendable, Hashable, CaseIterable {
     /// The list of live and saved sessions.
     case sessions
     /// The event rows of the selected session.
@@ -8,12 +8,12 @@ public enum TimelinePane: Int, Sendable, Hashable, CaseIterable {
     case detail
 
     /// The pane after this one, wrapping (Tab).
-    public var next: TimelinePane {
+    package var next: TimelinePane {
         TimelinePane(rawValue: (rawValue + 1) % Self.allCases.count)!
     }
 
     /// The pane before this one, wrapping (Shift-Tab).
-    public var previous: TimelinePane {
+    package var previous: TimelinePane {
         TimelinePane(rawValue: (rawValue + Self.allCases.count - 1) % Self.allCases.count)!
     }
 }

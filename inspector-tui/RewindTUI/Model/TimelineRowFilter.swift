@@ -3,34 +3,34 @@ import RewindSessionFile
 /// The rows the timeline hides: those whose label does not match (`/REGEX` then Tab), and those of hidden kinds
 /// (`/-snapshot,note`). The visible rows are computed off the UI thread (`rows`, growing as a live session
 /// records); until then the timeline shows every row. A plain value type.
-public struct TimelineRowFilter: Sendable, Hashable {
+package struct TimelineRowFilter: Sendable, Hashable {
     /// The session it was computed for.
-    public var session: String
+    package var session: String
     /// Only rows whose label matches are shown (nil: any label).
-    public var labels: TimelineLabelFilter?
+    package var labels: TimelineLabelFilter?
     /// Rows of these kinds are hidden.
-    public var hiddenKinds: Set<TimelineEventKind>
+    package var hiddenKinds: Set<TimelineEventKind>
     /// The visible event indices (≥ 1), in order, among `1…coveredThrough`; nil until first computed.
-    public var rows: [Int]?
+    package var rows: [Int]?
     /// The last event index the rows account for (0: none yet).
-    public var coveredThrough = 0
+    package var coveredThrough = 0
     /// The last event index asked of the row thread (to ask each new stretch once).
-    public var requestedThrough = 0
+    package var requestedThrough = 0
 
     /// A filter not computed yet.
-    public init(session: String, labels: TimelineLabelFilter?, hiddenKinds: Set<TimelineEventKind>) {
+    package init(session: String, labels: TimelineLabelFilter?, hiddenKinds: Set<TimelineEventKind>) {
         self.session = session
         self.labels = labels
         self.hiddenKinds = hiddenKinds
     }
 
     /// Whether a row of `kind` with `label` stays visible.
-    public func shows(_ event: TimelineEvent) -> Bool {
+    package func shows(_ event: TimelineEvent) -> Bool {
         !hiddenKinds.contains(event.kind) && (labels?.matches(event) ?? true)
     }
 
     /// For the timeline's title: `only /x/ · no snapshot, note`.
-    public var description: String {
+    package var description: String {
         var parts: [String] = []
         if let labels { parts.append("only /\(labels.pattern)/") }
         if !hiddenKinds.isEmpty {
@@ -42,7 +42,7 @@ public struct TimelineRowFilter: Sendable, Hashable {
 
     /// Parses `-kind[,kind…]` (spaces also separate): the kinds to hide. Nil when `text` does not start with `-`.
     /// - Throws: `TimelineSearchQuery.Invalid` naming an unknown kind and the known ones.
-    public static func kinds(parsing text: String) throws(TimelineSearchQuery.Invalid) -> Set<TimelineEventKind>? {
+    package static func kinds(parsing text: String) throws(TimelineSearchQuery.Invalid) -> Set<TimelineEventKind>? {
         let trimmed = text.drop { $0 == " " }
         guard trimmed.hasPrefix("-") else { return nil }
         var kinds = Set<TimelineEventKind>()

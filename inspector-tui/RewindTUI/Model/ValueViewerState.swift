@@ -3,24 +3,24 @@ import RewindWire
 /// The value viewer (Enter on a value of the State or Action tab, or `v`): the whole value, never cut — a string's
 /// own text, anything else pretty-printed JSON — wrapped to the width of the overlay and scrolled by line.
 /// A plain value type.
-public struct ValueViewerState: Sendable, Hashable {
+package struct ValueViewerState: Sendable, Hashable {
     /// The value's JSON Pointer in the event's state or action ("" for the whole).
-    public let path: String
+    package let path: String
     /// The tab the value comes from (`.state` or `.action`).
-    public let tab: DetailTab
+    package let tab: DetailTab
     /// The text shown, piped to the pager and copied.
-    public let text: String
+    package let text: String
     /// Whether the value is a string (`text` is its own text, not JSON).
-    public let isString: Bool
+    package let isString: Bool
     /// `text` cut into lines of at most `width` columns.
-    public private(set) var lines: [String]
+    package private(set) var lines: [String]
     /// The width `lines` were wrapped for.
-    public private(set) var width: Int
+    package private(set) var width: Int
     /// The first line shown.
-    public var scroll = 0
+    package var scroll = 0
 
     /// A viewer of `value`, wrapped to `width` columns.
-    public init(path: String, tab: DetailTab, value: JSONValue, width: Int) {
+    package init(path: String, tab: DetailTab, value: JSONValue, width: Int) {
         self.path = path
         self.tab = tab
         text = Self.text(of: value)
@@ -30,7 +30,7 @@ public struct ValueViewerState: Sendable, Hashable {
     }
 
     /// Wraps the text again for another width (the terminal was resized).
-    public mutating func rewrap(width: Int) {
+    package mutating func rewrap(width: Int) {
         let width = max(1, width)
         guard width != self.width else { return }
         self.width = width
@@ -39,7 +39,7 @@ public struct ValueViewerState: Sendable, Hashable {
     }
 
     /// What the viewer shows of `value`: a string's text as it is, any other value as indented JSON.
-    public static func text(of value: JSONValue) -> String {
+    package static func text(of value: JSONValue) -> String {
         if case .string(let string) = value { return string }
         return value.prettyPrinted()
     }
@@ -47,7 +47,7 @@ public struct ValueViewerState: Sendable, Hashable {
     /// `text` cut at its line breaks, then to `width` columns — after the last space that fits when there is one
     /// in the line's second half, else at the width; a control character shows as `\u{…}` (never sent to the
     /// terminal), a tab as two spaces.
-    public static func wrap(_ text: String, width: Int) -> [String] {
+    package static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         let paragraphs = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         for paragraph in paragraphs {

@@ -2,26 +2,26 @@
 ///
 /// A wide character (display width 2) occupies two cells: the first holds the character with `width == 2`, the
 /// second is a continuation cell with `width == 0` that the painter skips. A plain value type.
-public struct Cell: Sendable, Hashable {
+package struct Cell: Sendable, Hashable {
     /// The character shown in this column (a space for blank and continuation cells).
-    public var character: Character
+    package var character: Character
     /// Display width: 1 for ordinary characters, 2 for the first column of a wide one, 0 for its continuation.
-    public var width: UInt8
+    package var width: UInt8
     /// How the cell is drawn.
-    public var style: CellStyle
+    package var style: CellStyle
 
     /// Creates a cell.
-    public init(character: Character, width: UInt8, style: CellStyle) {
+    package init(character: Character, width: UInt8, style: CellStyle) {
         self.character = character
         self.width = width
         self.style = style
     }
 
     /// A blank cell in the given style.
-    public static func blank(_ style: CellStyle = .plain) -> Cell {
+    package static func blank(_ style: CellStyle = .plain) -> Cell {
         Cell(character: " ", width: 1, style: style)
     }
 
     /// Whether this is the second column of a wide character.
-    public var isContinuation: Bool { width == 0 }
+    package var isContinuation: Bool { width == 0 }
 }

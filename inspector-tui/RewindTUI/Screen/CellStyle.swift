@@ -3,22 +3,22 @@
 /// Meaning must never depend on colour alone: views pair colours with a symbol or an attribute (reverse, bold,
 /// underline) so that the monochrome fallback (`NO_COLOR`, or a terminal without colours) stays readable.
 /// A plain value type: safe to use from any thread.
-public struct CellStyle: Sendable, Hashable {
+package struct CellStyle: Sendable, Hashable {
     /// Text colour.
-    public var foreground: TerminalColor
+    package var foreground: TerminalColor
     /// Cell background colour.
-    public var background: TerminalColor
+    package var background: TerminalColor
     /// Bold (bright) text.
-    public var bold: Bool
+    package var bold: Bool
     /// Foreground and background swapped; survives the monochrome fallback, so selection uses it.
-    public var reverse: Bool
+    package var reverse: Bool
     /// Dim (half-bright) text.
-    public var dim: Bool
+    package var dim: Bool
     /// Underlined text.
-    public var underline: Bool
+    package var underline: Bool
 
     /// Creates a style; every parameter defaults to the terminal's plain look.
-    public init(
+    package init(
         foreground: TerminalColor = .default,
         background: TerminalColor = .default,
         bold: Bool = false,
@@ -35,38 +35,38 @@ public struct CellStyle: Sendable, Hashable {
     }
 
     /// The terminal's default look: default colours, no attributes.
-    public static let plain = CellStyle()
+    package static let plain = CellStyle()
 
     /// This style with another foreground colour.
-    public func foreground(_ color: TerminalColor) -> CellStyle {
+    package func foreground(_ color: TerminalColor) -> CellStyle {
         var copy = self
         copy.foreground = color
         return copy
     }
 
     /// This style with bold set.
-    public var bolded: CellStyle {
+    package var bolded: CellStyle {
         var copy = self
         copy.bold = true
         return copy
     }
 
     /// This style with reverse video set.
-    public var reversed: CellStyle {
+    package var reversed: CellStyle {
         var copy = self
         copy.reverse = true
         return copy
     }
 
     /// This style with dim set.
-    public var dimmed: CellStyle {
+    package var dimmed: CellStyle {
         var copy = self
         copy.dim = true
         return copy
     }
 
     /// This style with underline set.
-    public var underlined: CellStyle {
+    package var underlined: CellStyle {
         var copy = self
         copy.underline = true
         return copy

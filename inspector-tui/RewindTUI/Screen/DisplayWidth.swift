@@ -11,9 +11,9 @@
 /// A `Character` (grapheme cluster) takes the width of its first non-zero-width scalar: a base letter with
 /// combining accents is 1, an emoji with modifiers or joined by ZWJ is the width of its first emoji.
 /// Pure functions: safe from any thread.
-public enum DisplayWidth {
+package enum DisplayWidth {
     /// The width of one Unicode scalar: 0, 1 or 2.
-    public static func of(_ scalar: Unicode.Scalar) -> Int {
+    package static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x7F { return value < 0x20 ? 0 : 1 }
         if value < 0xA0 { return 0 }
@@ -24,7 +24,7 @@ public enum DisplayWidth {
     }
 
     /// The width of one grapheme cluster: the width of its first scalar that is not zero-width (0 when all are).
-    public static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         let first = scalars.first!
         if first.value >= 0x20 && first.value < 0x7F { return 1 }
@@ -36,7 +36,7 @@ public enum DisplayWidth {
     }
 
     /// The width of a string: the sum of its characters' widths.
-    public static func of<S: StringProtocol>(_ text: S) -> Int {
+    package static func of<S: StringProtocol>(_ text: S) -> Int {
         var asciiWidth = 0
         for byte in text.utf8 {
             if byte >= 0x80 { return slowWidth(text) }

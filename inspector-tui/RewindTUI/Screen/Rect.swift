@@ -1,16 +1,16 @@
 /// A rectangle of the screen in cells: the area a view renders into. A plain value type.
-public struct Rect: Sendable, Hashable, CustomStringConvertible {
+package struct Rect: Sendable, Hashable, CustomStringConvertible {
     /// First row (0 is the top of the screen).
-    public var row: Int
+    package var row: Int
     /// First column (0 is the left edge).
-    public var column: Int
+    package var column: Int
     /// Number of columns; never negative.
-    public var width: Int
+    package var width: Int
     /// Number of rows; never negative.
-    public var height: Int
+    package var height: Int
 
     /// Creates a rectangle; negative sizes are clamped to zero.
-    public init(row: Int, column: Int, width: Int, height: Int) {
+    package init(row: Int, column: Int, width: Int, height: Int) {
         self.row = row
         self.column = column
         self.width = max(0, width)
@@ -18,42 +18,42 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the rectangle has no cells.
-    public var isEmpty: Bool { width == 0 || height == 0 }
+    package var isEmpty: Bool { width == 0 || height == 0 }
 
     /// One past the last row.
-    public var bottom: Int { row + height }
+    package var bottom: Int { row + height }
 
     /// One past the last column.
-    public var right: Int { column + width }
+    package var right: Int { column + width }
 
     /// The rectangle without its first `count` rows.
-    public func droppingTop(_ count: Int) -> Rect {
+    package func droppingTop(_ count: Int) -> Rect {
         let taken = min(max(0, count), height)
         return Rect(row: row + taken, column: column, width: width, height: height - taken)
     }
 
     /// The rectangle without its last `count` rows.
-    public func droppingBottom(_ count: Int) -> Rect {
+    package func droppingBottom(_ count: Int) -> Rect {
         Rect(row: row, column: column, width: width, height: height - min(max(0, count), height))
     }
 
     /// The first `count` rows of the rectangle.
-    public func top(_ count: Int) -> Rect {
+    package func top(_ count: Int) -> Rect {
         Rect(row: row, column: column, width: width, height: min(max(0, count), height))
     }
 
     /// The last `count` rows of the rectangle.
-    public func bottom(_ count: Int) -> Rect {
+    package func bottom(_ count: Int) -> Rect {
         let kept = min(max(0, count), height)
         return Rect(row: row + height - kept, column: column, width: width, height: kept)
     }
 
     /// The rectangle shrunk by `count` columns on the left and the right.
-    public func insetHorizontally(_ count: Int) -> Rect {
+    package func insetHorizontally(_ count: Int) -> Rect {
         let inset = min(max(0, count), width / 2)
         return Rect(row: row, column: column + inset, width: width - 2 * inset, height: height)
     }
 
     /// `"WxH@row,col"`, for test failure messages.
-    public var description: String { "\(width)x\(height)@\(row),\(column)" }
+    package var description: String { "\(width)x\(height)@\(row),\(column)" }
 }

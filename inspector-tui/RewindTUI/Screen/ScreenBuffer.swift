@@ -8,38 +8,38 @@ import RewindWire
 /// neither act on the terminal nor hide. Because layout happens here and not in ncurses, every view is testable through `lines`.
 ///
 /// A value type with no shared state: build and read it on one thread, or copy it across threads.
-public struct ScreenBuffer: Sendable, Equatable {
+package struct ScreenBuffer: Sendable, Equatable {
     /// Number of columns.
-    public let width: Int
+    package let width: Int
     /// Number of rows.
-    public let height: Int
+    package let height: Int
     /// The cells, row by row (`row * width + column`).
-    public private(set) var cells: [Cell]
+    package private(set) var cells: [Cell]
 
     /// A blank screen of the given size (negative sizes count as zero), every cell a space in `style`.
-    public init(width: Int, height: Int, style: CellStyle = .plain) {
+    package init(width: Int, height: Int, style: CellStyle = .plain) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: .blank(style), count: self.width * self.height)
     }
 
     /// The whole screen as a rectangle.
-    public var bounds: Rect { Rect(row: 0, column: 0, width: width, height: height) }
+    package var bounds: Rect { Rect(row: 0, column: 0, width: width, height: height) }
 
     /// The cell at `row`, `column` (both must be inside the screen).
-    public subscript(row: Int, column: Int) -> Cell {
+    package subscript(row: Int, column: Int) -> Cell {
         cells[row * width + column]
     }
 
     /// Blanks the whole screen.
-    public mutating func clear(style: CellStyle = .plain) {
+    package mutating func clear(style: CellStyle = .plain) {
         for index in cells.indices {
             cells[index] = .blank(style)
         }
     }
 
     /// Blanks the part of `rect` that lies on the screen, in `style`.
-    public mutating func fill(_ rect: Rect, style: CellStyle = .plain) {
+    package mutating func fill(_ rect: Rect, style: CellStyle = .plain) {
         let clipped = clip(rect)
         guard !clipped.isEmpty else { return }
         for row in clipped.row..<clipped.bottom {
@@ -50,7 +50,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     }
 
     /// Changes the style of every cell in `rect` (clipped to the screen), keeping the characters.
-    public mutating func restyle(_ rect: Rect, _ transform: (inout CellStyle) -> Void) {
+    package mutating func restyle(_ rect: Rect, _ transform: (inout CellStyle) -> Void) {
         let clipped = clip(rect)
         guard !clipped.isEmpty else { return }
         for row in clipped.row..<clipped.bottom {
@@ -69,7 +69,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     /// `\n`); zero-width characters on their own are dropped. Rows and columns outside the screen are ignored.
     /// - Returns: the number of columns written.
     @discardableResult
-    public mutating func put(
+    package mutating func put(
         _ text: String, row: Int, column: Int, style: CellStyle = .plain, maxWidth: Int? = nil
     ) -> Int {
         guard row >= 0, row < height, column >= 0, column < width else { return 0 }
@@ -101,7 +101,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     /// left edge of `minColumn` with the same rules as `put`.
     /// - Returns: the first column written.
     @discardableResult
-    public mutating func putRightAligned(
+    package mutating func putRightAligned(
         _ text: String, row: Int, end: Int, minColumn: Int = 0, style: CellStyle = .plain
     ) -> Int {
         let available = max(0, end - minColumn)
@@ -113,7 +113,7 @@ public struct ScreenBuffer: Sendable, Equatable {
     }
 
     /// Row `row` as plain text: one character per cell, wide characters once, trailing spaces kept.
-    public func line(_ row: Int) -> String {
+    package func line(_ row: Int) -> String {
         var text = ""
         text.reserveCapacity(width)
         let base = row * width
@@ -127,12 +127,12 @@ public struct ScreenBuffer: Sendable, Equatable {
     }
 
     /// Every row as plain text (see `line(_:)`), for tests and text rendering.
-    public var lines: [String] {
+    package var lines: [String] {
         (0..<height).map(line)
     }
 
     /// The screen as text: rows without trailing spaces, joined by newlines.
-    public var text: String {
+    package var text: String {
         lines.map { line in
             var trimmed = Substring(line)
             while trimmed.last == " " { trimmed.removeLast() }

@@ -10,10 +10,10 @@ import CNCurses
 ///
 /// Threading: ncurses is not thread-safe. Create and use a painter only on the thread that owns the terminal
 /// (the one running `TimelineApp.run()`).
-public final class ScreenPainter {
+package final class ScreenPainter {
     private let window: UnsafeMutablePointer<WINDOW>
     /// The colour mode actually in use (monochrome when asked for or when the terminal has no colours).
-    public let colorMode: ColorMode
+    package let colorMode: ColorMode
     private let usesDefaultColors: Bool
     private let maxPairs: Int
     private var pairs: [Int: Int16] = [:]
@@ -24,7 +24,7 @@ public final class ScreenPainter {
 
     /// A painter for `window`. With `ColorMode.colors` and a colour terminal this starts ncurses colour support
     /// (`start_color`, `use_default_colors`); call it after the terminal is set up and before painting.
-    public init(window: UnsafeMutablePointer<WINDOW>, colorMode requested: ColorMode) {
+    package init(window: UnsafeMutablePointer<WINDOW>, colorMode requested: ColorMode) {
         self.window = window
         if requested == .colors && has_colors() {
             start_color()
@@ -40,14 +40,14 @@ public final class ScreenPainter {
 
     /// Forgets what is on the terminal: the next `paint` clears it and draws every cell (after a resize, or to
     /// repair a screen another program scribbled on).
-    public func invalidate() {
+    package func invalidate() {
         previous = nil
         clearTerminal = true
     }
 
     /// Paints `buffer` and refreshes the terminal. Cells equal to the previous frame's are skipped; a change of
     /// size repaints everything.
-    public func paint(_ buffer: ScreenBuffer) {
+    package func paint(_ buffer: ScreenBuffer) {
         if let previous, previous.width != buffer.width || previous.height != buffer.height {
             self.previous = nil
         }

@@ -2,7 +2,7 @@
 ///
 /// The timeline uses only these so that it looks the same on any colour terminal and maps to ncurses colour
 /// pairs without needing 256-colour support. A plain value type: safe to use from any thread.
-public enum TerminalColor: Int, Sendable, Hashable, CaseIterable {
+package enum TerminalColor: Int, Sendable, Hashable, CaseIterable {
     /// The terminal's default foreground or background (ncurses colour -1 with `use_default_colors`).
     case `default` = -1
     /// ANSI colour 0.

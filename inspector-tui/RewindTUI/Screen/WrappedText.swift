@@ -1,10 +1,10 @@
 /// Text broken into lines of at most a given display width, at spaces where it can (mid-word only for a word
 /// longer than a line), for the status rows: a long message is shown whole rather than cut at the screen's edge.
 /// Pure functions: safe from any thread.
-public enum WrappedText {
+package enum WrappedText {
     /// `text` in lines of at most `width` columns (`DisplayWidth`); at most `limit` lines, the last one ending in
     /// `…` when text was left out. Empty text is one empty line.
-    public static func lines(_ text: String, width: Int, limit: Int = .max) -> [String] {
+    package static func lines(_ text: String, width: Int, limit: Int = .max) -> [String] {
         guard width > 0, limit > 0 else { return [] }
         // The usual case, asked on every layout: one line that fits.
         if !text.contains("\n"), DisplayWidth.of(text) <= width { return [text] }

@@ -5,7 +5,7 @@ import RewindSessionFile
 /// files and the wire format only; the `rewind` command gives it its daemon through this protocol.
 ///
 /// Threading: any thread.
-public protocol LiveRecording: AnyObject, Sendable {
+package protocol LiveRecording: AnyObject, Sendable {
     /// Events recorded so far over every session; grows with each one.
     var totalRecorded: UInt64 { get }
     /// How many apps are connected now.
@@ -18,16 +18,16 @@ public protocol LiveRecording: AnyObject, Sendable {
 
 /// A session as the daemon recording it sees it right now.
 /// Threading: a plain value; `Sendable`.
-public struct LiveSessionStatus: Sendable, Hashable {
+package struct LiveSessionStatus: Sendable, Hashable {
     /// True while its app is connected.
-    public var isLive: Bool
+    package var isLive: Bool
     /// The last event committed to its file.
-    public var committedIndex: Int64
+    package var committedIndex: Int64
     /// What its app offered (`hello.capabilities`).
-    public var capabilities: [String]
+    package var capabilities: [String]
 
     /// A status with every field given.
-    public init(isLive: Bool, committedIndex: Int64, capabilities: [String]) {
+    package init(isLive: Bool, committedIndex: Int64, capabilities: [String]) {
         self.isLive = isLive
         self.committedIndex = committedIndex
         self.capabilities = capabilities

@@ -7,39 +7,39 @@ import RewindWire
 /// connected app and say so.
 ///
 /// Threading: called on the timeline's thread.
-public final class SavedSessionActions: TimelineActions {
+package final class SavedSessionActions: TimelineActions {
     private let store: SessionStore
     private let exportDirectory: URL
     private let onQuit: () -> Void
 
     /// Actions on the sessions of `store`; exports are written to `exportDirectory` (default: the data directory's
     /// `exports` folder).
-    public init(store: SessionStore, exportDirectory: URL? = nil, onQuit: @escaping () -> Void) {
+    package init(store: SessionStore, exportDirectory: URL? = nil, onQuit: @escaping () -> Void) {
         self.store = store
         self.exportDirectory = exportDirectory ?? TimelineExportFile.directory(of: store)
         self.onQuit = onQuit
     }
 
     /// The sentence every command that needs an app answers.
-    public static let noApp = "this is a saved session: no app is connected to it"
+    package static let noApp = "this is a saved session: no app is connected to it"
 
-    public func jump(session: String, index: Int) throws -> String { throw SavedSessionRefusal(Self.noApp) }
-    public func skip(session: String, index: Int) throws -> String { throw SavedSessionRefusal(Self.noApp) }
-    public func replay(session: String, from index: Int) throws -> String { throw SavedSessionRefusal(Self.noApp) }
-    public func dispatch(session: String, action: JSONValue) throws -> String { throw SavedSessionRefusal(Self.noApp) }
+    package func jump(session: String, index: Int) throws -> String { throw SavedSessionRefusal(Self.noApp) }
+    package func skip(session: String, index: Int) throws -> String { throw SavedSessionRefusal(Self.noApp) }
+    package func replay(session: String, from index: Int) throws -> String { throw SavedSessionRefusal(Self.noApp) }
+    package func dispatch(session: String, action: JSONValue) throws -> String { throw SavedSessionRefusal(Self.noApp) }
 
-    public func export(session: String) throws -> String {
+    package func export(session: String) throws -> String {
         try TimelineExportFile.write(try SessionID(validating: session), of: store, into: exportDirectory)
     }
 
-    public func quit() { onQuit() }
+    package func quit() { onQuit() }
 }
 
 /// Why a command on a saved session was refused (its description is the sentence shown).
 /// Threading: a plain value; `Sendable`.
-public struct SavedSessionRefusal: Error, CustomStringConvertible, Sendable {
+package struct SavedSessionRefusal: Error, CustomStringConvertible, Sendable {
     /// The sentence shown in the status line.
-    public var description: String
+    package var description: String
     /// A refusal saying `description`.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

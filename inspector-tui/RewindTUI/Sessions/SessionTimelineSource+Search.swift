@@ -12,7 +12,7 @@ extension SessionTimelineSource {
     /// index when the file has one (a few index seeks for the whole range), else by scanning `searchChunk` events
     /// per query; action text by SQL scans of `searchChunk` events; states by applying patches forward
     /// (`stateSearchChunk` events per pass, main line only). Called on the search thread.
-    public func firstEvent(
+    package func firstEvent(
         session: String, matching query: TimelineSearchQuery, in range: ClosedRange<Int>, forward: Bool,
         progress: TimelineSearchProgress
     ) throws -> Int? {
@@ -53,7 +53,7 @@ extension SessionTimelineSource {
 
     /// The rows `filter` shows, by SQL over the session file (`SessionSearch.eventIndices`), `searchChunk` events
     /// per query. Called on the row-filter thread.
-    public func visibleEvents(
+    package func visibleEvents(
         session: String, filter: TimelineRowFilter, in range: ClosedRange<Int>, progress: TimelineSearchProgress
     ) throws -> [Int] {
         let search = try search(session)

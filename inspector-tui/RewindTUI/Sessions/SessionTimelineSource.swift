@@ -26,7 +26,7 @@ import RewindWire
 ///
 /// Threading: any thread; readers and caches are guarded by a lock. Reading never blocks the daemon's ingest:
 /// session files are read through their own read-only connections (WAL snapshots).
-public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendable {  // state guarded by `lock`
+package final class SessionTimelineSource: TimelineDataSource, @unchecked Sendable {  // state guarded by `lock`
     private let store: SessionStore
     private let daemon: (any LiveRecording)?
     private let address: String?
@@ -34,7 +34,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     private let liveAppsReachable: Bool
     private let liveAppCapabilities: [String]?
     /// Whether the sessions pane may delete saved sessions (see `init`).
-    public let deletesSessions: Bool
+    package let deletesSessions: Bool
     private let lock = NSLock()
     private var readers: [String: SessionReader] = [:]
     private var annotations: [String: SessionAnnotations] = [:]
@@ -51,7 +51,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     /// `deletesSessions`: the sessions pane may delete saved sessions (`deleteSession(_:)`): for the timeline of
     /// `rewind`, whose daemon records into `store`; false (the default) for `rewind open` and attached viewers,
     /// which only view what another process may own.
-    public init(store: SessionStore, daemon: (any LiveRecording)?, address: String? = nil, only: SessionID? = nil,
+    package init(store: SessionStore, daemon: (any LiveRecording)?, address: String? = nil, only: SessionID? = nil,
                 liveAppsReachable: Bool = false, liveAppCapabilities: [String]? = nil, deletesSessions: Bool = false) {
         self.store = store
         self.deletesSessions = deletesSessions
@@ -63,15 +63,15 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     }
 
     /// Grows whenever an event is recorded or a session starts or ends (the timeline repaints then).
-    public var changeCounter: UInt64 {
+    package var changeCounter: UInt64 {
         guard let daemon else { return 0 }
         return daemon.totalRecorded &+ UInt64(daemon.connectedAppCount) << 48
     }
 
     /// The store's directory.
-    public var dataDirectory: URL? { store.directory }
+    package var dataDirectory: URL? { store.directory }
 
-    public func header() -> TimelineHeader {
+    package func header() -> TimelineHeader {
         guard let daemon else {
             // `rewind open`: the session, and the daemon its commands go through when attached to one.
             let through = liveAppsReachable ? address.map { " · app commands through \($0)" } ?? "" : ""
@@ -93,7 +93,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
             isRecording: true, eventsPerSecond: rates)
     }
 
-    public func sessions() -> [TimelineSession] {
+    package func sessions() -> [TimelineSession] {
         let now = Date().timeIntervalSince1970
         lock.lock()
         defer { lock.unlock() }
@@ -113,7 +113,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     /// Deletes the saved session's files with `SessionStore.deleteSession(_:)` (the file, `-wal`, `-shm`, its lock
     /// file), after closing this source's own connections to it. Refuses a session live in `daemon`, and one whose
     /// lock is held (being recorded, or finishing); says so when the file is gone already or cannot be removed.
-    public func deleteSession(_ session: String) throws -> String {
+    package func deleteSession(_ session: String) throws -> String {
         guard deletesSessions else {
             throw SessionDeletionRefused.notDeletedHere(session)
         }
@@ -148,14 +148,14 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
         return "deleted session \(id)" + (listed.map { " (\($0.summary))" } ?? "")
     }
 
-    public func events(session: String, range: ClosedRange<Int>) throws -> [TimelineEvent] {
+    package func events(session: String, range: ClosedRange<Int>) throws -> [TimelineEvent] {
         let reader = try reader(session)
         let annotations = try annotations(session, reader)
         return try reader.eventsOnAllBranches(Int64(range.lowerBound)...Int64(range.upperBound))
             .map { annotations.row($0) }
     }
 
-    public func eventDetail(session: String, index: Int) throws -> TimelineEventDetail {
+    package func eventDetail(session: String, index: Int) throws -> TimelineEventDetail {
         let reader = try reader(session)
         let event = try reader.event(at: Int64(index))
         return TimelineEventDetail(event: try annotations(session, reader).row(event),
@@ -163,7 +163,7 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     }
 
     /// The state after event `index` on the event's own branch (a recomputed row's state comes from its branch).
-    public func state(session: String, index: Int) throws -> JSONValue {
+    package func state(session: String, index: Int) throws -> JSONValue {
         let reader = try reader(session)
         guard index > 0 else { return try reader.state(at: 0) }
         let branch = try reader.event(at: Int64(index)).branch
@@ -173,14 +173,14 @@ public final class SessionTimelineSource: TimelineDataSource, @unchecked Sendabl
     /// The state of the event's branch before it: the main line's state after `index - 1`, or for a recomputed
     /// row its branch's state after the previous row of that branch (nil for the branch's first row).
     /// From the session file's path index (`SessionReader.history`), on the event's own branch's lineage.
-    public func history(session: String, pointer: JSONPointer, through index: Int) throws -> [Int] {
+    package func history(session: String, pointer: JSONPointer, through index: Int) throws -> [Int] {
         let reader = try reader(session)
         guard index > 0 else { return [] }
         let branch = try reader.event(at: Int64(index)).branch
         return try reader.history(of: pointer, through: Int64(index), branch: branch).map { Int($0.index) }
     }
 
-    public func stateBefore(session: String, index: Int) throws -> JSONValue? {
+    package func stateBefore(session: String, index: Int) throws -> JSONValue? {
         let reader = try reader(session)
         guard index > 0 else { return nil }
         let branch = try reader.event(at: Int64(index)).branch

@@ -6,14 +6,14 @@ import RewindSessionFile
 /// under the session's id, never over an earlier file: `ID.jsonl`, then `ID-2.jsonl`, `ID-3.jsonl`…
 ///
 /// Threading: stateless; `write` blocks the calling thread (the timeline's command thread) while it writes.
-public enum TimelineExportFile {
+package enum TimelineExportFile {
     /// The folder exports of `store`'s sessions go to: `<data directory>/exports`.
-    public static func directory(of store: SessionStore) -> URL {
+    package static func directory(of store: SessionStore) -> URL {
         store.directory.appendingPathComponent("exports", isDirectory: true)
     }
 
     /// The first of `ID.jsonl`, `ID-2.jsonl`, … that does not exist in `directory`.
-    public static func freshFile(for id: SessionID, in directory: URL) -> URL {
+    package static func freshFile(for id: SessionID, in directory: URL) -> URL {
         var file = directory.appendingPathComponent("\(id.rawValue).jsonl")
         var number = 2
         while FileManager.default.fileExists(atPath: file.path) {
@@ -25,7 +25,7 @@ public enum TimelineExportFile {
 
     /// Exports session `id` of `store` as JSON Lines into a fresh file of `directory` (created if missing);
     /// returns the sentence for the status line, which names the file.
-    public static func write(_ id: SessionID, of store: SessionStore, into directory: URL) throws -> String {
+    package static func write(_ id: SessionID, of store: SessionStore, into directory: URL) throws -> String {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {

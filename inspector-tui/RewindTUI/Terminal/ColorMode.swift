@@ -2,7 +2,7 @@
 ///
 /// `monochrome` keeps only attributes (bold, reverse, dim, underline); chosen when `NO_COLOR` is set to a
 /// non-empty value (https://no-color.org) or the terminal has no colours. A plain value type.
-public enum ColorMode: Sendable, Hashable {
+package enum ColorMode: Sendable, Hashable {
     /// The eight ANSI colours plus the terminal's defaults.
     case colors
     /// Attributes only.
@@ -10,7 +10,7 @@ public enum ColorMode: Sendable, Hashable {
 
     /// The mode asked for by the environment: `monochrome` when `NO_COLOR` is set and not empty, else `colors`
     /// (the painter still falls back to monochrome when the terminal has no colours).
-    public static func preferred(environment: [String: String]) -> ColorMode {
+    package static func preferred(environment: [String: String]) -> ColorMode {
         if let value = environment["NO_COLOR"], !value.isEmpty { return .monochrome }
         return .colors
     }

@@ -1,7 +1,7 @@
 /// A key press, decoded from ncurses into something the controller can match on.
 ///
 /// Plain value type; `Terminal` produces them on the UI thread, tests build them directly.
-public enum Key: Sendable, Hashable, CustomStringConvertible {
+package enum Key: Sendable, Hashable, CustomStringConvertible {
     /// A printable character (letters, digits, punctuation, space, any Unicode text).
     case character(Character)
     /// Ctrl plus a letter, lowercase (`.control("c")` for Ctrl-C). Tab, Enter and Backspace have their own cases.
@@ -44,7 +44,7 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     case unknown(Int32)
 
     /// Decodes a wide character delivered by `wget_wch` returning `OK`.
-    public init(wideCharacter value: UInt32) {
+    package init(wideCharacter value: UInt32) {
         switch value {
         case 9: self = .tab
         case 10, 13: self = .enter
@@ -64,7 +64,7 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
 
     /// Decodes a function-key code delivered by `wget_wch` returning `KEY_CODE_YES` (the `KEY_*` values of
     /// ncurses, which are the same on every platform ncurses supports).
-    public init(keyCode: Int32) {
+    package init(keyCode: Int32) {
         switch keyCode {
         case 0o402: self = .down
         case 0o403: self = .up
@@ -87,7 +87,7 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How the key is written in help texts and tests: `j`, `Ctrl-C`, `PgDn`, `↑`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .character(" "): return "Space"
         case .character(let character): return String(character)

@@ -3,9 +3,9 @@ import CNCurses
 /// A mouse event the timeline acts on: a left-button press (select what is under it) or a wheel step (scroll the
 /// pane under it), at a screen cell (0-based). Plain value type; `Terminal` decodes them from ncurses' `MEVENT`,
 /// tests build them directly.
-public struct MouseEvent: Sendable, Hashable {
+package struct MouseEvent: Sendable, Hashable {
     /// What the mouse did.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The left button went down (or clicked).
         case press
         /// The wheel turned up (away from the user).
@@ -15,14 +15,14 @@ public struct MouseEvent: Sendable, Hashable {
     }
 
     /// What the mouse did.
-    public var kind: Kind
+    package var kind: Kind
     /// The screen row, from 0 at the top.
-    public var row: Int
+    package var row: Int
     /// The screen column, from 0 at the left.
-    public var column: Int
+    package var column: Int
 
     /// Creates an event.
-    public init(_ kind: Kind, row: Int, column: Int) {
+    package init(_ kind: Kind, row: Int, column: Int) {
         self.kind = kind
         self.row = row
         self.column = column
@@ -41,7 +41,7 @@ public struct MouseEvent: Sendable, Hashable {
     }
 
     /// Decodes ncurses' `bstate` at (`row`, `column`); nil for events the timeline does not use.
-    public static func decode(buttonState: UInt, row: Int, column: Int) -> MouseEvent? {
+    package static func decode(buttonState: UInt, row: Int, column: Int) -> MouseEvent? {
         if buttonState & (mask(button: 1, 0o2) | mask(button: 1, 0o4)) != 0 {
             return MouseEvent(.press, row: row, column: column)
         }

@@ -7,15 +7,15 @@ import Foundation
 ///
 /// Threading: `show` blocks the calling thread until the pager exits; call it on the UI thread, with the terminal
 /// suspended (`Terminal.suspend`).
-public enum Pager {
+package enum Pager {
     /// The pager command for `environment`.
-    public static func command(environment: [String: String]) -> String {
+    package static func command(environment: [String: String]) -> String {
         let pager = environment["PAGER"]?.trimmingCharacters(in: .whitespaces) ?? ""
         return pager.isEmpty ? "less" : pager
     }
 
     /// Runs the pager on `text`; returns nil when it ran and exited with status 0, else why not.
-    public static func show(_ text: String, name: String, environment: [String: String]) -> String? {
+    package static func show(_ text: String, name: String, environment: [String: String]) -> String? {
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("rewind-\(UUID().uuidString.prefix(8))-\(name)")
         // Readable by the user only: the value may hold what the session's files hold.

@@ -10,10 +10,10 @@ import Foundation
 ///
 /// Threading: ncurses is not thread-safe. Open, read keys, paint and close on one thread (the UI thread).
 /// `terminationRequested` may be read from that thread; the signal handlers run on a private queue and only set it.
-public final class Terminal {
+package final class Terminal {
     /// Whether standard input and output are both terminals, i.e. whether the live timeline can run at all.
     /// When false, the caller should run headless and say so.
-    public static var isInteractive: Bool {
+    package static var isInteractive: Bool {
         isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
     }
 
@@ -25,7 +25,7 @@ public final class Terminal {
     private var isClosed = false
 
     /// Paints frames onto this terminal.
-    public let painter: ScreenPainter
+    package let painter: ScreenPainter
 
     /// Takes over the terminal on standard input/output.
     /// - Parameters:
@@ -33,7 +33,7 @@ public final class Terminal {
     ///   - requireInteractive: check `isInteractive` first (tests of the error paths turn this off).
     /// - Throws: `TerminalError` with a message fit to print, when stdin/stdout is not a terminal, `TERM` is
     ///   missing, or terminfo cannot drive the terminal type.
-    public static func open(
+    package static func open(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         requireInteractive: Bool = true
     ) throws(TerminalError) -> Terminal {
@@ -45,7 +45,7 @@ public final class Terminal {
 
     /// Starts ncurses for terminal type `termName` on the given file descriptors (duplicated; the originals
     /// stay open). Tests use `/dev/null` descriptors to paint without a terminal.
-    public init(
+    package init(
         termName: String, inputDescriptor: Int32, outputDescriptor: Int32, colorMode: ColorMode
     ) throws(TerminalError) {
         setlocale(LC_ALL, "")
@@ -102,17 +102,17 @@ public final class Terminal {
     }
 
     /// The terminal's current size in cells (updated by ncurses when a `Key.resize` is delivered).
-    public var size: (width: Int, height: Int) {
+    package var size: (width: Int, height: Int) {
         (Int(getmaxx(window)), Int(getmaxy(window)))
     }
 
     /// Whether SIGINT, SIGTERM or SIGHUP arrived: the owner should stop its loop and `close()`.
-    public var terminationRequested: Bool {
+    package var terminationRequested: Bool {
         signals.received
     }
 
     /// Waits up to `timeoutMilliseconds` (0: do not wait) for a key; nil when none came.
-    public func readKey(timeoutMilliseconds: Int) -> Key? {
+    package func readKey(timeoutMilliseconds: Int) -> Key? {
         wtimeout(window, Int32(max(0, timeoutMilliseconds)))
         var value: wint_t = 0
         let result = wget_wch(window, &value)
@@ -135,7 +135,7 @@ public final class Terminal {
     }
 
     /// Writes `bytes` straight to the terminal, past ncurses (an OSC 52 sequence, which moves no cursor).
-    public func writeRaw(_ text: String) {
+    package func writeRaw(_ text: String) {
         fputs(text, output)
         fflush(output)
     }
@@ -143,7 +143,7 @@ public final class Terminal {
     /// Hands the terminal to another program: leaves curses mode, runs `body` (which may start a pager on the
     /// terminal and wait for it), then takes the terminal back and forces a full repaint. A Ctrl-C typed meanwhile
     /// was meant for that program: it does not end the timeline.
-    public func suspend(_ body: () -> Void) {
+    package func suspend(_ body: () -> Void) {
         def_prog_mode()
         endwin()
         body()
@@ -155,7 +155,7 @@ public final class Terminal {
 
     /// What ncurses holds for the screen, row by row (wide characters once, as on the terminal): lets tests
     /// and diagnostics check what was painted without reading the terminal itself.
-    public func screenLines() -> [String] {
+    package func screenLines() -> [String] {
         let (width, height) = size
         var buffer = [wchar_t](repeating: 0, count: width + 1)
         return (0..<height).map { row in
@@ -171,7 +171,7 @@ public final class Terminal {
 
     /// Gives the terminal back: leaves curses mode (restoring the screen and the tty modes), frees ncurses'
     /// screen and restores the signal dispositions. Idempotent.
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         _ = mousemask(0, nil)

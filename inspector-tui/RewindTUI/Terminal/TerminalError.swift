@@ -1,6 +1,6 @@
 /// Why the timeline could not take over the terminal. Each message says what is wrong and what to do, and is
 /// meant to be printed as is before exiting with a non-zero status. A plain value type.
-public enum TerminalError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum TerminalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Standard input or output is not a terminal (a pipe, a file, a CI job).
     case notATerminal
     /// `TERM` is unset or empty.
@@ -12,7 +12,7 @@ public enum TerminalError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotOpen(String)
 
     /// The message to print.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notATerminal:
             return "rewind: standard input/output is not a terminal, so the live timeline cannot run; "

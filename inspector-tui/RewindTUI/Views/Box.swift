@@ -1,9 +1,9 @@
 /// A framed, blanked rectangle for overlays (help, confirmation), drawn with box-drawing characters.
 /// Pure rendering helper.
-public enum Box {
+package enum Box {
     /// Blanks `rect`, frames it and writes `title` into the top edge. Returns the inner rectangle.
     @discardableResult
-    public static func draw(into buffer: inout ScreenBuffer, rect: Rect, title: String, style: CellStyle = .plain) -> Rect {
+    package static func draw(into buffer: inout ScreenBuffer, rect: Rect, title: String, style: CellStyle = .plain) -> Rect {
         guard rect.width >= 2, rect.height >= 2 else { return Rect(row: rect.row, column: rect.column, width: 0, height: 0) }
         buffer.fill(rect)
         let horizontal = String(repeating: "─", count: rect.width - 2)
@@ -20,7 +20,7 @@ public enum Box {
     }
 
     /// A `width`×`height` rectangle centred in `area` (shrunk to fit).
-    public static func centered(width: Int, height: Int, in area: Rect) -> Rect {
+    package static func centered(width: Int, height: Int, in area: Rect) -> Rect {
         let fittedWidth = min(width, area.width)
         let fittedHeight = min(height, area.height)
         return Rect(row: area.row + (area.height - fittedHeight) / 2,

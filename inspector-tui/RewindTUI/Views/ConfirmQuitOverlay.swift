@@ -1,16 +1,16 @@
 /// "Quit?" when apps are connected: says how many and what quitting does, and which keys answer.
 /// Pure rendering.
-public struct ConfirmQuitOverlay {
+package struct ConfirmQuitOverlay {
     /// Number of connected apps.
-    public var connectedApps: Int
+    package var connectedApps: Int
 
     /// Creates the view.
-    public init(connectedApps: Int) {
+    package init(connectedApps: Int) {
         self.connectedApps = connectedApps
     }
 
     /// Draws centred in `area`.
-    public func render(into buffer: inout ScreenBuffer, area: Rect) {
+    package func render(into buffer: inout ScreenBuffer, area: Rect) {
         let apps = connectedApps == 1 ? "1 app is" : "\(connectedApps) apps are"
         let lines = [
             [TextSpan("\(apps) connected. Quitting stops recording")],

@@ -1,20 +1,20 @@
 /// The detail pane: a tab bar (Action, Diff, State; the active tab stands out in the opposite video) with the
 /// selected event's title and the scroll position, then the content lines from `DetailContentCache`, scrolled, with the cursor line
 /// reversed when the pane has the focus. Pure rendering.
-public struct DetailView {
+package struct DetailView {
     /// The model to draw.
-    public var model: TimelineModel
+    package var model: TimelineModel
     /// The content of the selected event and tab.
-    public var content: DetailContent
+    package var content: DetailContent
 
     /// Creates the view.
-    public init(model: TimelineModel, content: DetailContent) {
+    package init(model: TimelineModel, content: DetailContent) {
         self.model = model
         self.content = content
     }
 
     /// Draws into `rect`.
-    public func render(into buffer: inout ScreenBuffer, rect: Rect) {
+    package func render(into buffer: inout ScreenBuffer, rect: Rect) {
         guard !rect.isEmpty else { return }
         let focused = model.focus == .detail && model.dialog == nil
         let body = rect.droppingTop(1)

@@ -1,15 +1,15 @@
 /// The bottom row: the keys that apply in the focused pane or the open dialog (`key action` pairs), cut with
 /// `…` when the terminal is narrow. Pure rendering.
-public struct FooterView {
+package struct FooterView {
     /// The model to draw.
-    public var model: TimelineModel
+    package var model: TimelineModel
     /// The selected row, when the timeline has read it (the hints depend on it: see `KeyBindings.footer`).
-    public var cursorEvent: TimelineEvent?
+    package var cursorEvent: TimelineEvent?
     /// The detail pane's line under its cursor (the detail pane's hints depend on it).
-    public var detailLine: DetailLine?
+    package var detailLine: DetailLine?
 
     /// Creates the view.
-    public init(model: TimelineModel, cursorEvent: TimelineEvent? = nil, detailLine: DetailLine? = nil) {
+    package init(model: TimelineModel, cursorEvent: TimelineEvent? = nil, detailLine: DetailLine? = nil) {
         self.model = model
         self.cursorEvent = cursorEvent
         self.detailLine = detailLine
@@ -17,7 +17,7 @@ public struct FooterView {
 
     /// Draws into `rect` (its first row): the pane's hints from the left, as many whole ones as fit, and
     /// `? help  q quit` at the right end.
-    public func render(into buffer: inout ScreenBuffer, rect: Rect) {
+    package func render(into buffer: inout ScreenBuffer, rect: Rect) {
         guard !rect.isEmpty else { return }
         buffer.fill(rect.top(1))
         let tail = model.dialog == nil ? Self.spans(KeyBindings.footerTail) : []

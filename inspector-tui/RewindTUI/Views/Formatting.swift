@@ -5,9 +5,9 @@ import RewindWire
 /// depend on the locale in ways a terminal tool should not). Every function takes any `Double` without trapping
 /// (a stored session may hold a time of `1e300` or a NaN written by an older version): conversions saturate.
 /// Pure functions: safe from any thread.
-public enum Formatting {
+package enum Formatting {
     /// `12345` → `12,345`.
-    public static func grouped(_ value: Int) -> String {
+    package static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var result = ""
         result.reserveCapacity(digits.count + digits.count / 3 + 1)
@@ -19,7 +19,7 @@ public enum Formatting {
     }
 
     /// Time since the session started: `+0.123s`, `+12.345s`, `+3:04.567`, `+1:02:03`; `-…` before the start.
-    public static func relativeTime(_ seconds: Double) -> String {
+    package static func relativeTime(_ seconds: Double) -> String {
         let sign = seconds < 0 ? "-" : "+"
         let totalMillis = Int(saturating: (abs(seconds) * 1000).rounded())
         let millis = totalMillis % 1000
@@ -36,20 +36,20 @@ public enum Formatting {
     }
 
     /// Local wall-clock time of a unix timestamp: `15:30:12.345`.
-    public static func clockTime(_ unixSeconds: Double) -> String {
+    package static func clockTime(_ unixSeconds: Double) -> String {
         let parts = localParts(unixSeconds)
         return "\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2)).\(pad(parts.millis, 3))"
     }
 
     /// Local date and time to the second: `2026-11-22 15:30:12`.
-    public static func dateTime(_ unixSeconds: Double) -> String {
+    package static func dateTime(_ unixSeconds: Double) -> String {
         let parts = localParts(unixSeconds)
         return "\(parts.year)-\(pad(parts.month, 2))-\(pad(parts.day, 2)) "
             + "\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2))"
     }
 
     /// Reducer time: `850ns`, `12µs`, `1.2ms`, `340ms`, `1.5s`.
-    public static func duration(micros: Double) -> String {
+    package static func duration(micros: Double) -> String {
         if micros < 1 { return "\(Int(saturating: (micros * 1000).rounded()))ns" }
         if micros < 1000 { return "\(Int(saturating: micros.rounded()))µs" }
         let millis = micros / 1000
@@ -59,7 +59,7 @@ public enum Formatting {
     }
 
     /// Events per second: `950/s`, `12.3k/s`, `1.2M/s`.
-    public static func rate(_ perSecond: Double) -> String {
+    package static func rate(_ perSecond: Double) -> String {
         if perSecond < 1000 { return "\(Int(saturating: perSecond.rounded()))/s" }
         if perSecond < 1_000_000 { return "\(oneDecimal(perSecond / 1000))k/s" }
         return "\(oneDecimal(perSecond / 1_000_000))M/s"

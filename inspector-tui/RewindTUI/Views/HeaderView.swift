@@ -1,22 +1,22 @@
 /// The top row: name, listening address, connected apps, recording state, events/s and a sparkline of the last
 /// minute (or, for saved sessions, the caption), and `PAUSED` while live events are held back. Pure rendering: safe on any thread with its own buffer.
-public struct HeaderView {
+package struct HeaderView {
     /// What to show.
-    public var header: TimelineHeader
+    package var header: TimelineHeader
     /// Whether the timeline holds live events back (`p`): the header then says `PAUSED` and how many are held.
-    public var paused: Bool
+    package var paused: Bool
     /// Events held back while paused.
-    public var heldEvents: Int
+    package var heldEvents: Int
 
     /// Creates the view.
-    public init(header: TimelineHeader, paused: Bool = false, heldEvents: Int = 0) {
+    package init(header: TimelineHeader, paused: Bool = false, heldEvents: Int = 0) {
         self.header = header
         self.paused = paused
         self.heldEvents = heldEvents
     }
 
     /// Draws into `rect` (its first row).
-    public func render(into buffer: inout ScreenBuffer, rect: Rect) {
+    package func render(into buffer: inout ScreenBuffer, rect: Rect) {
         guard !rect.isEmpty else { return }
         buffer.fill(rect.top(1))
         var spans = [TextSpan(" rewind ", CellStyle(bold: true))]

@@ -2,12 +2,12 @@
 /// the sessions are and how apps reach this rewind (`facts`: below the keys when there is room, else on the box's
 /// bottom edge), in a framed box over the panes. Taller than the
 /// screen, it scrolls (↑↓ PgUp PgDn; the title says so). Pure rendering.
-public struct HelpOverlay {
+package struct HelpOverlay {
     /// Lines shown below the keys (the data directory, the `REWIND_URL` apps need): see `TimelineModel.facts`.
-    public var facts: [String]
+    package var facts: [String]
 
     /// Creates the view.
-    public init(facts: [String] = []) {
+    package init(facts: [String] = []) {
         self.facts = facts
     }
 
@@ -55,12 +55,12 @@ public struct HelpOverlay {
     }
 
     /// The most lines the content can be scrolled by in `area` (0 when it fits).
-    public func maximumScroll(area: Rect) -> Int {
+    package func maximumScroll(area: Rect) -> Int {
         max(0, content(for: area).lines.count - max(0, area.height - 2))
     }
 
     /// Draws centred in `area`, from line `scroll` of the content (clamped).
-    public func render(into buffer: inout ScreenBuffer, area: Rect, scroll: Int = 0) {
+    package func render(into buffer: inout ScreenBuffer, area: Rect, scroll: Int = 0) {
         let (lines, width, factsBelow) = content(for: area)
         let box = Box.centered(width: width + 4, height: lines.count + 2, in: area)
         let shown = max(0, box.height - 2)

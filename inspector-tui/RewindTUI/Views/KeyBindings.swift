@@ -2,31 +2,31 @@ import RewindWire
 
 /// Every key of the timeline with what it does: the help overlay lists them all, the footer the ones that
 /// apply in the focused pane. Immutable constants: safe from any thread.
-public enum KeyBindings {
+package enum KeyBindings {
     /// One key (or several equivalent keys) and its effect.
-    public struct Binding: Sendable, Hashable {
+    package struct Binding: Sendable, Hashable {
         /// How the keys are written: `↑↓ j k`.
-        public let keys: String
+        package let keys: String
         /// What they do: `move`.
-        public let action: String
+        package let action: String
 
         /// Creates a binding.
-        public init(_ keys: String, _ action: String) {
+        package init(_ keys: String, _ action: String) {
             self.keys = keys
             self.action = action
         }
     }
 
     /// A titled group of bindings in the help overlay.
-    public struct Section: Sendable, Hashable {
+    package struct Section: Sendable, Hashable {
         /// The group's title.
-        public let title: String
+        package let title: String
         /// Its bindings.
-        public let bindings: [Binding]
+        package let bindings: [Binding]
     }
 
     /// Everything, for the `?` overlay.
-    public static let help: [Section] = [
+    package static let help: [Section] = [
         Section(title: "Move", bindings: [
             Binding("↑ ↓  k j", "previous / next row"),
             Binding("PgUp PgDn", "page up / down"),
@@ -68,7 +68,7 @@ public enum KeyBindings {
     ]
 
     /// The hints always shown at the right end of the footer when no dialog is open.
-    public static let footerTail = [Binding("?", "help"), Binding("q", "quit")]
+    package static let footerTail = [Binding("?", "help"), Binding("q", "quit")]
 
     /// The footer's hints for the focused pane (or the open dialog), without `footerTail`: only the keys that can
     /// work here. `cursorEvent` is the selected row (nil for the initial state or when it is not known): the keys
@@ -78,7 +78,7 @@ public enum KeyBindings {
     /// `detailLine` is the detail pane's line under its cursor: Enter, `v`, `o`, `y`, `Y` show only where they do
     /// something there. In the sessions pane, `x Del` (delete) shows only on a session this timeline may delete
     /// (`TimelineModel.deletionRefusal(for:)`: a saved one, not live, where the timeline owns the data directory).
-    public static func footer(
+    package static func footer(
         for model: TimelineModel, cursorEvent: TimelineEvent? = nil, detailLine: DetailLine? = nil
     ) -> [Binding] {
         switch model.dialog {

@@ -1,14 +1,14 @@
 /// A pane's title row: reverse video across the pane when it has the focus, bold underlined otherwise (both
 /// visible in monochrome). Pure rendering helper.
-public enum PaneTitle {
+package enum PaneTitle {
     /// How much of `left` stays when `right` needs the room: its first columns (the pane's name or the session id's
     /// start), so the reader still knows which pane this is.
-    public static let leftKept = 12
+    package static let leftKept = 12
 
     /// Draws `left` and `right` (right-aligned) on the first row of `rect`. `right` carries what must not go
     /// unseen (the timeline's filter), so when both do not fit, `left` is cut (with `…`) down to `leftKept`
     /// columns, and only then `right`, from its end.
-    public static func render(
+    package static func render(
         into buffer: inout ScreenBuffer, rect: Rect, focused: Bool, left: [TextSpan], right: [TextSpan] = []
     ) {
         guard !rect.isEmpty else { return }

@@ -4,17 +4,17 @@
 /// running command is doing ("jumping to event 12…", in the warning colour). A long message wraps onto the rows
 /// the layout gave it (up to three); a long prompt scrolls horizontally so that the cursor stays visible. Pure
 /// rendering.
-public struct PromptView {
+package struct PromptView {
     /// The model to draw.
-    public var model: TimelineModel
+    package var model: TimelineModel
 
     /// Creates the view.
-    public init(model: TimelineModel) {
+    package init(model: TimelineModel) {
         self.model = model
     }
 
     /// Draws into `rect`: the prompt or question on its first row, or the status text wrapped onto its rows.
-    public func render(into buffer: inout ScreenBuffer, rect: Rect) {
+    package func render(into buffer: inout ScreenBuffer, rect: Rect) {
         guard !rect.isEmpty else { return }
         buffer.fill(rect)
         if case .prompt(let prompt) = model.dialog {

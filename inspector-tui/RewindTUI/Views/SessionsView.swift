@@ -1,17 +1,17 @@
 /// The sessions pane: one row per live or saved session — status, app, start, events, state — with the
 /// selected one marked `▸` (and reversed when the pane has the focus). When the list scrolls, the title says how
 /// many sessions are hidden above and below (`▲ 2 ▼ 5 more`). Pure rendering.
-public struct SessionsView {
+package struct SessionsView {
     /// The model to draw.
-    public var model: TimelineModel
+    package var model: TimelineModel
 
     /// Creates the view.
-    public init(model: TimelineModel) {
+    package init(model: TimelineModel) {
         self.model = model
     }
 
     /// Draws into `rect` (title row + session rows, scrolled to keep the selection visible).
-    public func render(into buffer: inout ScreenBuffer, rect: Rect) {
+    package func render(into buffer: inout ScreenBuffer, rect: Rect) {
         guard !rect.isEmpty else { return }
         let focused = model.focus == .sessions && model.dialog == nil
         let live = model.sessions.filter { $0.status == .live }.count
@@ -46,7 +46,7 @@ public struct SessionsView {
 
     /// The position (in `model.sessions`) of the first session shown when the pane has `rows` rows below its
     /// title: scrolled just enough to keep the selected one visible.
-    public static func firstVisible(_ model: TimelineModel, rows: Int) -> Int {
+    package static func firstVisible(_ model: TimelineModel, rows: Int) -> Int {
         let selected = model.selectedSessionPosition ?? 0
         return min(max(0, selected - rows + 1), max(0, model.sessions.count - rows))
     }

@@ -1,13 +1,13 @@
 import RewindWire
 
 /// A one-row chart of recent values with the eight block characters ▁▂▃▄▅▆▇█. Pure: safe from any thread.
-public enum Sparkline {
+package enum Sparkline {
     private static let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// The last `width` samples (oldest first) scaled to the largest of them: zero is a space, anything above
     /// zero at least `▁`, the largest `█` (each block covers an eighth of the
     /// range, rounded up). Shorter input is padded with spaces on the left.
-    public static func render(_ samples: [Double], width: Int) -> String {
+    package static func render(_ samples: [Double], width: Int) -> String {
         guard width > 0 else { return "" }
         let shown = samples.suffix(width)
         let peak = shown.max() ?? 0

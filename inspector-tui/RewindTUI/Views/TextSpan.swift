@@ -1,12 +1,12 @@
 /// A run of text in one style: the unit views compose lines from. A plain value type.
-public struct TextSpan: Sendable, Hashable {
+package struct TextSpan: Sendable, Hashable {
     /// The text.
-    public var text: String
+    package var text: String
     /// Its style.
-    public var style: CellStyle
+    package var style: CellStyle
 
     /// Creates a span.
-    public init(_ text: String, _ style: CellStyle = .plain) {
+    package init(_ text: String, _ style: CellStyle = .plain) {
         self.text = text
         self.style = style
     }
@@ -17,7 +17,7 @@ extension ScreenBuffer {
     /// does not fit is cut with `…`).
     /// - Returns: the number of columns written.
     @discardableResult
-    public mutating func put(_ spans: [TextSpan], row: Int, column: Int, width: Int) -> Int {
+    package mutating func put(_ spans: [TextSpan], row: Int, column: Int, width: Int) -> Int {
         var used = 0
         for span in spans {
             guard used < width else { break }

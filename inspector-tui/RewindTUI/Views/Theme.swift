@@ -5,51 +5,51 @@ import RewindSessionFile
 /// Every meaning carried by colour is also carried by a symbol or an attribute, so the monochrome fallback
 /// (where the painter drops colours) stays readable: bars and selections use reverse video, diff lines start with
 /// `+`, `-`, `~`, `»`, errors are bold. Immutable constants: safe from any thread.
-public enum Theme {
+package enum Theme {
     /// Header bar and the focused pane's title.
-    public static let bar = CellStyle(bold: true, reverse: true)
+    package static let bar = CellStyle(bold: true, reverse: true)
     /// A pane title when the pane is not focused.
-    public static let title = CellStyle(bold: true, underline: true)
+    package static let title = CellStyle(bold: true, underline: true)
     /// Column headings.
-    public static let heading = CellStyle(dim: true, underline: true)
+    package static let heading = CellStyle(dim: true, underline: true)
     /// The selected row.
-    public static let selection = CellStyle(reverse: true)
+    package static let selection = CellStyle(reverse: true)
     /// Secondary text.
-    public static let dim = CellStyle(dim: true)
+    package static let dim = CellStyle(dim: true)
     /// Plain text.
-    public static let plain = CellStyle.plain
+    package static let plain = CellStyle.plain
     /// A key name in the footer and the help.
-    public static let key = CellStyle(foreground: .cyan, bold: true)
+    package static let key = CellStyle(foreground: .cyan, bold: true)
     /// Errors.
-    public static let error = CellStyle(foreground: .red, bold: true)
+    package static let error = CellStyle(foreground: .red, bold: true)
     /// Warnings and the "N new" indicator.
-    public static let warning = CellStyle(foreground: .yellow, bold: true)
+    package static let warning = CellStyle(foreground: .yellow, bold: true)
     /// Good news: live sessions, recording.
-    public static let good = CellStyle(foreground: .green, bold: true)
+    package static let good = CellStyle(foreground: .green, bold: true)
     /// Added values in the diff.
-    public static let added = CellStyle(foreground: .green)
+    package static let added = CellStyle(foreground: .green)
     /// Removed values in the diff.
-    public static let removed = CellStyle(foreground: .red)
+    package static let removed = CellStyle(foreground: .red)
     /// Replaced values in the diff.
-    public static let changed = CellStyle(foreground: .yellow)
+    package static let changed = CellStyle(foreground: .yellow)
     /// Moved or copied values in the diff.
-    public static let moved = CellStyle(foreground: .blue)
+    package static let moved = CellStyle(foreground: .blue)
     /// Object keys in JSON.
-    public static let jsonKey = CellStyle(foreground: .cyan)
+    package static let jsonKey = CellStyle(foreground: .cyan)
     /// JSON strings.
-    public static let jsonString = CellStyle(foreground: .green)
+    package static let jsonString = CellStyle(foreground: .green)
     /// JSON numbers.
-    public static let jsonNumber = CellStyle(foreground: .magenta)
+    package static let jsonNumber = CellStyle(foreground: .magenta)
     /// JSON `true`, `false`, `null`.
-    public static let jsonLiteral = CellStyle(foreground: .yellow)
+    package static let jsonLiteral = CellStyle(foreground: .yellow)
     /// A state the recording does not hold ("state unknown": inside a `dropped` range); always paired with the
     /// words or a `?`.
-    public static let unknown = CellStyle(foreground: .yellow, underline: true)
+    package static let unknown = CellStyle(foreground: .yellow, underline: true)
     /// A filter match in the timeline.
-    public static let match = CellStyle(foreground: .yellow, bold: true)
+    package static let match = CellStyle(foreground: .yellow, bold: true)
 
     /// The marker style for an event kind.
-    public static func marker(_ kind: TimelineEventKind) -> CellStyle {
+    package static func marker(_ kind: TimelineEventKind) -> CellStyle {
         switch kind {
         case .action: return plain
         case .snapshot: return CellStyle(foreground: .green)

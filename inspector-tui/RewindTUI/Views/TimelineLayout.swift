@@ -7,48 +7,48 @@
 /// rows for a long message). Below
 /// `minimumWidth`×`minimumHeight` the screen only says it is too small. Each pane's rectangle includes its
 /// title row. A plain value type.
-public struct TimelineLayout: Sendable, Hashable {
+package struct TimelineLayout: Sendable, Hashable {
     /// Narrowest terminal the panes are drawn in.
-    public static let minimumWidth = 40
+    package static let minimumWidth = 40
     /// Lowest terminal the panes are drawn in.
-    public static let minimumHeight = 10
+    package static let minimumHeight = 10
     /// From this width on, the detail pane goes to the right.
-    public static let wideWidth = 120
+    package static let wideWidth = 120
     /// The most rows a status message wraps onto (the rest is cut with `…`).
-    public static let maximumStatusLines = 3
+    package static let maximumStatusLines = 3
 
     /// The screen.
-    public var screen: Rect
+    package var screen: Rect
     /// The header row.
-    public var header: Rect
+    package var header: Rect
     /// The sessions pane (title row + one row per session).
-    public var sessions: Rect
+    package var sessions: Rect
     /// The timeline pane (title row + column headings + rows).
-    public var timeline: Rect
+    package var timeline: Rect
     /// The vertical separator between the left and right columns (zero width when stacked).
-    public var separator: Rect
+    package var separator: Rect
     /// The detail pane (tab bar + content).
-    public var detail: Rect
+    package var detail: Rect
     /// The status/prompt rows (zero height when not shown; more than one when a long message wraps).
-    public var status: Rect
+    package var status: Rect
     /// The footer row with the keys.
-    public var footer: Rect
+    package var footer: Rect
     /// Whether the detail pane is on the right.
-    public let isWide: Bool
+    package let isWide: Bool
     /// Whether the terminal is below the minimum size.
-    public let isTooSmall: Bool
+    package let isTooSmall: Bool
 
     /// Lays out a `width`×`height` screen.
     /// - Parameters:
     ///   - sessionCount: number of sessions (the sessions pane grows to show them, within limits).
     ///   - hasStatusLine: whether a status message or a prompt needs the row above the footer.
-    public init(width: Int, height: Int, sessionCount: Int, hasStatusLine: Bool) {
+    package init(width: Int, height: Int, sessionCount: Int, hasStatusLine: Bool) {
         self.init(width: width, height: height, sessionCount: sessionCount, statusLines: hasStatusLine ? 1 : 0)
     }
 
     /// Lays out a `width`×`height` screen whose status rows (above the footer) are `statusLines` high: a long
     /// message wraps onto up to `maximumStatusLines` rows, taken from the panes.
-    public init(width: Int, height: Int, sessionCount: Int, statusLines: Int) {
+    package init(width: Int, height: Int, sessionCount: Int, statusLines: Int) {
         screen = Rect(row: 0, column: 0, width: width, height: height)
         isTooSmall = width < Self.minimumWidth || height < Self.minimumHeight
         isWide = width >= Self.wideWidth
@@ -81,8 +81,8 @@ public struct TimelineLayout: Sendable, Hashable {
     }
 
     /// Event rows the timeline shows at once (its height minus the title and the column headings).
-    public var timelineRows: Int { max(1, timeline.height - 2) }
+    package var timelineRows: Int { max(1, timeline.height - 2) }
 
     /// Content lines the detail pane shows at once (its height minus the tab bar).
-    public var detailRows: Int { max(1, detail.height - 1) }
+    package var detailRows: Int { max(1, detail.height - 1) }
 }

@@ -3,20 +3,20 @@
 ///
 /// Reads from the data source only what is on screen: the visible rows, and (through the detail cache) the
 /// selected event's detail and state. Threading: use on the UI thread (the detail cache is not thread-safe).
-public struct TimelineRenderer {
+package struct TimelineRenderer {
     /// Where rows come from.
-    public let dataSource: any TimelineDataSource
+    package let dataSource: any TimelineDataSource
     /// The detail pane's content (shared with the controller).
-    public let detailContent: DetailContentCache
+    package let detailContent: DetailContentCache
 
     /// A renderer reading from `dataSource`, with the detail cache the controller uses.
-    public init(dataSource: any TimelineDataSource, detailContent: DetailContentCache) {
+    package init(dataSource: any TimelineDataSource, detailContent: DetailContentCache) {
         self.dataSource = dataSource
         self.detailContent = detailContent
     }
 
     /// The frame for `model` at monotonic time `now` (seconds; used to throttle detail updates while following).
-    public func render(_ model: TimelineModel, now: Double) -> ScreenBuffer {
+    package func render(_ model: TimelineModel, now: Double) -> ScreenBuffer {
         var buffer = ScreenBuffer(width: model.screenWidth, height: model.screenHeight)
         let layout = model.layout
         guard !layout.isTooSmall else {

@@ -9,23 +9,23 @@
 /// app dispatched before it (re)connected shows "before connect" instead of a time earlier than the
 /// connection's. With a filter, matching labels are bold yellow and other rows dim. Pure rendering: the rows
 /// are fetched by the caller.
-public struct TimelineView {
+package struct TimelineView {
     /// The model to draw.
-    public var model: TimelineModel
+    package var model: TimelineModel
     /// The rows in view (indices `scrollTop…`; missing indices are drawn empty).
-    public var rows: [TimelineEvent]
+    package var rows: [TimelineEvent]
     /// Why the rows could not be read, if they could not.
-    public var error: String?
+    package var error: String?
 
     /// Creates the view.
-    public init(model: TimelineModel, rows: [TimelineEvent], error: String? = nil) {
+    package init(model: TimelineModel, rows: [TimelineEvent], error: String? = nil) {
         self.model = model
         self.rows = rows
         self.error = error
     }
 
     /// Draws into `rect`.
-    public func render(into buffer: inout ScreenBuffer, rect: Rect) {
+    package func render(into buffer: inout ScreenBuffer, rect: Rect) {
         guard !rect.isEmpty else { return }
         let focused = model.focus == .timeline && model.dialog == nil
         renderTitle(into: &buffer, rect: rect, focused: focused)

@@ -1,26 +1,26 @@
 /// The value viewer: a framed overlay over the panes (between the header and the status row above the footer,
 /// which stays visible for what `o` and `y` report) showing the whole value, wrapped, from its scroll position;
 /// the title names the value's JSON Pointer and the lines shown. Pure rendering.
-public struct ValueViewerOverlay {
+package struct ValueViewerOverlay {
     /// What to show.
-    public var viewer: ValueViewerState
+    package var viewer: ValueViewerState
 
     /// Creates the view.
-    public init(viewer: ValueViewerState) {
+    package init(viewer: ValueViewerState) {
         self.viewer = viewer
     }
 
     /// The columns of text on a screen `screenWidth` wide (the controller wraps to it).
-    public static func textWidth(screenWidth: Int) -> Int { max(1, screenWidth - 4) }
+    package static func textWidth(screenWidth: Int) -> Int { max(1, screenWidth - 4) }
 
     /// The rows of text on a screen `screenHeight` high (a page, for the controller).
-    public static func textRows(screenHeight: Int) -> Int { max(1, screenHeight - 5) }
+    package static func textRows(screenHeight: Int) -> Int { max(1, screenHeight - 5) }
 
     /// The overlay's frame on `screen`: below the header, above the status row and the footer.
-    public static func frame(screen: Rect) -> Rect { screen.droppingTop(1).droppingBottom(2) }
+    package static func frame(screen: Rect) -> Rect { screen.droppingTop(1).droppingBottom(2) }
 
     /// Draws on `screen` (within `frame(screen:)`).
-    public func render(into buffer: inout ScreenBuffer, screen: Rect) {
+    package func render(into buffer: inout ScreenBuffer, screen: Rect) {
         let area = Self.frame(screen: screen)
         let rows = Self.textRows(screenHeight: screen.height)
         let first = min(viewer.scroll, max(0, viewer.lines.count - 1))

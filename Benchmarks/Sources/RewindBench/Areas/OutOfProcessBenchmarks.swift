@@ -34,7 +34,7 @@ enum OutOfProcessBenchmarks {
     /// The repository's release builds of `rewind` and `stress` (`make bench` makes them first); in quick mode its
     /// debug builds (`make test` made them just before), else the release builds.
     static func programs(quick: Bool) throws -> Programs {
-        let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).deletingLastPathComponent()
+        let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)  // `make bench` runs at the root
         let folders = quick ? [(".build/debug", false), (".build/release", true)] : [(".build/release", true)]
         for (folder, isRelease) in folders {
             let rewind = root.appendingPathComponent("\(folder)/rewind").path

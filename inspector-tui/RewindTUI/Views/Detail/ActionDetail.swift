@@ -1,10 +1,10 @@
 import RewindWire
 
 /// The Action tab: the event's facts, then its action pretty-printed. Pure: safe from any thread.
-public enum ActionDetail {
+package enum ActionDetail {
     /// The lines for `detail` of a session that started at `sessionStart` (unix seconds).
     /// `limits`: how many children the action's containers at these JSON Pointers list (see `JSONLines`).
-    public static func lines(
+    package static func lines(
         _ detail: TimelineEventDetail, sessionStart: Double, limits: [String: Int] = [:]
     ) -> [DetailLine] {
         let event = detail.event
@@ -60,7 +60,7 @@ public enum ActionDetail {
     }
 
     /// The Action tab of row 0, which stands for the initial state.
-    public static func initialStateLines() -> [DetailLine] {
+    package static func initialStateLines() -> [DetailLine] {
         [
             DetailLine([TextSpan("#0 ", Theme.dim), TextSpan("initial state", CellStyle(bold: true))]),
             DetailLine([TextSpan("The state the app started with; see the State tab. Enter jumps to it.", Theme.dim)]),

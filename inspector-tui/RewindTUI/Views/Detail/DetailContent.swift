@@ -1,12 +1,12 @@
 /// What the detail pane shows for the selected event and tab. A plain value type.
-public struct DetailContent: Sendable, Hashable {
+package struct DetailContent: Sendable, Hashable {
     /// Shown at the right of the tab bar: `#42 todo/add`.
-    public var title: String
+    package var title: String
     /// The content lines (scrolled by the pane).
-    public var lines: [DetailLine]
+    package var lines: [DetailLine]
 
     /// Creates content.
-    public init(title: String, lines: [DetailLine]) {
+    package init(title: String, lines: [DetailLine]) {
         self.title = title
         self.lines = lines
     }

@@ -9,7 +9,7 @@ import RewindWire
 /// moves every frame, and seeking a state for each would starve the UI.
 ///
 /// Threading: not thread-safe; use it on the UI thread only (it is owned by `TimelineApp`).
-public final class DetailContentCache {
+package final class DetailContentCache {
     private let dataSource: any TimelineDataSource
     private let throttleInterval: Double
     private var current: (key: ContentKey, content: DetailContent, builtAt: Double)?
@@ -17,13 +17,13 @@ public final class DetailContentCache {
     private var details = LRU<ItemKey, TimelineEventDetail>(capacity: 16)
 
     /// A cache reading from `dataSource`.
-    public init(dataSource: any TimelineDataSource, throttleInterval: Double = 0.2) {
+    package init(dataSource: any TimelineDataSource, throttleInterval: Double = 0.2) {
         self.dataSource = dataSource
         self.throttleInterval = throttleInterval
     }
 
     /// The content for `model`'s selected session, cursor and tab, at time `now` (seconds, any monotonic origin).
-    public func content(for model: TimelineModel, now: Double) -> DetailContent {
+    package func content(for model: TimelineModel, now: Double) -> DetailContent {
         guard let session = model.selectedSession else {
             return DetailContent(title: "", lines: [DetailLine([TextSpan("No session selected.", Theme.dim)])])
         }
@@ -48,7 +48,7 @@ public final class DetailContentCache {
 
     /// The whole value at JSON Pointer `path` of the selected event's state (State tab) or action (Action tab),
     /// uncut: for the value viewer, the pager and copying. Nil when there is none (Diff tab, unknown state).
-    public func value(at path: String, for model: TimelineModel) -> JSONValue? {
+    package func value(at path: String, for model: TimelineModel) -> JSONValue? {
         guard let session = model.selectedSession, let pointer = try? JSONPointer(path) else { return nil }
         switch model.detailTab {
         case .state:
@@ -66,7 +66,7 @@ public final class DetailContentCache {
     }
 
     /// Forgets everything read (after a command that changes recorded data, e.g. a skip).
-    public func invalidate() {
+    package func invalidate() {
         current = nil
         states.removeAll()
         details.removeAll()

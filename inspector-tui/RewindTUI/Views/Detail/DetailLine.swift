@@ -4,25 +4,25 @@ import RewindWire
 ///
 /// State-tree lines name their node (`path`, a JSON Pointer) so that the controller can collapse or expand
 /// the node under the cursor. A plain value type.
-public struct DetailLine: Sendable, Hashable {
+package struct DetailLine: Sendable, Hashable {
     /// Leading indentation, in columns.
-    public var indent: Int
+    package var indent: Int
     /// The text, in styled runs.
-    public var spans: [TextSpan]
+    package var spans: [TextSpan]
     /// The JSON Pointer of the state-tree node this line shows (nil elsewhere).
-    public var path: String?
+    package var path: String?
     /// Whether the node is an object or array that can be collapsed or expanded.
-    public var isContainer: Bool
+    package var isContainer: Bool
     /// Whether that container is currently expanded.
-    public var isExpanded: Bool
+    package var isExpanded: Bool
     /// Whether this is the "… N more" line of the container at `path`, which Enter extends.
-    public var isMore: Bool
+    package var isMore: Bool
     /// The whole value the line shows (cut), when it is not simply the value at `path` of the event's state or
     /// action: a Diff-tab line's new (or removed) value. Nil elsewhere.
-    public var value: JSONValue?
+    package var value: JSONValue?
 
     /// Creates a line.
-    public init(
+    package init(
         indent: Int = 0, _ spans: [TextSpan], path: String? = nil, isContainer: Bool = false,
         isExpanded: Bool = false, isMore: Bool = false, value: JSONValue? = nil
     ) {
@@ -36,7 +36,7 @@ public struct DetailLine: Sendable, Hashable {
     }
 
     /// The line as plain text (indentation included), for tests.
-    public var text: String {
+    package var text: String {
         String(repeating: " ", count: indent) + spans.map(\.text).joined()
     }
 }

@@ -14,10 +14,10 @@ import RewindWire
 /// the element got. Old values come from applying the operations one
 /// by one to the state before the event, so they are right even when several operations touch one array.
 /// Pure: safe from any thread.
-public enum DiffTree {
+package enum DiffTree {
     /// The lines for `patch`, applied to `before` (nil when the state before is unknown: old values are then
     /// left out).
-    public static func lines(patch: JSONPatch?, before: JSONValue?) -> [DetailLine] {
+    package static func lines(patch: JSONPatch?, before: JSONValue?) -> [DetailLine] {
         guard let patch, !patch.operations.isEmpty else {
             return [DetailLine([TextSpan("(no change to the state)", Theme.dim)])]
         }

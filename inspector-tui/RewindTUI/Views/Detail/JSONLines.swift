@@ -4,10 +4,10 @@ import RewindWire
 /// numbers magenta, `true`/`false`/`null` yellow. Containers list at most `StateTree.maxChildren` children (or
 /// what `limits` says for their JSON Pointer), then a "… N more — Enter shows the next 2,000" line. Each line that opens a value or holds a scalar names it (`DetailLine.path`, a JSON Pointer
 /// into the printed value) so that it can be viewed whole, paged or copied. Pure: safe from any thread.
-public enum JSONLines {
+package enum JSONLines {
     /// The lines of `value`, indented by `indent` columns; `limits` lists more children of the containers at
     /// these JSON Pointers ("" the root) than `StateTree.maxChildren`.
-    public static func lines(_ value: JSONValue, indent: Int = 0, limits: [String: Int] = [:]) -> [DetailLine] {
+    package static func lines(_ value: JSONValue, indent: Int = 0, limits: [String: Int] = [:]) -> [DetailLine] {
         var output: [DetailLine] = []
         emit(value, key: nil, path: "", indent: indent, comma: false, limits: limits, into: &output)
         return output

@@ -2,9 +2,9 @@ import RewindWire
 
 /// Compact one-line JSON text that stops early: a large subtree costs only what is shown.
 /// Pure functions: safe from any thread.
-public enum JSONPreview {
+package enum JSONPreview {
     /// `value` serialized compactly, cut after about `limit` characters with `…`.
-    public static func text(_ value: JSONValue, limit: Int = 200) -> String {
+    package static func text(_ value: JSONValue, limit: Int = 200) -> String {
         var output = ""
         var budget = limit
         append(value, to: &output, budget: &budget)
@@ -15,7 +15,7 @@ public enum JSONPreview {
     }
 
     /// The style a scalar is shown in (strings green, numbers magenta, literals yellow); containers plain.
-    public static func style(of value: JSONValue) -> CellStyle {
+    package static func style(of value: JSONValue) -> CellStyle {
         switch value {
         case .string: return Theme.jsonString
         case .int, .double: return Theme.jsonNumber
@@ -25,7 +25,7 @@ public enum JSONPreview {
     }
 
     /// `{3}` for an object with three members, `[2]` for an array of two.
-    public static func sizeBadge(of value: JSONValue) -> String {
+    package static func sizeBadge(of value: JSONValue) -> String {
         switch value {
         case .object(let object): return "{\(object.count)}"
         case .array(let array): return "[\(array.count)]"

@@ -14,17 +14,17 @@ import RewindWire
 /// a path in `toggled` flips its node. A collapsed container shows a one-line preview. Values the event
 /// changed (paths in `changed`, and everything under them) are bold yellow and marked `•`.
 /// Pure: safe from any thread.
-public enum StateTree {
+package enum StateTree {
     /// Containers at this depth or shallower start expanded (depth 1 = the root's children).
-    public static let expandedDepth = 2
+    package static let expandedDepth = 2
 
     /// At most this many children of one container are listed at first; a dim line says how many more there are
     /// (so that an array of a million elements costs a few thousand lines, not a million), and Enter on it lists
     /// this many more (`limits`).
-    public static let maxChildren = 2_000
+    package static let maxChildren = 2_000
 
     /// Whether the node at `path` and `depth` is expanded.
-    public static func isExpanded(path: String, depth: Int, toggled: Set<String>) -> Bool {
+    package static func isExpanded(path: String, depth: Int, toggled: Set<String>) -> Bool {
         (depth <= expandedDepth) != toggled.contains(path)
     }
 
@@ -34,7 +34,7 @@ public enum StateTree {
     ///   - changed: JSON Pointers the event's patch wrote.
     ///   - limits: how many children to list of the containers at these JSON Pointers ("" the root), instead of
     ///     `maxChildren`: the user paged further into them.
-    public static func lines(
+    package static func lines(
         _ state: JSONValue, toggled: Set<String>, changed: Set<String> = [], limits: [String: Int] = [:]
     ) -> [DetailLine] {
         var output: [DetailLine] = []
@@ -70,7 +70,7 @@ public enum StateTree {
     }
 
     /// A JSON Pointer token with `~` and `/` escaped (RFC 6901).
-    public static func escape(_ token: String) -> String {
+    package static func escape(_ token: String) -> String {
         guard token.contains("~") || token.contains("/") else { return token }
         return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
