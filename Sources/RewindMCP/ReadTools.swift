@@ -233,7 +233,7 @@ package struct ReadTools: Sendable {
 
     /// The recorded state after event `index`, or a failure naming the session's range of events, or the stretch
     /// of unknown state holding it.
-    static func state(after index: Int64, in reader: SessionReader) throws(ToolFailure) -> JSONValue {
+    package static func state(after index: Int64, in reader: SessionReader) throws(ToolFailure) -> JSONValue {
         guard (0...reader.eventCount).contains(index) else {
             throw ToolFailure("session \(reader.id) has no event \(index): its events are 0–\(reader.eventCount) "
                 + "(0 is the initial state)")

@@ -1,5 +1,6 @@
 import Foundation
 import RewindCommandLine
+import RewindMCP
 import RewindSessionFile
 import RewindTUI
 import RewindWire
@@ -8,8 +9,8 @@ import Testing
 /// Issue 29: "is the state after event K known, and what is it" has one answer, whoever reads the file. Generated app
 /// runs (actions, batches, `dropped` ranges with lost actions, patches that do not apply, gaps in the app's numbers,
 /// jumps) go through the daemon's real ingest into a real session file; then every reader answers for every row —
-/// the session reader, the timeline, `rewind state`, a JSON Lines export imported again, and the Redux DevTools
-/// export — and each answer must equal the others and, where the run knows it, the app's own state (an independent
+/// the session reader, the timeline, `rewind state`, `rewind mcp`'s `get_state`, a JSON Lines export imported again,
+/// and the Redux DevTools export — and each answer must equal the others and, where the run knows it, the app's own state (an independent
 /// replay of its reducer).
 @Suite("Every reader tells the same truth about a session file")
 struct EveryReaderAgreesTests {
@@ -62,6 +63,7 @@ struct EveryReaderAgreesTests {
                 ("rewind state", Self.commandAnswer(session: run.id, index: index, data: directory)),
                 ("a JSON Lines export imported again", Self.answer(try reimported.recordedState(after: index))),
                 ("the Redux DevTools export", Self.reduxAnswer(computedStates[Int(index)])),
+                ("rewind mcp's get_state", Self.agentAnswer(index: index, reader: reader)),
             ]
             if index > 0 {
                 answers.append(("the timeline", try Self.timelineAnswer(rows[Int(index) - 1], index: index, timeline,
@@ -106,6 +108,17 @@ struct EveryReaderAgreesTests {
         if status == 1, streams.errorOutput.contains("was not recorded") { return .unknown }
         Issue.record("rewind state \(index) answered \(status): \(streams.output) \(streams.errorOutput)")
         return .unknown
+    }
+
+    /// The agent interface's `get_state`: the state, or the failure saying it was not recorded.
+    private static func agentAnswer(index: Int64, reader: SessionReader) -> Answer {
+        do {
+            return .known(try ReadTools.state(after: index, in: reader))
+        } catch {
+            if error.description.contains("was not recorded") { return .unknown }
+            Issue.record("get_state \(index) failed: \(error)")
+            return .unknown
+        }
     }
 
     /// A computed state of the Redux DevTools export: an entry with an `error` is a state Rewind never received.
