@@ -9,7 +9,8 @@ extension ReadTools {
         ToolDefinition(
             name: "session_statistics",
             description: "Statistics of a session (or a range of its events): events, branches, stretches of "
-                + "unknown state, the events with the largest patches (bytes) and the slowest reducers "
+                + "unknown state, the action labels that cost the most reducer time (count, total, p99, patch "
+                + "bytes), the events with the largest patches (bytes) and the slowest reducers "
                 + "(microseconds), and the main line's state size (bytes of compact JSON) at evenly spaced events.",
             arguments: [Self.session] + Self.range + [
                         .integer("top", "How many events each ranking lists (default 10).", minimum: 1, maximum: 100),
@@ -43,6 +44,19 @@ extension ReadTools {
             let reducers = try Self.reading { () throws(SessionStoreError) in
                 try reader.slowestReducers(in: from...to, limit: top)
             }
+            let labels = try Self.reading { () throws(SessionStoreError) in try reader.labelStatistics(in: from...to) }
+            answer["labelCount"] = .int(Int64(labels.count))
+            var labelRows: [JSONValue] = []
+            for label in LabelStatistics.Order.total.sorted(labels).prefix(top) {
+                var row: JSONObject = ["label": .string(label.label), "count": .int(label.count),
+                                       "reducerTotalMicros": .double(label.reducerTotalMicros)]
+                if let p99 = label.reducerP99Micros { row["reducerP99Micros"] = .double(p99) }
+                row["patchBytesTotal"] = .int(label.patchBytesTotal)
+                row["firstEvent"] = .int(label.firstIndex)
+                guard budget.admit(.object(row)) else { break }
+                labelRows.append(.object(row))
+            }
+            answer["labelsByReducerTime"] = .array(labelRows)
             answer["largestPatches"] = Self.ranking(patches, unit: "bytes", reader: reader, budget: &budget)
             answer["slowestReducers"] = Self.ranking(reducers, unit: "micros", reader: reader, budget: &budget)
             var sizes: [JSONValue] = []

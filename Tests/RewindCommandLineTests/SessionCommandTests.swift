@@ -110,4 +110,60 @@ struct SessionCommandTests {
         let table = CommandRun(["history", session.id.rawValue, "/count", "--data", session.data])
         #expect(table.out.count == 3 && table.out[1].contains("add"), "a header and two rows: \(table.out)")
     }
+
+    @Test("stats counts each label's events, reducer time and patch bytes; the slowest and largest events follow")
+    func stats() throws {
+        let session = try CounterSession()
+        let run = CommandRun(["stats", session.id.rawValue, "--json", "--data", session.data])
+        #expect(run.status == 0, "\(run.err)")
+        let answer = try JSONValue(parsing: try #require(run.out.first))
+        #expect(answer["eventCount"] == 2 && answer["labelCount"] == 2)
+        guard case .array(let labels)? = answer["labels"], case .array(let slowest)? = answer["slowestReducers"] else {
+            Issue.record("labels and slowestReducers are arrays: \(answer.serialized())")
+            return
+        }
+        #expect(labels.compactMap { $0["label"]?.stringValue } == ["add", "increment"], "ties in label order")
+        #expect(labels.first?["count"] == 1 && labels.first?["reducerTotalMicros"] == 3.0
+                && labels.first?["reducerP99Micros"] == 3.0 && labels.first?["firstEvent"] == 2)
+        #expect(slowest.count == 2 && slowest.first?["reducerMicros"] == 3.0)
+
+        let table = CommandRun(["stats", session.id.rawValue, "--data", session.data])
+        #expect(table.status == 0)
+        #expect(table.out.first == "\(session.id.rawValue): 2 events, 2 labels")
+        #expect(table.out.contains { $0.hasPrefix("LABEL") && $0.contains("P99") }, "\(table.out)")
+        #expect(table.out.contains("Slowest reducers:") && table.out.contains("Largest patches:"), "\(table.out)")
+    }
+
+    @Test("stats sorts by total reducer time, p99 or patch bytes; a wrong order names the valid ones")
+    func statsOrders() throws {
+        let scratch = Scratch()
+        let store = try SessionStore(directory: scratch.directory)
+        let recording = try store.createSession(appName: "costly", protocolVersion: 2, initialState: ["n": 0])
+        // "cheap" is frequent and fast, "slow" rare and slow, "big" has the largest patches.
+        let rows: [(String, Double, Int)] = [("cheap", 1, 1), ("cheap", 1, 1), ("cheap", 2, 1), ("slow", 900, 1),
+                                             ("big", 5, 400), ("cheap", 1, 1)]
+        var state: JSONValue = ["n": 0]
+        for (n, (label, micros, size)) in rows.enumerated() {
+            let after: JSONValue = ["n": .int(Int64(n + 1)), "blob": .string(String(repeating: "x", count: size))]
+            recording.append(NewEvent(appSeq: Int64(n + 1), label: label, action: .string(label),
+                                      patch: JSONPatch.diff(from: state, to: after), reducerMicros: micros),
+                             stateAfter: after)
+            state = after
+        }
+        recording.finish(endState: .clean)
+        func first(_ order: String) throws -> String? {
+            let run = CommandRun(["stats", recording.id.rawValue, "--sort", order, "--json", "--data",
+                                  scratch.directory.path])
+            let answer = try JSONValue(parsing: try #require(run.out.first))
+            guard case .array(let labels)? = answer["labels"] else { return nil }
+            return labels.first?["label"]?.stringValue
+        }
+        #expect(try first("count") == "cheap")
+        #expect(try first("total") == "slow")
+        #expect(try first("p99") == "slow")
+        #expect(try first("patch") == "big")
+        let wrong = CommandRun(["stats", recording.id.rawValue, "--sort", "speed", "--data", scratch.directory.path])
+        #expect(wrong.status == 64)
+        #expect(wrong.err.first == "Error: --sort must be one of count, total, p99, patch, not 'speed'")
+    }
 }

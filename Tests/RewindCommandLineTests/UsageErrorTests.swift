@@ -17,7 +17,8 @@ struct UsageErrorTests {
     }
 
     @Test("a mistyped command is named with the closest commands", arguments: [
-        ("sesions", "Did you mean 'sessions'?"), ("stat", "Did you mean 'state'?"),
+        ("sesions", "Did you mean 'sessions'?"), ("stae", "Did you mean 'state'?"),
+        ("stat", "Did you mean 'state' or 'stats'?"),
         ("frobnicate", "'frobnicate' is not a rewind command (commands: serve, sessions,"),
     ])
     func mistypedCommand(_ command: String, _ expected: String) {

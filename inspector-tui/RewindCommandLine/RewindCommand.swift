@@ -15,7 +15,7 @@ struct RewindCommand: ParsableCommand {
         subcommands: [
             ServeCommand.self, SessionsCommand.self, OpenCommand.self, ExportCommand.self, ImportCommand.self,
             TailCommand.self, JumpCommand.self, DispatchCommand.self, ReplayCommand.self, VerifyCommand.self,
-            SkipCommand.self, DiffCommand.self, PatchCommand.self, HistoryCommand.self, StateCommand.self,
+            SkipCommand.self, DiffCommand.self, PatchCommand.self, HistoryCommand.self, StateCommand.self, StatsCommand.self,
             McpCommand.self,
         ],
         defaultSubcommand: ServeCommand.self

@@ -1,0 +1,67 @@
+/// What a session's events of one label cost: how many there are, their reducer times and their patch sizes. One row
+/// of `rewind stats` and of the timeline's stats view (issue 33), computed by ``SessionReader/labelStatistics(in:)``.
+///
+/// Threading: a plain value; `Sendable`.
+package struct LabelStatistics: Sendable, Hashable {
+    /// The events' label (an action's label; the kind for rows without one, such as `snapshot`).
+    package var label: String
+    /// The index of the first event with this label (where "jump to its events" starts).
+    package var firstIndex: Int64
+    /// How many events have the label.
+    package var count: Int64
+    /// How many of them carry a reducer time (actions the app timed).
+    package var timedCount: Int64
+    /// The sum of their reducer times, in microseconds.
+    package var reducerTotalMicros: Double
+    /// The nearest-rank 99th percentile of their reducer times, in microseconds (nil when none was timed).
+    package var reducerP99Micros: Double?
+    /// The slowest of their reducer times, in microseconds (nil when none was timed).
+    package var reducerMaxMicros: Double?
+    /// The sum of their stored patches' sizes, in bytes of JSON text.
+    package var patchBytesTotal: Int64
+    /// The largest of their stored patches, in bytes of JSON text.
+    package var patchBytesMax: Int64
+
+    /// A label's statistics from its parts.
+    package init(label: String, firstIndex: Int64, count: Int64, timedCount: Int64, reducerTotalMicros: Double,
+                 reducerP99Micros: Double?, reducerMaxMicros: Double?, patchBytesTotal: Int64, patchBytesMax: Int64) {
+        self.label = label
+        self.firstIndex = firstIndex
+        self.count = count
+        self.timedCount = timedCount
+        self.reducerTotalMicros = reducerTotalMicros
+        self.reducerP99Micros = reducerP99Micros
+        self.reducerMaxMicros = reducerMaxMicros
+        self.patchBytesTotal = patchBytesTotal
+        self.patchBytesMax = patchBytesMax
+    }
+
+    /// The orders a table of labels is sorted by, each largest first (count: most frequent first).
+    package enum Order: String, Sendable, CaseIterable {
+        /// The most frequent labels first.
+        case count
+        /// The labels whose reducers took the most time in all first.
+        case total
+        /// The labels with the slowest 99th percentile of reducer time first.
+        case p99
+        /// The labels whose patches are largest in all first.
+        case patch
+
+        /// `statistics` sorted in this order (ties by label).
+        package func sorted(_ statistics: [LabelStatistics]) -> [LabelStatistics] {
+            statistics.sorted { a, b in
+                let (x, y) = (measure(a), measure(b))
+                return x != y ? x > y : a.label < b.label
+            }
+        }
+
+        private func measure(_ statistics: LabelStatistics) -> Double {
+            switch self {
+            case .count: Double(statistics.count)
+            case .total: statistics.reducerTotalMicros
+            case .p99: statistics.reducerP99Micros ?? -1
+            case .patch: Double(statistics.patchBytesTotal)
+            }
+        }
+    }
+}
