@@ -25,6 +25,7 @@ package final class TimelineApp {
     private let commands: CommandQueue
     private let searches: SearchRunner
     private let rowFilters: RowFilterRunner
+    private let stats: StatsRunner
     /// The running search's last shown progress (searched events), to repaint only when it moves.
     private var shownSearchProgress = -1
     /// Commands submitted and not yet reported, oldest (the running one) first.
@@ -53,6 +54,7 @@ package final class TimelineApp {
         commands = CommandQueue(actions: actions)
         searches = SearchRunner(dataSource: dataSource)
         rowFilters = RowFilterRunner(dataSource: dataSource)
+        stats = StatsRunner(dataSource: dataSource)
         self.environment = environment
         self.clock = clock
         let detailContent = DetailContentCache(dataSource: dataSource)
@@ -156,6 +158,7 @@ package final class TimelineApp {
         let finished = commands.waitUntilIdle(timeout: timeout)
             && searches.waitUntilIdle(timeout: max(0, deadline - clock()))
             && rowFilters.waitUntilIdle(timeout: max(0, deadline - clock()))
+            && stats.waitUntilIdle(timeout: max(0, deadline - clock()))
         collectOutcomes()
         return finished
     }
@@ -183,8 +186,11 @@ package final class TimelineApp {
             shownSearchProgress = -1
         case .cancelSearch:
             searches.cancel()
+        case .computeStats(let session, let count):
+            stats.start(session: session, count: count)
         case .quit:
             searches.cancel()
+            stats.cancel()
             rowFilters.cancel()
             commands.cancelQueued()
             actions.quit()
@@ -260,6 +266,10 @@ package final class TimelineApp {
     private func collectOutcomes() -> Bool {
         var changed = collectSearch()
         changed = collectRows() || changed
+        if let outcome = stats.takeOutcome() {
+            controller.receiveStats(session: outcome.session, statistics: outcome.statistics, failure: outcome.failure)
+            changed = true
+        }
         guard commands.hasOutcomes else { return changed }
         changed = true
         for outcome in commands.takeOutcomes() {

@@ -89,14 +89,14 @@ struct StatsCommand: ParsableCommand {
              label.timedCount == 0 ? "—" : Formatting.duration(micros: label.reducerTotalMicros),
              label.reducerP99Micros.map { Formatting.duration(micros: $0) } ?? "—",
              label.reducerMaxMicros.map { Formatting.duration(micros: $0) } ?? "—",
-             ByteCount.format(label.patchBytesTotal), ByteCount.format(label.patchBytesMax),
+             Formatting.bytes(label.patchBytesTotal), Formatting.bytes(label.patchBytesMax),
              "#" + Formatting.grouped(Int(label.firstIndex))]
         }))
         for (title, ranked, measure) in [
             ("Slowest reducers", slowest, { (event: SessionReader.RankedEvent) in
                 Formatting.duration(micros: event.measure) }),
             ("Largest patches", largest, { (event: SessionReader.RankedEvent) in
-                ByteCount.format(Int64(event.measure)) }),
+                Formatting.bytes(Int64(event.measure)) }),
         ] where !ranked.isEmpty {
             CommandStreams.current.printLine("\n\(title):")
             var events = TextTable(header: ["EVENT", "LABEL", title == "Slowest reducers" ? "REDUCER" : "PATCH"])

@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindWire
 
 /// Where the timeline's data comes from: implemented by the daemon glue (live sessions) and by the saved-session
@@ -92,6 +93,12 @@ package protocol TimelineDataSource: AnyObject, Sendable {
     /// `index` that changed the value at `pointer`, newest first (`SessionReader.history`). The default compares
     /// each event's state with the one before it: right, but reads every state (for small in-memory sources).
     func history(session: String, pointer: JSONPointer, through index: Int) throws -> [Int]
+
+    /// What each label of events 1…`count` cost — count, reducer times, patch bytes — most frequent first (the
+    /// stats view, `S`). Called on the stats thread, never the UI thread: it may take long; reports to `progress`
+    /// and stops with `TimelineSearchProgress.Cancelled` once it is cancelled. The default reads rows in chunks
+    /// through `events(session:range:)`; session files answer with one SQL scan.
+    func labelStatistics(session: String, count: Int, progress: TimelineSearchProgress) throws -> [LabelStatistics]
 }
 
 extension TimelineDataSource {
@@ -129,6 +136,27 @@ extension TimelineDataSource {
             }
         }
         return low
+    }
+
+    /// Reads rows in chunks of 1,000 through `events(session:range:)` (a row's label and reducer time), and the
+    /// patch of each row that has one through `eventDetail` (its bytes as compact JSON, as a file stores it).
+    package func labelStatistics(session: String, count: Int, progress: TimelineSearchProgress) throws
+        -> [LabelStatistics] {
+        var builder = LabelStatistics.Builder()
+        var position = 1
+        while position <= count {
+            progress.report(searched: position - 1, of: count)
+            try progress.check()
+            let last = min(count, position + 999)
+            for event in try events(session: session, range: position...last) {
+                let patch = event.patchSize == nil ? nil : try eventDetail(session: session, index: event.index).patch
+                builder.add(index: Int64(event.index), label: event.label ?? event.kind.rawValue,
+                            reducerMicros: event.reducerMicros,
+                            patchBytes: Int64(patch?.json.serialized().utf8.count ?? 0))
+            }
+            position = last + 1
+        }
+        return builder.statistics()
     }
 
     /// Compares the value at `pointer` after each event with the one before it, from `index` back to 1.

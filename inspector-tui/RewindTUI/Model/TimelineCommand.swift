@@ -23,6 +23,9 @@ package enum TimelineCommand: Sendable, Hashable {
     case search(TimelineSearchRequest)
     /// Stop the running search (Esc while one runs).
     case cancelSearch
+    /// Compute what each label of a session cost (`S`, the stats view) off the UI thread, over its first `count`
+    /// events; the outcome comes back through `TimelineController.receiveStats`.
+    case computeStats(session: String, count: Int)
     /// Repaint the whole terminal (Ctrl-L).
     case redraw
     /// Leave the timeline (`q`, confirmed when apps are connected).
@@ -33,8 +36,8 @@ package enum TimelineCommand: Sendable, Hashable {
     case deleteSession(String)
 
     /// What the status line says while the command runs ("jumping to event 12…"); nil for the commands the UI
-    /// carries out at once (`redraw`, `quit`, `openInPager`, `copy`, `deleteSession`) or on the search thread
-    /// (`search`).
+    /// carries out at once (`redraw`, `quit`, `openInPager`, `copy`, `deleteSession`) or on the search and stats
+    /// threads (`search`, `computeStats`).
     package var progressDescription: String? {
         switch self {
         case .jump(_, let index): return "jumping to event \(index)…"
@@ -42,7 +45,7 @@ package enum TimelineCommand: Sendable, Hashable {
         case .replay(_, let index): return "replaying from event \(index)…"
         case .dispatch(_, let action): return "dispatching \(action.serialized().prefix(60))…"
         case .export: return "exporting the session…"
-        case .redraw, .quit, .openInPager, .copy, .search, .cancelSearch, .deleteSession: return nil
+        case .redraw, .quit, .openInPager, .copy, .search, .cancelSearch, .deleteSession, .computeStats: return nil
         }
     }
 }

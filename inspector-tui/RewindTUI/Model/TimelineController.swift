@@ -1,3 +1,4 @@
+import Foundation
 import RewindSessionFile
 import RewindWire
 
@@ -156,6 +157,10 @@ package struct TimelineController {
         case .character(":"):
             guard requireSession() != nil else { return [] }
             model.dialog = .prompt(PromptState(kind: .goTo))
+        case .character("S"):
+            guard let session = requireSession() else { return [] }
+            model.dialog = .stats(StatsViewState(session: session.id, eventCount: session.eventCount))
+            return [.computeStats(session: session.id, count: session.eventCount)]
         case .character("n"):
             return searchAgain(forward: true)
         case .character("N"):
@@ -506,6 +511,11 @@ package struct TimelineController {
         case .help:
             if event.kind == .press { model.dialog = nil }
             return
+        case .stats(var stats):
+            guard event.kind != .press else { return }
+            stats.move(by: step, visible: statsRows)
+            model.dialog = .stats(stats)
+            return
         case .prompt, .confirmQuit, .confirmDelete:
             return
         case nil:
@@ -608,6 +618,8 @@ package struct TimelineController {
             }
         case .viewer(let viewer):
             return handleViewerKey(viewer, key)
+        case .stats(let stats):
+            handleStatsKey(stats, key)
         case .confirmDelete(let session):
             model.dialog = nil
             if key == .character("y") || key == .character("Y") { return [.deleteSession(session.id)] }
@@ -1023,6 +1035,68 @@ package struct TimelineController {
         guard model.hiding?.rows == nil else { return }
         let percent = total > 0 ? min(100, searched * 100 / total) : 0
         model.filtering = StatusMessage("filtering… \(percent)% of \(Formatting.grouped(total)) events — Esc clears")
+    }
+
+    // MARK: - The stats view
+
+    /// How many rows of the stats view's table are on screen.
+    private var statsRows: Int {
+        StatsOverlay.visibleRows(area: Rect(row: 1, column: 0, width: model.screenWidth, height: model.screenHeight - 2))
+    }
+
+    /// A key in the stats view (`S`): ↑↓ PgUp PgDn Home End move, `c` `t` `p` `z` sort (count, total reducer time,
+    /// p99, patch bytes), Enter goes to the selected label's events, Esc `q` `S` close.
+    private mutating func handleStatsKey(_ stats: StatsViewState, _ key: Key) {
+        var stats = stats
+        let page = max(1, statsRows - 1)
+        switch key {
+        case .up, .character("k"): stats.move(by: -1, visible: statsRows)
+        case .down, .character("j"): stats.move(by: 1, visible: statsRows)
+        case .pageUp, .control("b"): stats.move(by: -page, visible: statsRows)
+        case .pageDown, .control("f"), .character(" "): stats.move(by: page, visible: statsRows)
+        case .home, .character("g"): stats.move(by: -Int(Int32.max), visible: statsRows)
+        case .end, .character("G"): stats.move(by: Int(Int32.max), visible: statsRows)
+        case .character("c"): stats.sort(by: .count)
+        case .character("t"): stats.sort(by: .total)
+        case .character("p"): stats.sort(by: .p99)
+        case .character("z"): stats.sort(by: .patch)
+        case .enter:
+            model.dialog = nil
+            if let row = stats.selectedRow { goToEvents(of: row) }
+            return
+        case .escape, .character("q"), .character("S"), .control("c"), .control("g"):
+            model.dialog = nil
+            return
+        default:
+            break
+        }
+        model.dialog = .stats(stats)
+    }
+
+    /// Enter in the stats view: the cursor on the label's first event, and a search for the label, so that `n` and
+    /// `N` walk its events.
+    private mutating func goToEvents(of row: LabelStatistics) {
+        let pattern = "^" + NSRegularExpression.escapedPattern(for: row.label) + "$"
+        if let query = try? TimelineSearchQuery(parsing: pattern), query.labelFilter != nil {
+            model.filter = query.labelFilter
+            model.searchQuery = query
+        }
+        moveCursor(to: Int(clamping: row.firstIndex))
+        model.status = StatusMessage("event \(Formatting.grouped(Int(clamping: row.firstIndex))): the first of "
+            + "\(Formatting.grouped(Int(clamping: row.count))) \(row.label) event\(row.count == 1 ? "" : "s"); "
+            + "n N for the next and previous")
+    }
+
+    /// The stats view's table arrived (nil: it could not be computed, saying why in `failure`): shown when the view
+    /// is still open on that session.
+    package mutating func receiveStats(session: String, statistics: [LabelStatistics]?, failure: String?) {
+        guard case .stats(var stats) = model.dialog, stats.session == session else { return }
+        if let statistics {
+            stats.show(statistics)
+        } else {
+            stats.failure = failure ?? "cancelled"
+        }
+        model.dialog = .stats(stats)
     }
 
     /// The visible rows of `range` for `filter` arrived (nil: cancelled or failed, saying why in `failure`): adds

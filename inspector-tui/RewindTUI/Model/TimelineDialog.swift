@@ -11,4 +11,7 @@ package enum TimelineDialog: Sendable, Hashable {
     /// "Delete session 20261124-185312-counter-4f9a2c (counter, 1,204 events)? y/n" on the status line (`x` or
     /// Delete in the sessions pane): `y` deletes the session's files, any other key keeps them.
     case confirmDelete(TimelineSession)
+    /// The stats view (`S`): each action label's count, reducer time and patch bytes, sortable; Enter goes to the
+    /// selected label's events.
+    case stats(StatsViewState)
 }

@@ -8,6 +8,19 @@ extension SessionTimelineSource {
     /// Events per pass of a state search (each state is computed, so the grain is finer).
     static let stateSearchChunk = 5_000
 
+    /// One SQL scan of the file (`SessionReader.labelStatistics`) through a reader of its own, so that the UI's
+    /// reads go on meanwhile. Called on the stats thread; the scan is not cancelled half-way (about a second for
+    /// 1,000,000 events).
+    package func labelStatistics(session: String, count: Int, progress: TimelineSearchProgress) throws
+        -> [LabelStatistics] {
+        guard count > 0 else { return [] }
+        progress.report(searched: 0, of: count)
+        let statistics = try separateReader(session).labelStatistics(in: 1...Int64(count))
+        progress.report(searched: count, of: count)
+        try progress.check()
+        return statistics
+    }
+
     /// Searches the session file through its own connection (`SessionSearch`), in SQL: labels through the label
     /// index when the file has one (a few index seeks for the whole range), else by scanning `searchChunk` events
     /// per query; action text by SQL scans of `searchChunk` events; states by applying patches forward

@@ -250,6 +250,12 @@ package final class SessionTimelineSource: TimelineDataSource, @unchecked Sendab
         return search
     }
 
+    /// A reader of the session with a connection of its own, for work off the UI thread that holds it long (the
+    /// stats view's scan): the UI's reader stays free meanwhile.
+    func separateReader(_ session: String) throws -> SessionReader {
+        try store.openSession(try SessionID(validating: session))
+    }
+
     /// The session's annotations, brought up to date with the rows recorded since the last call.
     private func annotations(_ session: String, _ reader: SessionReader) throws -> SessionAnnotations {
         lock.lock()

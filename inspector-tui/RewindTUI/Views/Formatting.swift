@@ -58,6 +58,17 @@ package enum Formatting {
         return "\(oneDecimal(millis / 1000))s"
     }
 
+    /// Sizes in bytes, 1 kB = 1,000 B: `512 B`, `12.3 kB`, `340 kB`, `1.2 MB`, `3.4 GB`.
+    package static func bytes(_ count: Int64) -> String {
+        let value = Double(max(0, count))
+        if value < 1000 { return "\(max(0, count)) B" }
+        for (unit, scale) in [("kB", 1e3), ("MB", 1e6), ("GB", 1e9)] where value < scale * 1000 {
+            let scaled = value / scale
+            return scaled < 10 ? "\(oneDecimal(scaled)) \(unit)" : "\(Int(saturating: scaled.rounded())) \(unit)"
+        }
+        return "\(oneDecimal(value / 1e12)) TB"
+    }
+
     /// Events per second: `950/s`, `12.3k/s`, `1.2M/s`.
     package static func rate(_ perSecond: Double) -> String {
         if perSecond < 1000 { return "\(Int(saturating: perSecond.rounded()))/s" }

@@ -43,6 +43,7 @@ package enum KeyBindings {
             Binding("d", "dispatch action (JSON)"),
             Binding("e", "export the session"),
             Binding("x Del", "delete saved session"),
+            Binding("S", "stats: cost per label"),
         ]),
         Section(title: "View", bindings: [
             Binding("/", "search labels (regex)"),
@@ -91,6 +92,9 @@ package enum KeyBindings {
         case .viewer:
             return [Binding("↑↓ PgUp PgDn", "scroll"), Binding("o", "pager"), Binding("y", "copy"),
                     Binding("Y", "copy pointer"), Binding("Esc", "close")]
+        case .stats:
+            return [Binding("↑↓", "select"), Binding("c t p z", "sort by count/total/p99/patches"),
+                    Binding("Enter", "go to its events"), Binding("Esc", "close")]
         case .prompt(let prompt):
             switch prompt.kind {
             case .filter:

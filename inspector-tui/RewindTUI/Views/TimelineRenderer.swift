@@ -70,6 +70,8 @@ package struct TimelineRenderer {
             ConfirmQuitOverlay(connectedApps: model.header.connectedApps).render(into: &buffer, area: overlayArea)
         case .viewer(let viewer):
             ValueViewerOverlay(viewer: viewer).render(into: &buffer, screen: layout.screen)
+        case .stats(let stats):
+            StatsOverlay(state: stats).render(into: &buffer, area: overlayArea)
         case .prompt, .confirmDelete, nil:
             break
         }
