@@ -93,6 +93,30 @@ enum TUIBenchmarks {
         let loadAll = Double(MonotonicClock.nanoseconds() &- loadStart)
         guard loaded == session.events else { throw BenchFailure("read \(loaded) rows of \(session.events)") }
 
+        // The stats view (`S`) on the long session: its first frame (the view open, counting off the UI thread),
+        // then the frame with the whole table (every event counted: one SQL scan).
+        context.progress("tui: the stats view of the \(events)-event session")
+        var statsText = ""
+        var statsFirst: [Double] = []
+        let statsTable = Sampler.collect(context.pick(full: SamplingPlan(minSamples: 5, minSeconds: 1),
+                                                      quick: SamplingPlan(minSamples: 2, minSeconds: 0.1))) {
+            let statsSource = SessionTimelineSource(store: session.store, daemon: nil, only: session.id)
+            let statsApp = TimelineApp(dataSource: statsSource, actions: NoTimelineActions(),
+                                       initialSession: session.id.rawValue, environment: ["TERM": "xterm-256color"])
+            _ = statsApp.renderFrame(width: 200, height: 60)
+            let begin = MonotonicClock.nanoseconds()
+            statsApp.handle(.character("S"))
+            _ = statsApp.renderFrame(width: 200, height: 60)
+            statsFirst.append(Double(MonotonicClock.nanoseconds() &- begin))
+            _ = statsApp.waitForCommands(timeout: 60)
+            statsText = statsApp.renderFrame(width: 200, height: 60).text
+            return Double(MonotonicClock.nanoseconds() &- begin)
+        }
+        guard statsText.contains("▼COUNT"), statsText.contains("touch") else {
+            throw BenchFailure("the stats view shows no table:\n\(statsText)")
+        }
+        let statsOpen = Samples(statsFirst)
+
         let twoMillis = Target.atMost(nanoseconds: 2_000_000)
         let rows = [
             ReportRow(
@@ -115,6 +139,18 @@ enum TUIBenchmarks {
                 target: .atMost(nanoseconds: 500_000_000),
                 baseline: "the same session without them: \(Quantity.duration(open.median))",
                 ratio: "\(Quantity.multiple(openRanged.median / open.median)) the time"),
+            ReportRow(
+                "stats view (S) on the \(events)-event session: its first 200×60 frame", .nanoseconds(statsOpen.median),
+                detail: "max \(Quantity.duration(statsOpen.maximum)) of \(statsOpen.count); the table is counted off "
+                    + "the UI thread meanwhile", target: .atMost(nanoseconds: 300_000_000)),
+            ReportRow(
+                "stats view (S) on the \(events)-event session: every event counted, the table on screen",
+                .nanoseconds(statsTable.median),
+                detail: "max \(Quantity.duration(statsTable.maximum)) of \(statsTable.count); one SQL scan "
+                    + "(`SessionReader.labelStatistics`, also `rewind stats`)",
+                target: .atMost(nanoseconds: 300_000_000),
+                baseline: "reading every row: \(Quantity.duration(loadAll))",
+                ratio: "\(Quantity.multiple(loadAll / statsTable.median)) faster"),
         ]
         return AreaReport(
             title: "TUI",
@@ -128,7 +164,9 @@ enum TUIBenchmarks {
                 a new `TimelineApp` rendering its first frame, timed together from scratch each time (page cache \
                 warm). Baseline: reading every row of that session through `SessionReader.events`. The same open of \
                 a session of as many events in which the app's outbox coalesced every \(rangeEvery) events (a \
-                `dropped` row, two actions without a patch, a `coalesced` snapshot), against the plain one.
+                `dropped` row, two actions without a patch, a `coalesced` snapshot), against the plain one. Stats \
+                view: on that session's first frame, `S` through `handle(_:)` and the next frame (timed), then \
+                waiting for the table and rendering it (timed from the key), each time on a new source and app.
                 """,
             rows: rows)
     }
