@@ -110,19 +110,7 @@ package struct ReadTools: Sendable {
 
     /// One session's row of `list_sessions` (and the summary resource).
     static func sessionJSON(_ session: SessionMetadata, store: SessionStore, live: ControlSessionInfo?) -> JSONValue {
-        var row = JSONObject()
-        row["id"] = .string(session.id.rawValue)
-        row["app"] = .string(session.appName)
-        if let instance = session.instance { row["instance"] = .string(instance) }
-        row["live"] = .bool(session.endState == .live)
-        row["startedAt"] = .string(Self.iso(session.startedAt))
-        if let ended = session.endedAt { row["endedAt"] = .string(Self.iso(ended)) }
-        if let last = session.lastEventAt { row["lastEventAt"] = .string(Self.iso(last)) }
-        row["events"] = .int(session.eventCount)
-        if let lost = try? store.openSession(session.id).actionsLost() { row["actionsLost"] = .int(lost) }
-        row["end"] = .string(session.endState.rawValue)
-        if let stateType = session.stateType { row["stateType"] = .string(stateType) }
-        if let importedFrom = session.importedFrom { row["importedFrom"] = .string(importedFrom) }
+        var row = session.listingJSON(actionsLost: try? store.openSession(session.id).actionsLost())
         if let capabilities = live?.capabilities {
             row["accepts"] = .array(capabilities.filter { ["jump", "dispatch", "replay"].contains($0) }.map { .string($0) })
         }
@@ -367,10 +355,5 @@ package struct ReadTools: Sendable {
             answer["limits"] = budget.limitsJSON
             return .object(answer)
         }
-    }
-
-    /// `2026-11-29T20:00:01Z`.
-    static func iso(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
     }
 }

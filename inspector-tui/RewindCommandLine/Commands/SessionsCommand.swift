@@ -71,7 +71,7 @@ struct SessionsCommand: ParsableCommand {
         // Actions that never reached the record (the `lost` rows); nil when the file cannot be read for it.
         let lost = sessions.map { session in try? store.openSession(session.id).actionsLost() }
         if json {
-            for (session, lost) in zip(sessions, lost) { CommandStreams.current.printLine(Self.json(session, actionsLost: lost).serialized()) }
+            for (session, lost) in zip(sessions, lost) { CommandStreams.current.printLine(JSONValue.object(session.listingJSON(actionsLost: lost)).serialized()) }
         } else if sessions.isEmpty {
             CommandStreams.current.printLine(unreadable.isEmpty ? "No sessions in \(data.directory.path)."
                 : "No readable sessions in \(data.directory.path) (\(unreadable.count) unreadable file"
@@ -135,21 +135,6 @@ struct SessionsCommand: ParsableCommand {
                   + "\(ByteCount.format(bytes)) freed" + (kept.isEmpty ? "" : "; kept \(kept.joined(separator: ", ")), "
                   + "being recorded"))
         }
-    }
-
-    static func json(_ session: SessionMetadata, actionsLost: Int64? = nil) -> JSONValue {
-        var object = JSONObject()
-        object["id"] = .string(session.id.rawValue)
-        object["app"] = .string(session.appName)
-        if let instance = session.instance { object["instance"] = .string(instance) }
-        object["startedAt"] = .string(ISO8601DateFormatter().string(from: session.startedAt))
-        if let ended = session.endedAt { object["endedAt"] = .string(ISO8601DateFormatter().string(from: ended)) }
-        object["events"] = .int(session.eventCount)
-        if let actionsLost { object["actionsLost"] = .int(actionsLost) }
-        object["end"] = .string(session.endState.rawValue)
-        object["bytes"] = .int(session.fileBytes)
-        if let stateType = session.stateType { object["stateType"] = .string(stateType) }
-        return .object(object)
     }
 
     static func table(_ sessions: [SessionMetadata], actionsLost: [Int64?] = []) -> String {
