@@ -135,6 +135,14 @@ let package = Package(
                           swiftSettings: [.unsafeFlags(["-module-alias", "SwiftRex=SwiftRexStandIn"])]),
 
         // MARK: Tests
+        // What several test targets use: a daemon under test (in process, or `rewind serve` as a child process), child
+        // processes, raw WebSocket peers, free ports, the tmux driver, the Python MCP client (mcp_client.py).
+        .target(
+            name: "RewindTestSupport",
+            dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "RewindSessionFile", "RewindInspector"],
+            path: "Tests/RewindTestSupport",
+            exclude: ["mcp_client.py"]
+        ),
         .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
         .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
         .testTarget(name: "RewindWireTests", dependencies: ["RewindWire"]),
@@ -153,9 +161,8 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["RewindWire"], exclude: ["Corpus"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "RewindSessionFile", "Rewind",
-                           "RewindInspector"],
-            exclude: ["Support/mcp_client.py"]
+            dependencies: ["RewindTestSupport", "RewindWire", "RewindWebSocket", "RewindDaemon", "RewindSessionFile",
+                           "Rewind", "RewindInspector"]
         ),
     ].filter { !portable || portableTargets.contains($0.name) }
 )

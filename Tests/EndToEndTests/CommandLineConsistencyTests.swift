@@ -1,6 +1,7 @@
 import Foundation
 @testable import RewindDaemon
 @testable import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -212,8 +213,7 @@ struct CommandLineConsistencyTests {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             chmod(directory.path, mode)
-            let serve = try ChildProcess(Executables.path("rewind"),
-                                         ["serve", "--headless", "--port", "\(FreePort.next())", "--data", directory.path])
+            let serve = try DaemonProcess(dataDirectory: directory, startTimeout: nil).process
             #expect(serve.waitForLine(stderr: true) { $0.contains("listening on") } != nil, "\(serve.stderrLines)")
             kill(serve.pid, SIGTERM)
             #expect(serve.waitForExit() == 0)

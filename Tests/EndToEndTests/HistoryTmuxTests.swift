@@ -1,4 +1,5 @@
 import Foundation
+import RewindTestSupport
 import RewindWire
 import Testing
 

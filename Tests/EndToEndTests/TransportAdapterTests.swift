@@ -1,5 +1,6 @@
 import Foundation
 import RewindInspector
+import RewindTestSupport
 import RewindWebSocket
 import Testing
 

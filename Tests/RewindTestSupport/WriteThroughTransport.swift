@@ -8,12 +8,16 @@ import RewindInspector
 ///
 /// Threading: any thread (sends are serialized by a lock); delegate methods arrive on the reading thread, which alone
 /// closes the socket.
-final class WriteThroughTransport: InspectorTransport, @unchecked Sendable {  // mutable state guarded by `lock`
+public final class WriteThroughTransport: InspectorTransport, @unchecked Sendable {  // mutable state guarded by `lock`
     private let lock = NSLock()
     private var client: RawWebSocketClient?
     private var stopped = false
 
-    func connect(to url: InspectorURL, subprotocol: String, delegate: any InspectorTransportDelegate) {
+    /// A transport that has not connected yet.
+    public init() {}
+
+    /// Starts the thread that connects to `url` and reads; reports to `delegate` on it.
+    public func connect(to url: InspectorURL, subprotocol: String, delegate: any InspectorTransportDelegate) {
         let thread = Thread { [self] in
             let client: RawWebSocketClient
             do {
@@ -47,7 +51,8 @@ final class WriteThroughTransport: InspectorTransport, @unchecked Sendable {  //
         thread.start()
     }
 
-    func send(_ message: [UInt8]) -> Bool {
+    /// Writes `message` to the socket before returning; false when not connected or the write failed.
+    public func send(_ message: [UInt8]) -> Bool {
         lock.withLock {
             guard let client else { return false }
             do {
@@ -59,9 +64,11 @@ final class WriteThroughTransport: InspectorTransport, @unchecked Sendable {  //
         }
     }
 
-    var queuedBytes: Int { 0 }
+    /// Always 0: nothing waits in this transport.
+    public var queuedBytes: Int { 0 }
 
-    func disconnect() {
+    /// Stops: shuts the socket down; the reading thread closes it and reports the disconnect.
+    public func disconnect() {
         lock.withLock {
             stopped = true
             // Only shut down: the reading thread may be inside a read of this descriptor; it closes it on its way out.

@@ -11,9 +11,9 @@ import Darwin
 ///
 /// Threading: not thread-safe; one test uses one client from one thread. After ``answerPingsInBackground()`` a thread
 /// of the client's own reads the socket too (frames reach the test through ``readFrame()``), and writes are locked.
-final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, or the background reader and locked writes
+public final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, or the background reader and locked writes
     /// Something the client could not do.
-    enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable {
         case connectFailed(Int32)
         case sendFailed(Int32)
         case timedOut
@@ -22,28 +22,37 @@ final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, 
     }
 
     /// The server's answer to the opening handshake.
-    struct HandshakeResponse {
+    public struct HandshakeResponse {
         /// The HTTP status (101 when the upgrade was accepted).
-        var status: Int
+        public var status: Int
         /// Header names lower-cased.
-        var headers: [String: String]
+        public var headers: [String: String]
     }
 
     /// One frame read from the server.
-    struct Frame: Equatable {
-        var fin: Bool
-        var opcode: UInt8
-        var payload: [UInt8]
+    public struct Frame: Equatable {
+        /// Whether this is the last frame of its message.
+        public var fin: Bool
+        /// The opcode (see ``Opcode``).
+        public var opcode: UInt8
+        /// The payload, unmasked.
+        public var payload: [UInt8]
     }
 
     /// WebSocket opcodes.
-    enum Opcode {
-        static let continuation: UInt8 = 0
-        static let text: UInt8 = 1
-        static let binary: UInt8 = 2
-        static let close: UInt8 = 8
-        static let ping: UInt8 = 9
-        static let pong: UInt8 = 10
+    public enum Opcode {
+        /// The rest of a fragmented message.
+        public static let continuation: UInt8 = 0
+        /// A text message (UTF-8).
+        public static let text: UInt8 = 1
+        /// A binary message.
+        public static let binary: UInt8 = 2
+        /// A close frame.
+        public static let close: UInt8 = 8
+        /// A ping.
+        public static let ping: UInt8 = 9
+        /// A pong.
+        public static let pong: UInt8 = 10
     }
 
     private var fd: Int32
@@ -57,7 +66,7 @@ final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, 
     private var backgroundReader: BackgroundFrameReader?
 
     /// Connects to `127.0.0.1:port`; `timeout` bounds every read (by default 5 s, stretched by `TestTime.scale`).
-    init(port: Int, timeout: Double = TestTime.seconds(5)) throws {
+    public init(port: Int, timeout: Double = TestTime.seconds(5)) throws {
         readTimeout = timeout
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure.connectFailed(errno) }
@@ -88,7 +97,7 @@ final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, 
 
     /// Sends the opening handshake and reads the response head.
     @discardableResult
-    func handshake(path: String = "/", subprotocols: [String]? = ["rewind.v1"], origin: String? = nil,
+    public func handshake(path: String = "/", subprotocols: [String]? = ["rewind.v1"], origin: String? = nil,
                    extraHeaders: [String] = []) throws -> HandshakeResponse {
         var lines = [
             "GET \(path) HTTP/1.1",
@@ -106,7 +115,7 @@ final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, 
     }
 
     /// Reads an HTTP response head (status line and headers).
-    func readResponseHead() throws -> HandshakeResponse {
+    public func readResponseHead() throws -> HandshakeResponse {
         let head = try readHead()
         var headerLines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
         let statusLine = headerLines.removeFirst()
@@ -123,29 +132,29 @@ final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, 
 
     /// Sends a frame. `declaredLength` lies about the payload length when set; `masked` false breaks the
     /// rule that clients mask.
-    func sendFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true, masked: Bool = true,
+    public func sendFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true, masked: Bool = true,
                    declaredLength: Int? = nil) throws {
         try sendRaw(Self.frame(opcode: opcode, payload: payload, fin: fin, masked: masked,
                                declaredLength: declaredLength))
     }
 
     /// Sends a text frame with these bytes (which need not be UTF-8).
-    func sendText(_ bytes: [UInt8], fin: Bool = true) throws {
+    public func sendText(_ bytes: [UInt8], fin: Bool = true) throws {
         try sendFrame(opcode: Opcode.text, payload: bytes, fin: fin)
     }
 
     /// Sends a text frame with this string.
-    func sendText(_ text: String) throws {
+    public func sendText(_ text: String) throws {
         try sendText(Array(text.utf8))
     }
 
     /// Sends a close frame with a code and a reason.
-    func sendClose(code: UInt16, reason: String = "") throws {
+    public func sendClose(code: UInt16, reason: String = "") throws {
         try sendFrame(opcode: Opcode.close, payload: [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(reason.utf8))
     }
 
     /// Sends bytes as they are.
-    func sendRaw(_ bytes: [UInt8]) throws {
+    public func sendRaw(_ bytes: [UInt8]) throws {
         writeLock.lock()
         defer { writeLock.unlock() }
         var offset = 0
@@ -157,7 +166,7 @@ final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, 
     }
 
     /// Reads the next frame (from the background reader's queue once ``answerPingsInBackground()`` started it).
-    func readFrame() throws -> Frame {
+    public func readFrame() throws -> Frame {
         if let backgroundReader { return try backgroundReader.next(timeout: readTimeout) }
         return try readFrameFromSocket()
     }
@@ -166,7 +175,7 @@ final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, 
     /// reads: a thread of the client's own reads every frame, answers pings with pongs, and keeps the other frames for
     /// ``readFrame()`` (which waits for one up to the read timeout). For app peers that must look alive to a daemon that
     /// pings them. Stops when the connection ends or at ``drop()``. Call once, after the handshake.
-    func answerPingsInBackground() {
+    public func answerPingsInBackground() {
         guard backgroundReader == nil else { return }
         let reader = BackgroundFrameReader()
         backgroundReader = reader
@@ -210,7 +219,7 @@ final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, 
     }
 
     /// Reads a whole message (text or binary, reassembled), skipping control frames other than close.
-    func readMessage() throws -> [UInt8] {
+    public func readMessage() throws -> [UInt8] {
         var message: [UInt8] = []
         while true {
             let frame = try readFrame()
@@ -230,7 +239,7 @@ final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, 
 
     /// Reads frames until a close frame and returns its code (nil if it had none), answering it; nil also
     /// when the connection ended without a close frame.
-    func readCloseCode() throws -> UInt16? {
+    public func readCloseCode() throws -> UInt16? {
         while true {
             let frame: Frame
             do {
@@ -246,7 +255,7 @@ final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, 
     }
 
     /// Whether the server has closed the TCP connection (reads until end of stream or timeout).
-    func peerClosedConnection() -> Bool {
+    public func peerClosedConnection() -> Bool {
         if let backgroundReader { return backgroundReader.waitForEnd(timeout: readTimeout) }
         while true {
             do {
@@ -262,14 +271,14 @@ final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, 
     /// Shuts the connection down both ways without closing the descriptor, so a thread blocked reading this client
     /// returns at once (end of stream) while the descriptor stays valid; the reading thread then calls ``drop()``.
     /// Safe from any thread: it only reads `fd`.
-    func shutDown() {
+    public func shutDown() {
         guard fd >= 0 else { return }
         _ = shutdown(fd, Int32(SHUT_RDWR))
     }
 
     /// Closes the socket without a closing handshake (stopping the background reader first, if any). Call it from
     /// the thread that reads this client (or when none reads): it releases the descriptor.
-    func drop() {
+    public func drop() {
         guard fd >= 0 else { return }
         if let backgroundReader {
             backgroundReader.stop()
@@ -281,7 +290,7 @@ final class RawWebSocketClient: @unchecked Sendable {  // one thread at a time, 
     }
 
     /// Encodes one frame.
-    static func frame(opcode: UInt8, payload: [UInt8], fin: Bool = true, masked: Bool = true,
+    public static func frame(opcode: UInt8, payload: [UInt8], fin: Bool = true, masked: Bool = true,
                       declaredLength: Int? = nil) -> [UInt8] {
         let length = declaredLength ?? payload.count
         var bytes: [UInt8] = [(fin ? 0x80 : 0) | opcode]
@@ -358,7 +367,7 @@ extension RawWebSocketClient {
     /// a pong carrying the ping's payload (as a live peer would). Stops early after a close frame (which it does not
     /// answer), after a frame for which `stop` is true, or when the connection ends; `ended` tells the latter (end of
     /// stream or a read error). A frame cut off mid-way waits for its rest as long as the client's read timeout.
-    func readFrames(for seconds: Double, answeringPings: Bool = false,
+    public func readFrames(for seconds: Double, answeringPings: Bool = false,
                     until stop: (Frame) -> Bool = { _ in false }) -> (frames: [Frame], ended: Bool) {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
         var frames: [Frame] = []

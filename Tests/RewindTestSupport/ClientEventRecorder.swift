@@ -8,7 +8,7 @@ import RewindWebSocket
 ///
 /// Threading: callbacks arrive on the client's service thread; tests read and wait from their own
 /// threads. All state is behind `condition`.
-final class ClientEventRecorder: WebSocketClientDelegate, InspectorTransportDelegate, @unchecked Sendable {
+public final class ClientEventRecorder: WebSocketClientDelegate, InspectorTransportDelegate, @unchecked Sendable {
     // @unchecked: every mutable member is read and written with `condition` locked.
 
     private let condition = NSCondition()
@@ -21,27 +21,27 @@ final class ClientEventRecorder: WebSocketClientDelegate, InspectorTransportDele
     private var disconnectHook: (@Sendable (String) -> Void)?
 
     /// - Parameter keepMessages: record received messages; false only counts them.
-    init(keepMessages: Bool = true) {
+    public init(keepMessages: Bool = true) {
         keepsMessages = keepMessages
     }
 
     /// Times a connect was reported.
-    var connectCount: Int { locked { connections } }
+    public var connectCount: Int { locked { connections } }
     /// The reasons given with each disconnect, in order.
-    var disconnectReasons: [String] { locked { disconnections } }
+    public var disconnectReasons: [String] { locked { disconnections } }
     /// The messages received, in order (when kept).
-    var received: [[UInt8]] { locked { messages } }
+    public var received: [[UInt8]] { locked { messages } }
     /// Messages received so far.
-    var receivedCount: Int { locked { messageCount } }
+    public var receivedCount: Int { locked { messageCount } }
 
     /// Runs `hook` (on the service thread) at every connect.
-    func onConnect(_ hook: @escaping @Sendable () -> Void) { locked { connectHook = hook } }
+    public func onConnect(_ hook: @escaping @Sendable () -> Void) { locked { connectHook = hook } }
     /// Runs `hook` (on the service thread) at every disconnect.
-    func onDisconnect(_ hook: @escaping @Sendable (String) -> Void) { locked { disconnectHook = hook } }
+    public func onDisconnect(_ hook: @escaping @Sendable (String) -> Void) { locked { disconnectHook = hook } }
 
     /// Waits until `predicate` holds (checked after every event) or `timeout` passes; returns whether it held.
     @discardableResult
-    func wait(timeout: Double = 10, until predicate: (ClientEventRecorder) -> Bool) -> Bool {
+    public func wait(timeout: Double = 10, until predicate: (ClientEventRecorder) -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while true {
             if predicate(self) { return true }
@@ -52,7 +52,8 @@ final class ClientEventRecorder: WebSocketClientDelegate, InspectorTransportDele
         }
     }
 
-    func webSocketDidConnect() {
+    /// Records a connect (on the client's service thread) and runs the connect hook.
+    public func webSocketDidConnect() {
         let hook = locked { () -> (@Sendable () -> Void)? in
             connections += 1
             return connectHook
@@ -61,7 +62,8 @@ final class ClientEventRecorder: WebSocketClientDelegate, InspectorTransportDele
         hook?()
     }
 
-    func webSocketDidReceive(_ message: [UInt8]) {
+    /// Records a received message (on the client's service thread).
+    public func webSocketDidReceive(_ message: [UInt8]) {
         locked {
             messageCount += 1
             if keepsMessages { messages.append(message) }
@@ -69,7 +71,8 @@ final class ClientEventRecorder: WebSocketClientDelegate, InspectorTransportDele
         condition.broadcast()
     }
 
-    func webSocketDidDisconnect(reason: String) {
+    /// Records a disconnect and its reason (on the client's service thread) and runs the disconnect hook.
+    public func webSocketDidDisconnect(reason: String) {
         let hook = locked { () -> (@Sendable (String) -> Void)? in
             disconnections.append(reason)
             return disconnectHook
@@ -78,9 +81,12 @@ final class ClientEventRecorder: WebSocketClientDelegate, InspectorTransportDele
         hook?(reason)
     }
 
-    func transportDidConnect() { webSocketDidConnect() }
-    func transportDidReceive(_ message: [UInt8]) { webSocketDidReceive(message) }
-    func transportDidDisconnect(reason: String) { webSocketDidDisconnect(reason: reason) }
+    /// The inspector transport's connect: recorded as ``webSocketDidConnect()``.
+    public func transportDidConnect() { webSocketDidConnect() }
+    /// The inspector transport's message: recorded as ``webSocketDidReceive(_:)``.
+    public func transportDidReceive(_ message: [UInt8]) { webSocketDidReceive(message) }
+    /// The inspector transport's disconnect: recorded as ``webSocketDidDisconnect(reason:)``.
+    public func transportDidDisconnect(reason: String) { webSocketDidDisconnect(reason: reason) }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
         condition.lock()

@@ -3,19 +3,19 @@ import Foundation
 /// Counts of what this process holds, for leak checks in tests (Linux: read from /proc).
 ///
 /// Threading: stateless, usable from any thread.
-enum ProcessResources {
+public enum ProcessResources {
     /// Open file descriptors.
-    static var openFileDescriptors: Int {
+    public static var openFileDescriptors: Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
     }
 
     /// Threads of the process.
-    static var threads: Int {
+    public static var threads: Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
     }
 
     /// Resident memory in bytes.
-    static var residentBytes: Int {
+    public static var residentBytes: Int {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = statm.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
@@ -24,7 +24,7 @@ enum ProcessResources {
 
     /// Waits until `predicate` holds or `timeout` (stretched by `TestTime.scale`) passes, polling every few
     /// milliseconds (for counts the kernel updates asynchronously, such as threads that are exiting).
-    static func settle(timeout: Double = 5, _ predicate: () -> Bool) -> Bool {
+    public static func settle(timeout: Double = 5, _ predicate: () -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while !predicate() {
             if Date() >= deadline { return false }

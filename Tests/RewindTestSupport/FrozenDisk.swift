@@ -7,16 +7,16 @@ import Foundation
 /// would. Only the processes started with ``environment`` are affected.
 ///
 /// Threading: create and use from one test.
-final class FrozenDisk {
+public final class FrozenDisk {
     /// The directory whose files freeze.
-    let directory: URL
+    public let directory: URL
     private let flag: URL
     private let fullFlag: URL
     /// The variables that load the library in a child process.
-    let environment: [String: String]
+    public let environment: [String: String]
 
     /// Compiles the library (once per test run) for `directory`; throws ``Unavailable`` when no C compiler is there.
-    init(directory: URL) throws {
+    public init(directory: URL) throws {
         self.directory = directory
         flag = directory.deletingLastPathComponent().appendingPathComponent("\(directory.lastPathComponent).frozen")
         fullFlag = directory.deletingLastPathComponent().appendingPathComponent("\(directory.lastPathComponent).full")
@@ -26,19 +26,19 @@ final class FrozenDisk {
     }
 
     /// From now on, writes under ``directory`` fail with `ENOSPC` (no space left on device).
-    func fill() {
+    public func fill() {
         _ = FileManager.default.createFile(atPath: fullFlag.path, contents: Data())
     }
 
     /// Writes succeed again (space was freed).
-    func free() {
+    public func free() {
         try? FileManager.default.removeItem(at: fullFlag)
     }
 
     /// A new data directory whose disk can freeze and fill, for the test `purpose` names; nil (having printed why the
     /// test is skipped) under a sanitizer, whose runtime must come first among the daemon's libraries (the preloaded
     /// one would precede it), or without a C compiler. The directory is removed when `cleanup` is called.
-    static func forTest(_ purpose: String) -> (disk: FrozenDisk, data: URL)? {
+    public static func forTest(_ purpose: String) -> (disk: FrozenDisk, data: URL)? {
         guard TestTime.scale == 1 else {
             print("skipped: the \(purpose) test does not run under a sanitizer (LD_PRELOAD)")
             return nil
@@ -55,38 +55,32 @@ final class FrozenDisk {
     }
 
     /// Thaws, frees, and removes ``directory``.
-    func cleanup() {
+    public func cleanup() {
         thaw()
         free()
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Starts `rewind serve --headless` on a free port recording into ``directory`` on this disk, and waits until it
-    /// listens.
-    func startDaemon(port: Int = FreePort.next()) throws -> (process: ChildProcess, port: Int) {
-        let daemon = try ChildProcess(Executables.path("rewind"),
-                                      ["serve", "--headless", "--port", "\(port)", "--data", directory.path],
-                                      environment: environment)
-        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(10))
-        while Date() < deadline && !daemon.stderrLines.contains(where: { $0.contains("listening on") }) {
-            usleep(20_000)
-        }
-        return (daemon, port)
+    /// listens (throws when it does not).
+    public func startDaemon(port: Int = FreePort.next()) throws -> DaemonProcess {
+        try DaemonProcess(port: port, dataDirectory: directory, environment: environment)
     }
 
     /// From now on, file operations under ``directory`` wait.
-    func freeze() {
+    public func freeze() {
         _ = FileManager.default.createFile(atPath: flag.path, contents: Data())
     }
 
     /// The waiting operations go on.
-    func thaw() {
+    public func thaw() {
         try? FileManager.default.removeItem(at: flag)
     }
 
     /// Why a test cannot freeze a disk here.
-    struct Unavailable: Error, CustomStringConvertible {
-        let description: String
+    public struct Unavailable: Error, CustomStringConvertible {
+        /// What is missing.
+        public let description: String
     }
 
     private static let built: Result<String, Unavailable> = {

@@ -14,32 +14,32 @@ import Foundation
 /// The child processes the tests start inherit the variable with the rest of the environment.
 ///
 /// Threading: immutable; usable from any thread.
-enum TestTime {
+public enum TestTime {
     /// The environment variable holding the factor.
-    static let variable = "REWIND_TEST_TIME_SCALE"
+    public static let variable = "REWIND_TEST_TIME_SCALE"
 
     /// The factor: `REWIND_TEST_TIME_SCALE` when it is a number of at least 1, otherwise 1.
-    static let scale: Double = factor(in: ProcessInfo.processInfo.environment)
+    public static let scale: Double = factor(in: ProcessInfo.processInfo.environment)
 
     /// The factor `environment` asks for (1 when the variable is missing, not a number, or below 1).
-    static func factor(in environment: [String: String]) -> Double {
+    public static func factor(in environment: [String: String]) -> Double {
         guard let text = environment[variable], let value = Double(text), value.isFinite, value >= 1 else { return 1 }
         return value
     }
 
     /// `seconds` stretched by ``scale``.
-    static func seconds(_ seconds: Double) -> Double {
+    public static func seconds(_ seconds: Double) -> Double {
         seconds * scale
     }
 
     /// `microseconds` stretched by ``scale``, for `usleep`.
-    static func microseconds(_ microseconds: UInt32) -> UInt32 {
+    public static func microseconds(_ microseconds: UInt32) -> UInt32 {
         UInt32(min(Double(UInt32.max), Double(microseconds) * scale))
     }
 
     /// The `stress` sample's options for how long it waits, after its last dispatch, for everything to reach the
     /// daemon: its default of 30 s, stretched by ``scale``.
-    static var stressDeliveryArguments: [String] {
+    public static var stressDeliveryArguments: [String] {
         ["--deliver-timeout", String(seconds(30))]
     }
 }

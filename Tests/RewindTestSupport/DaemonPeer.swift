@@ -7,16 +7,16 @@ import Testing
 /// daemon answers as JSON. The `expect…` methods record test issues at the caller's line.
 ///
 /// Threading: not thread-safe; one test uses one peer from one thread.
-final class DaemonPeer {
+public final class DaemonPeer {
     /// The socket, for frames the helpers below do not write.
-    let raw: RawWebSocketClient
+    public let raw: RawWebSocketClient
     /// The HTTP status of the handshake (101 when the upgrade was accepted).
-    let handshakeStatus: Int
+    public let handshakeStatus: Int
 
     /// Connects to `127.0.0.1:port` and sends the opening handshake offering `subprotocol`. With `answersPings`, the
     /// peer answers the daemon's pings at once from then on, read or not, as a live app's WebSocket library does (see
     /// ``RawWebSocketClient/answerPingsInBackground()``): a daemon that probes it finds it alive.
-    init(port: Int, subprotocol: String = WireProtocol.appSubprotocol, origin: String? = nil,
+    public init(port: Int, subprotocol: String = WireProtocol.appSubprotocol, origin: String? = nil,
          timeout: Double = TestTime.seconds(5), answersPings: Bool = false) throws {
         raw = try RawWebSocketClient(port: port, timeout: timeout)
         handshakeStatus = try raw.handshake(subprotocols: [subprotocol], origin: origin).status
@@ -24,12 +24,12 @@ final class DaemonPeer {
     }
 
     /// Sends one text frame.
-    func send(_ text: String) throws {
+    public func send(_ text: String) throws {
         try raw.sendText(text)
     }
 
     /// Reads the next message and parses it, passing over the daemon's `ack`s (an app may ignore them).
-    func next() throws -> JSONValue {
+    public func next() throws -> JSONValue {
         while true {
             let message = try JSONValue(parsing: try raw.readMessage())
             if message["type"]?.stringValue != "ack" { return message }
@@ -39,7 +39,7 @@ final class DaemonPeer {
     /// Sends `hello` and reads the answer; returns the session id of the `welcome`, nil (recording an issue)
     /// for anything else.
     @discardableResult
-    func hello(_ frame: String = AppFrames.hello(), sourceLocation: SourceLocation = #_sourceLocation) throws
+    public func hello(_ frame: String = AppFrames.hello(), sourceLocation: SourceLocation = #_sourceLocation) throws
         -> String? {
         try send(frame)
         let answer = try next()
@@ -50,8 +50,8 @@ final class DaemonPeer {
     /// Reads the next message and checks that it is an `error` with `code` (and `field`, when given); returns
     /// its `message`.
     @discardableResult
-    func expectError(_ code: WireErrorCode, field: String? = nil, sourceLocation: SourceLocation = #_sourceLocation)
-        throws -> String {
+    public func expectError(_ code: WireErrorCode, field: String? = nil,
+                            sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let message = try next()
         #expect(message["type"] == "error", "\(message)", sourceLocation: sourceLocation)
         #expect(message["code"]?.stringValue == code.rawValue, "\(message)", sourceLocation: sourceLocation)
@@ -62,14 +62,14 @@ final class DaemonPeer {
     }
 
     /// Reads the next message and checks that it is a `resync` with `reason`.
-    func expectResync(reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    public func expectResync(reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let message = try next()
         #expect(message == ["type": "resync", "reason": .string(reason)], sourceLocation: sourceLocation)
     }
 
     /// Reads frames up to the daemon's close frame (answering it) and checks its code; a text or binary frame
     /// before it is an issue (every message the test expected was read before).
-    func expectClose(_ code: UInt16, sourceLocation: SourceLocation = #_sourceLocation) {
+    public func expectClose(_ code: UInt16, sourceLocation: SourceLocation = #_sourceLocation) {
         while true {
             let frame: RawWebSocketClient.Frame
             do {
@@ -96,7 +96,7 @@ final class DaemonPeer {
 
     /// Checks that the connection is still open and served, and that nothing unread is waiting: sends a ping
     /// and expects its pong as the next frame.
-    func expectOpen(sourceLocation: SourceLocation = #_sourceLocation) {
+    public func expectOpen(sourceLocation: SourceLocation = #_sourceLocation) {
         let token = Array("still there? \(UInt32.random(in: 0...UInt32.max))".utf8)
         do {
             try raw.sendFrame(opcode: RawWebSocketClient.Opcode.ping, payload: token)
@@ -121,13 +121,13 @@ final class DaemonPeer {
     // MARK: Control connections
 
     /// Sends a control request.
-    func request(_ id: String, _ command: String, args: String = "{}", token: String? = nil) throws {
+    public func request(_ id: String, _ command: String, args: String = "{}", token: String? = nil) throws {
         let tokenMember = token.map { #","token":"\#($0)""# } ?? ""
         try send(#"{"type":"request","id":"\#(id)","command":"\#(command)","args":\#(args)\#(tokenMember)}"#)
     }
 
     /// Reads messages up to the next `response` (skipping tail `event`s) and checks its `id`; returns it.
-    func response(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+    public func response(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
         while true {
             let message = try next()
             if message["type"] == "event" { continue }
@@ -139,7 +139,7 @@ final class DaemonPeer {
 
     /// Reads the next response and checks that it failed with `code` (and `field`, when given).
     @discardableResult
-    func expectFailure(_ id: String, _ code: WireErrorCode, field: String? = nil,
+    public func expectFailure(_ id: String, _ code: WireErrorCode, field: String? = nil,
                        sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
         let message = try response(id, sourceLocation: sourceLocation)
         #expect(message["ok"] == false, "\(message)", sourceLocation: sourceLocation)
@@ -152,7 +152,7 @@ final class DaemonPeer {
 
     /// Reads the next response and checks that it succeeded; returns its `result`.
     @discardableResult
-    func expectSuccess(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+    public func expectSuccess(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
         let message = try response(id, sourceLocation: sourceLocation)
         #expect(message["ok"] == true, "\(message)", sourceLocation: sourceLocation)
         return message["result"] ?? .null
@@ -161,9 +161,11 @@ final class DaemonPeer {
 
 /// App messages as the bytes a test sends: a counter app whose state is `{"count": n}` and whose every action
 /// `counter/set` replaces `/count` with its `seq`.
-enum AppFrames {
+///
+/// Threading: stateless; any thread.
+public enum AppFrames {
     /// A `hello` with a fresh instance unless one is given.
-    static func hello(name: String = "bad-input", instance: String = UUID().uuidString, count: Int = 0,
+    public static func hello(name: String = "bad-input", instance: String = UUID().uuidString, count: Int = 0,
                       token: String? = nil, protocolVersion: Int = 1) -> String {
         let tokenMember = token.map { #","token":"\#($0)""# } ?? ""
         return #"{"type":"hello","protocol":\#(protocolVersion),"app":{"name":"\#(name)","instance":"\#(instance)"},"#
@@ -171,23 +173,23 @@ enum AppFrames {
     }
 
     /// One event's members (without `type`): `counter/set` to `count` (default: `seq`).
-    static func event(seq: Int, count: Int? = nil, patch: String? = nil) -> String {
+    public static func event(seq: Int, count: Int? = nil, patch: String? = nil) -> String {
         let patch = patch ?? #"[{"op":"replace","path":"/count","value":\#(count ?? seq)}]"#
         return #""seq":\#(seq),"time":1700000000.5,"action":{"type":"counter/set","payload":{"set":{"_0":\#(count ?? seq)}}},"patch":\#(patch)"#
     }
 
     /// An `action` message.
-    static func action(seq: Int, count: Int? = nil, patch: String? = nil) -> String {
+    public static func action(seq: Int, count: Int? = nil, patch: String? = nil) -> String {
         #"{"type":"action",\#(event(seq: seq, count: count, patch: patch))}"#
     }
 
     /// A `batch` of consecutive events.
-    static func batch(_ seqs: ClosedRange<Int>) -> String {
+    public static func batch(_ seqs: ClosedRange<Int>) -> String {
         #"{"type":"batch","events":["# + seqs.map { "{\(event(seq: $0))}" }.joined(separator: ",") + "]}"
     }
 
     /// A `snapshot` after action `seq` with `{"count": count}`.
-    static func snapshot(seq: Int, count: Int) -> String {
+    public static func snapshot(seq: Int, count: Int) -> String {
         #"{"type":"snapshot","seq":\#(seq),"state":{"count":\#(count)},"reason":"resync"}"#
     }
 }

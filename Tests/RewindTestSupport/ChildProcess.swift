@@ -2,7 +2,10 @@ import Foundation
 
 /// A program started by a test, with its standard output and error captured line by line. Killed (SIGKILL) when
 /// released if it is still running, so no test leaves a process behind.
-final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `condition`
+///
+/// Threading: any thread (the captured lines are behind a condition; two threads of its own read the pipes); one
+/// test owns it.
+public final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `condition`
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
@@ -16,7 +19,7 @@ final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `co
     private var pipesEnded = 0
 
     /// Starts `executable` (a path) with `arguments` and extra `environment` variables.
-    init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
+    public init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
@@ -35,16 +38,16 @@ final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `co
     }
 
     /// The process id.
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
     /// Lines written to standard output so far.
-    var stdoutLines: [String] {
+    public var stdoutLines: [String] {
         condition.lock(); defer { condition.unlock() }
         return outLines
     }
 
     /// Lines written to standard error so far.
-    var stderrLines: [String] {
+    public var stderrLines: [String] {
         condition.lock(); defer { condition.unlock() }
         return errLines
     }
@@ -52,7 +55,7 @@ final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `co
     /// Waits until a line on standard output (from line number `after` on) satisfies `predicate`; returns it, or
     /// nil after `timeout` (stretched by `TestTime.scale`).
     @discardableResult
-    func waitForLine(timeout: Double = 10, stderr: Bool = false, after: Int = 0,
+    public func waitForLine(timeout: Double = 10, stderr: Bool = false, after: Int = 0,
                      _ predicate: (String) -> Bool) -> String? {
         let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         condition.lock()
@@ -64,24 +67,24 @@ final class ChildProcess: @unchecked Sendable {  // mutable state guarded by `co
     }
 
     /// Writes `text` to the child's standard input.
-    func write(_ text: String) {
+    public func write(_ text: String) {
         input.fileHandleForWriting.write(Data(text.utf8))
     }
 
     /// Closes the child's standard input.
-    func closeInput() {
+    public func closeInput() {
         try? input.fileHandleForWriting.close()
     }
 
     /// Sends a signal.
-    func signal(_ number: Int32) {
+    public func signal(_ number: Int32) {
         kill(process.processIdentifier, number)
     }
 
     /// Waits for the process to exit (up to `timeout`, stretched by `TestTime.scale`); returns its status, or nil if
     /// it is still running.
     @discardableResult
-    func waitForExit(timeout: Double = 20) -> Int32? {
+    public func waitForExit(timeout: Double = 20) -> Int32? {
         let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while process.isRunning && Date() < deadline { usleep(10_000) }
         guard !process.isRunning else { return nil }

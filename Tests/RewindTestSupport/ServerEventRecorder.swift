@@ -7,11 +7,11 @@ import RewindWebSocket
 ///
 /// Threading: callbacks arrive on the server's service thread; tests read and wait from their own
 /// threads. All state is behind `condition`.
-final class ServerEventRecorder: WebSocketServerDelegate, @unchecked Sendable {
+public final class ServerEventRecorder: WebSocketServerDelegate, @unchecked Sendable {
     // @unchecked: every mutable member is read and written with `condition` locked.
 
     /// One thing the server reported.
-    enum Event: Equatable {
+    public enum Event: Equatable {
         case opened(ConnectionID, subprotocol: String, origin: String?, peer: String)
         case received(ConnectionID, [UInt8], isBinary: Bool)
         case closed(ConnectionID, code: UInt16?)
@@ -32,56 +32,56 @@ final class ServerEventRecorder: WebSocketServerDelegate, @unchecked Sendable {
     ///   - echo: send every received message back to its connection.
     ///   - keepMessages: record received messages; false only counts them (for throughput tests).
     ///   - greeting: a message sent to every connection from `didOpen`.
-    init(echo: Bool = false, keepMessages: Bool = true, greeting: [UInt8]? = nil) {
+    public init(echo: Bool = false, keepMessages: Bool = true, greeting: [UInt8]? = nil) {
         echoes = echo
         keepsMessages = keepMessages
         self.greeting = greeting
     }
 
     /// Makes the next `didReceive` block the server's service thread until `openGate()`.
-    func closeGate() { locked { gateClosed = true } }
+    public func closeGate() { locked { gateClosed = true } }
 
     /// Lets a blocked `didReceive` return.
-    func openGate() {
+    public func openGate() {
         locked { gateClosed = false }
         condition.broadcast()
     }
 
     /// Whether a `didReceive` is blocked at the gate.
-    var isBlocked: Bool { locked { blockedInCallback } }
+    public var isBlocked: Bool { locked { blockedInCallback } }
 
     /// Whether `didOpen` accepts new connections.
-    var accepts: Bool {
+    public var accepts: Bool {
         get { locked { acceptsConnections } }
         set { locked { acceptsConnections = newValue } }
     }
 
     /// Everything recorded so far.
-    var events: [Event] { locked { recorded } }
+    public var events: [Event] { locked { recorded } }
 
     /// Messages received so far (counted even when not kept).
-    var receivedCount: Int { locked { messageCount } }
+    public var receivedCount: Int { locked { messageCount } }
 
     /// Payload bytes received so far.
-    var receivedBytes: Int { locked { byteCount } }
+    public var receivedBytes: Int { locked { byteCount } }
 
     /// The connections opened so far, in order.
-    var openedConnections: [ConnectionID] {
+    public var openedConnections: [ConnectionID] {
         locked { recorded.compactMap { if case .opened(let id, _, _, _) = $0 { id } else { nil } } }
     }
 
     /// Whether `didClose` was reported for a connection.
-    func hasClosed(_ id: ConnectionID) -> Bool {
+    public func hasClosed(_ id: ConnectionID) -> Bool {
         locked { recorded.contains { if case .closed(id, _) = $0 { true } else { false } } }
     }
 
     /// Whether `didClose` was reported for any connection.
-    var anyClosed: Bool {
+    public var anyClosed: Bool {
         locked { recorded.contains { if case .closed = $0 { true } else { false } } }
     }
 
     /// The close code reported for a connection (nil if it has not closed or closed without a code).
-    func closeCode(of id: ConnectionID) -> UInt16? {
+    public func closeCode(of id: ConnectionID) -> UInt16? {
         locked {
             for event in recorded { if case .closed(id, let code) = event { return code } }
             return nil
@@ -89,14 +89,14 @@ final class ServerEventRecorder: WebSocketServerDelegate, @unchecked Sendable {
     }
 
     /// The messages received from a connection, in order.
-    func messages(from id: ConnectionID) -> [[UInt8]] {
+    public func messages(from id: ConnectionID) -> [[UInt8]] {
         locked { recorded.compactMap { if case .received(id, let bytes, _) = $0 { bytes } else { nil } } }
     }
 
     /// Waits until `predicate` holds for the recorder (checked after every event) or `timeout` passes;
     /// returns whether it held.
     @discardableResult
-    func wait(timeout: Double = 10, until predicate: (ServerEventRecorder) -> Bool) -> Bool {
+    public func wait(timeout: Double = 10, until predicate: (ServerEventRecorder) -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while true {
             if predicate(self) { return true }
@@ -107,14 +107,17 @@ final class ServerEventRecorder: WebSocketServerDelegate, @unchecked Sendable {
         }
     }
 
-    func server(_ server: WebSocketServer, didOpen id: ConnectionID, subprotocol: String, origin: String?,
+    /// Records the opening (on the server's service thread), sends the greeting, and accepts it unless refused.
+    public func server(_ server: WebSocketServer, didOpen id: ConnectionID, subprotocol: String, origin: String?,
                 peer: String) -> Bool {
         record(.opened(id, subprotocol: subprotocol, origin: origin, peer: peer))
         if let greeting { _ = server.send(greeting, to: id) }
         return locked { acceptsConnections }
     }
 
-    func server(_ server: WebSocketServer, didReceive message: [UInt8], isBinary: Bool, from id: ConnectionID) {
+    /// Records the message (on the server's service thread), echoes it when asked, and waits while the gate is
+    /// closed.
+    public func server(_ server: WebSocketServer, didReceive message: [UInt8], isBinary: Bool, from id: ConnectionID) {
         let echo = locked { () -> Bool in
             messageCount += 1
             byteCount += message.count
@@ -133,7 +136,8 @@ final class ServerEventRecorder: WebSocketServerDelegate, @unchecked Sendable {
         condition.unlock()
     }
 
-    func server(_ server: WebSocketServer, didClose id: ConnectionID, code: UInt16?) {
+    /// Records the close and its code (on the server's service thread).
+    public func server(_ server: WebSocketServer, didClose id: ConnectionID, code: UInt16?) {
         record(.closed(id, code: code))
     }
 

@@ -15,12 +15,12 @@ import Foundation
 /// under load). Below that range only another server can take it.
 ///
 /// Threading: any thread (the handed-out set is behind a lock).
-enum FreePort {
+public enum FreePort {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var handedOut: Set<Int> = []
 
     /// A port that was free on 127.0.0.1 a moment ago, below the ephemeral range, not handed out before.
-    static func next() -> Int {
+    public static func next() -> Int {
         let range = candidates()
         lock.lock()
         defer { lock.unlock() }
@@ -35,10 +35,10 @@ enum FreePort {
     }
 
     /// A port on 127.0.0.1 where nothing listens (connections to it are refused).
-    static func unused() -> Int { next() }
+    public static func unused() -> Int { next() }
 
     /// The ports to pick from: from 20,000 up to the ephemeral range's start (Linux's default 32768).
-    static func candidates() -> ClosedRange<Int> {
+    public static func candidates() -> ClosedRange<Int> {
         var low = 32_768
         if let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8),
            let first = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first,
@@ -49,12 +49,12 @@ enum FreePort {
     }
 
     /// True when a socket can be bound to `port` on 127.0.0.1 now.
-    static func isFree(_ port: Int) -> Bool {
+    public static func isFree(_ port: Int) -> Bool {
         withSocket(boundTo: port) { _ in true } ?? false
     }
 
     /// A port the system picks for a socket bound to port 0, which is then closed.
-    static func systemPicked() -> Int {
+    public static func systemPicked() -> Int {
         let port = withSocket(boundTo: 0) { fd -> Int in
             var address = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -82,7 +82,7 @@ enum FreePort {
     }
 
     /// An IPv4 loopback socket address.
-    static func loopback(port: Int) -> sockaddr_in {
+    public static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port)).bigEndian

@@ -4,11 +4,17 @@ import RewindSessionFile
 import RewindWire
 
 /// A command's completion handed from the daemon's threads to the test.
-final class CommandOutcome: @unchecked Sendable {  // guarded by `condition`
+///
+/// Threading: ``set(_:)`` from any thread (the daemon's), ``wait(timeout:)`` from the test's.
+public final class CommandOutcome: @unchecked Sendable {  // guarded by `condition`
     private let condition = NSCondition()
     private var value: Result<CommandResult, DaemonError>?
 
-    func set(_ result: Result<CommandResult, DaemonError>) {
+    /// An outcome not set yet.
+    public init() {}
+
+    /// Sets the completion (from any thread) and wakes the waiting test.
+    public func set(_ result: Result<CommandResult, DaemonError>) {
         condition.withLock {
             value = result
             condition.broadcast()
@@ -16,7 +22,7 @@ final class CommandOutcome: @unchecked Sendable {  // guarded by `condition`
     }
 
     /// The completion, or nil when none came within `timeout` seconds (stretched by `TestTime.scale`).
-    func wait(timeout: Double = 10) -> Result<CommandResult, DaemonError>? {
+    public func wait(timeout: Double = 10) -> Result<CommandResult, DaemonError>? {
         let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         condition.lock()
         defer { condition.unlock() }
@@ -26,7 +32,8 @@ final class CommandOutcome: @unchecked Sendable {  // guarded by `condition`
 }
 
 extension Result {
-    var isSuccess: Bool {
+    /// Whether this is a `.success`.
+    public var isSuccess: Bool {
         if case .success = self { return true }
         return false
     }

@@ -1,9 +1,11 @@
 import Foundation
 
 /// CPU time of one thread of this process, for checking that a server does not spin (Linux: /proc).
-enum ProcessCPU {
+///
+/// Threading: stateless; any thread.
+public enum ProcessCPU {
     /// User + system seconds used so far by the thread named `name`, nil when there is none.
-    static func seconds(ofThreadNamed name: String) -> Double? {
+    public static func seconds(ofThreadNamed name: String) -> Double? {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         for task in tasks {
             let comm = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""

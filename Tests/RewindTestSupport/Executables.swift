@@ -1,9 +1,11 @@
 import Foundation
 
 /// Where the package's executables (`rewind`, `counter`, `stress`, …) were built: beside the test bundle.
-enum Executables {
+///
+/// Threading: immutable; any thread.
+public enum Executables {
     /// The directory holding the built products of this build.
-    static let directory: URL = {
+    public static let directory: URL = {
         var candidate = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         for _ in 0..<4 {
             candidate.deleteLastPathComponent()
@@ -15,11 +17,12 @@ enum Executables {
     }()
 
     /// The package's root folder (where Package.swift is).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    /// (This file is `Tests/RewindTestSupport/Executables.swift`.)
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// The path of the executable named `name`.
-    static func path(_ name: String) -> String {
+    public static func path(_ name: String) -> String {
         directory.appendingPathComponent(name).path
     }
 }

@@ -13,7 +13,7 @@ import Darwin
 ///
 /// Threading: ``reset()`` and ``stop()`` from any thread; each accepted connection is pumped by two threads of its
 /// own; the accepting thread runs until ``stop()``.
-final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded by `lock`
+public final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded by `lock`
     /// One proxied connection: the app's socket, the daemon's, and whether it was reset. The two pump threads
     /// poll with a short timeout, so they notice a reset; a peer's orderly end is passed on to the other peer
     /// (`shutdown(SHUT_WR)`). The last pump out closes both sockets, with `SO_LINGER` 0 (an RST to each peer) after
@@ -77,7 +77,7 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
     }
 
     /// The port apps connect to.
-    let port: Int
+    public let port: Int
     private let target: Int
     private let listener: Int32
     private let lock = NSLock()
@@ -87,7 +87,7 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
     private var held: [Int32] = []
 
     /// Listens on a free loopback port, forwarding every connection to `targetPort` on 127.0.0.1.
-    init(targetPort: Int) throws {
+    public init(targetPort: Int) throws {
         target = targetPort
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var yes: Int32 = 1
@@ -114,11 +114,11 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
     }
 
     /// The address to give apps.
-    var url: String { "ws://127.0.0.1:\(port)" }
+    public var url: String { "ws://127.0.0.1:\(port)" }
 
     /// Resets every open connection (each peer gets an RST; bytes in flight are lost). Returns how many.
     @discardableResult
-    func reset() -> Int {
+    public func reset() -> Int {
         lock.lock()
         let current = links
         links = []
@@ -130,13 +130,13 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
     /// Resets the app's side of every open connection only (the app gets an RST) and leaves the daemon's side open
     /// and silent: half-open connections. Returns how many.
     @discardableResult
-    func resetAppSide() -> Int {
+    public func resetAppSide() -> Int {
         take(.halfOpen)
     }
 
     /// Stops forwarding on every open connection, either way, without closing anything. Returns how many.
     @discardableResult
-    func blackHole() -> Int {
+    public func blackHole() -> Int {
         take(.blackHole)
     }
 
@@ -150,7 +150,7 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
     }
 
     /// Stops accepting, resets every connection, and closes the sockets half-open or black-holed links left open.
-    func stop() {
+    public func stop() {
         lock.lock()
         stopped = true
         lock.unlock()
@@ -239,8 +239,10 @@ final class ResettingProxy: @unchecked Sendable {  // `links`, `stopped` guarded
     }
 
     /// The proxy could not start.
-    struct ProxyError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
+    public struct ProxyError: Error, CustomStringConvertible {
+        /// What went wrong.
+        public let description: String
+        /// An error saying `description`.
+        public init(_ description: String) { self.description = description }
     }
 }

@@ -4,16 +4,25 @@ import RewindSessionFile
 import RewindWire
 
 /// A real daemon in the test process, on a loopback port it picks itself (or the one given), recording into a
-/// temporary directory that is removed afterwards.
-final class DaemonHarness: @unchecked Sendable {
-    let daemon: Daemon
-    let port: Int
-    let dataDirectory: URL
+/// temporary directory that is removed afterwards: the in-process daemon under test (the child-process one is
+/// ``DaemonProcess``). Its keepalive and takeover-probe clocks are stretched by ``TestTime/scale``.
+///
+/// Threading: one test starts and stops it; ``daemon`` is as thread-safe as `Daemon` itself, and the waiting helpers
+/// may be called from any thread.
+public final class DaemonHarness: @unchecked Sendable {
+    /// The daemon.
+    public let daemon: Daemon
+    /// The loopback port it listens on.
+    public let port: Int
+    /// The directory it records into.
+    public let dataDirectory: URL
 
     /// The `REWIND_URL` apps use to reach this daemon.
-    var url: String { "ws://127.0.0.1:\(port)" }
+    public var url: String { "ws://127.0.0.1:\(port)" }
 
-    init(token: String? = nil, dataDirectory: URL? = nil, port: Int? = nil,
+    /// Starts a daemon with `token` (none by default), recording into `dataDirectory` (a new temporary one by
+    /// default), on `port` (one the server picks by default); `configure` changes the configuration last.
+    public init(token: String? = nil, dataDirectory: URL? = nil, port: Int? = nil,
          configure: (inout DaemonConfiguration) -> Void = { _ in }) throws {
         self.dataDirectory = dataDirectory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("rewind-e2e-\(UUID().uuidString)")
@@ -32,19 +41,20 @@ final class DaemonHarness: @unchecked Sendable {
         self.port = try daemon.start()
     }
 
-    func stop() {
+    /// Stops the daemon; its data stays.
+    public func stop() {
         daemon.stop()
     }
 
     /// Stops the daemon and removes its data.
-    func tearDown() {
+    public func tearDown() {
         daemon.stop()
         try? FileManager.default.removeItem(at: dataDirectory)
     }
 
     /// Waits until some session has recorded at least `events` events (committed), up to `timeout` (stretched by
     /// `TestTime.scale`); returns it.
-    func waitForSession(events: Int64 = 0, app: String? = nil, timeout: Double = 15) -> LiveSession? {
+    public func waitForSession(events: Int64 = 0, app: String? = nil, timeout: Double = 15) -> LiveSession? {
         let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while Date() < deadline {
             if let session = daemon.sessions.last(where: { app == nil || $0.identity.name == app }),
@@ -58,7 +68,7 @@ final class DaemonHarness: @unchecked Sendable {
     }
 
     /// The state at the last event of `session`, read back from its file.
-    func lastRecordedState(_ session: LiveSession) throws -> JSONValue {
+    public func lastRecordedState(_ session: LiveSession) throws -> JSONValue {
         daemon.waitUntilIdle()
         session.flush()
         let reader = try daemon.store.openSession(session.id)
@@ -69,7 +79,7 @@ final class DaemonHarness: @unchecked Sendable {
     /// `TestTime.scale`) passes first, the last state read, for the test's expectation to show. For apps whose
     /// last event count is not known: an inspector's "delivered" means written to its socket, the daemon may still
     /// be reading the last frames, and `Daemon.waitUntilIdle` covers only the messages it has received.
-    func lastRecordedState(_ session: LiveSession, timeout: Double = 15,
+    public func lastRecordedState(_ session: LiveSession, timeout: Double = 15,
                            until isExpected: (JSONValue) throws -> Bool) throws -> JSONValue {
         let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while true {
