@@ -152,7 +152,8 @@ let package = Package(
         .testTarget(name: "DeliverySimulationTests",
                     dependencies: ["RewindInspector", "RewindDaemon", "RewindSessionFile", "RewindWire",
                                    "RewindWebSocket"]),
-        .testTarget(name: "RewindTUITests", dependencies: ["RewindTUI", "RewindDaemon", "RewindSessionFile", "RewindWire"]),
+        .testTarget(name: "RewindTUITests",
+                    dependencies: ["RewindTUI", "RewindDaemon", "RewindSessionFile", "RewindWire", "RewindTestSupport"]),
         .testTarget(
             name: "SamplesTests",
             dependencies: ["counter", "todo", "login", "SampleSupport", "Rewind", "RewindTesting", "RewindWire"]

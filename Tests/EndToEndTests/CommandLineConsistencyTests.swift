@@ -17,10 +17,8 @@ struct CommandLineConsistencyTests {
     }
 
     private func rewind(_ arguments: [String], timeout: Double = 20) throws -> (status: Int32?, out: [String], err: String) {
-        let process = try ChildProcess(Executables.path("rewind"), arguments)
-        process.closeInput()
-        let status = process.waitForExit(timeout: timeout)
-        return (status, process.stdoutLines, process.stderrLines.joined(separator: "\n"))
+        let run = try RewindRun(arguments, timeout: timeout)
+        return (run.status, run.stdout, run.stderrText)
     }
 
     /// A counter app of `harness` that ran `script` (and stays connected with `stay`), and its session.

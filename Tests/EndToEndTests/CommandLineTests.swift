@@ -15,11 +15,8 @@ struct CommandLineTests {
     }
 
     private func rewind(_ arguments: [String], input: String? = nil) throws -> (status: Int32?, out: [String], err: [String]) {
-        let process = try ChildProcess(Executables.path("rewind"), arguments)
-        if let input { process.write(input) }
-        process.closeInput()
-        let status = process.waitForExit()
-        return (status, process.stdoutLines, process.stderrLines)
+        let run = try RewindRun(arguments, input: input)
+        return (run.status, run.stdout, run.stderr)
     }
 
     @Test("diff prints the patch that turns A into B")

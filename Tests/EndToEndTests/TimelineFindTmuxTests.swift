@@ -11,23 +11,6 @@ import Testing
 /// `TimelineSearchTmuxTests`.)
 @Suite("Finding things in a terminal (tmux)", .serialized, .enabled(if: Tmux.isAvailable, "tmux is not installed"))
 struct TimelineFindTmuxTests {
-    /// A saved session of `count` events: event i sets `/n` to i at +i ms.
-    private static func session(count: Int, in directory: URL) throws -> SessionID {
-        let store = try SessionStore(directory: directory)
-        let start = Date().timeIntervalSince1970.rounded(.down)
-        let recording = try store.createSession(appName: "find", protocolVersion: 1, initialState: ["n": 0],
-                                                startedAt: Date(timeIntervalSince1970: start))
-        for index in 1...count {
-            let value = JSONValue.int(Int64(index))
-            recording.append(NewEvent(appSeq: Int64(index), time: start + Double(index) / 1000,
-                                      label: index % 1000 == 0 ? "tock" : "tick", action: ["n": value],
-                                      patch: JSONPatch([.replace(path: JSONPointer(tokens: ["n"]), value: value)])),
-                             stateAfter: ["n": value])
-        }
-        recording.finish(endState: .clean)
-        return recording.id
-    }
-
     private static func temporaryDirectory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("rewind-find-\(UUID().uuidString)")
     }
@@ -42,7 +25,8 @@ struct TimelineFindTmuxTests {
     func mouse() throws {
         let data = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
-        let id = try Self.session(count: 200, in: data)
+        let start = Date().timeIntervalSince1970.rounded(.down)
+        let id = try BigSessionFile.build(count: 200, appName: "find", start: start, directory: data).id
         let tmux = try Tmux(command: "\(Executables.path("rewind")) open \(id.rawValue) --data \(data.path)",
                             width: 90, height: 30)
         defer { tmux.kill() }
