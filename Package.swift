@@ -165,5 +165,11 @@ let package = Package(
             dependencies: ["RewindTestSupport", "RewindWire", "RewindWebSocket", "RewindDaemon", "RewindSessionFile",
                            "Rewind", "RewindInspector"]
         ),
+        // The timeline (`rewind`, `rewind open`) in a real terminal: tmux.
+        .testTarget(name: "TimelineTerminalTests",
+                    dependencies: ["RewindTestSupport", "RewindDaemon", "RewindSessionFile", "RewindWire"]),
+        // The WebSocket server and client, and the inspector's transport over them.
+        .testTarget(name: "WebSocketTransportTests",
+                    dependencies: ["RewindTestSupport", "RewindWebSocket", "RewindInspector"]),
     ].filter { !portable || portableTargets.contains($0.name) }
 )

@@ -152,3 +152,16 @@ public final class ServerEventRecorder: WebSocketServerDelegate, @unchecked Send
         return try body()
     }
 }
+
+/// Starts a `WebSocketServer` on a port the system picks on 127.0.0.1, offering `rewind.v1` and `rewind.control.v1`,
+/// with `recorder` as its delegate; `configure` changes the configuration first. Returns the server and its port; the
+/// caller stops it. Threading: any thread.
+public func startServer(_ recorder: ServerEventRecorder,
+                        _ configure: (inout WebSocketServerConfiguration) -> Void = { _ in })
+    throws -> (WebSocketServer, Int) {
+    var configuration = WebSocketServerConfiguration(port: 0, subprotocols: ["rewind.v1", "rewind.control.v1"])
+    configure(&configuration)
+    let server = WebSocketServer(configuration: configuration, delegate: recorder)
+    let port = try server.start()
+    return (server, port)
+}

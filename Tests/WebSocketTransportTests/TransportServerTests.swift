@@ -3,16 +3,6 @@ import RewindTestSupport
 import RewindWebSocket
 import Testing
 
-/// Starts a server on a free loopback port with `recorder` as its delegate.
-func startServer(_ recorder: ServerEventRecorder, _ configure: (inout WebSocketServerConfiguration) -> Void = { _ in })
-    throws -> (WebSocketServer, Int) {
-    var configuration = WebSocketServerConfiguration(port: 0, subprotocols: ["rewind.v1", "rewind.control.v1"])
-    configure(&configuration)
-    let server = WebSocketServer(configuration: configuration, delegate: recorder)
-    let port = try server.start()
-    return (server, port)
-}
-
 @Suite("WebSocketServer handshakes")
 struct TransportServerHandshakeTests {
     @Test("starting on port 0 listens on the port the system picked")
