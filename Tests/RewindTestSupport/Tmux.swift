@@ -1,6 +1,6 @@
 import Foundation
 
-/// A tmux session running one command in a 120×36 window, killed when released.
+/// A tmux session running one command in a window of 120×36 cells by default; the test ends it with ``kill()``.
 ///
 /// Threading: not thread-safe; one test drives one session from one thread. Each session runs in a tmux server of
 /// its own, so sessions of tests running in parallel do not meet.
