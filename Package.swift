@@ -147,6 +147,14 @@ let package = Package(
         ),
 
         // MARK: Tests
+        // What several test targets use: a daemon under test (in process, or `rewind serve` as a child process), child
+        // processes, raw WebSocket peers, free ports, the tmux driver, the Python MCP client (mcp_client.py).
+        .target(
+            name: "RewindTestSupport",
+            dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "RewindSessionFile", "RewindInspector"],
+            path: "Tests/RewindTestSupport",
+            exclude: ["mcp_client.py"]
+        ),
         .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
         .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
         .testTarget(name: "RewindWireTests", dependencies: ["RewindWire"]),
@@ -156,7 +164,8 @@ let package = Package(
         .testTarget(name: "DeliverySimulationTests",
                     dependencies: ["RewindInspector", "RewindDaemon", "RewindSessionFile", "RewindWire",
                                    "RewindWebSocket"]),
-        .testTarget(name: "RewindTUITests", dependencies: ["RewindTUI", "RewindDaemon", "RewindSessionFile", "RewindWire"]),
+        .testTarget(name: "RewindTUITests",
+                    dependencies: ["RewindTUI", "RewindDaemon", "RewindSessionFile", "RewindWire", "RewindTestSupport"]),
         .testTarget(
             name: "SamplesTests",
             dependencies: ["counter", "todo", "login", "SampleSupport", "Rewind", "RewindTesting", "RewindWire"]
@@ -170,9 +179,14 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["RewindWire"], exclude: ["Corpus"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "RewindSessionFile", "Rewind",
-                           "RewindInspector"],
-            exclude: ["Support/mcp_client.py"]
+            dependencies: ["RewindTestSupport", "RewindWire", "RewindWebSocket", "RewindDaemon", "RewindSessionFile",
+                           "Rewind", "RewindInspector"]
         ),
+        // The timeline (`rewind`, `rewind open`) in a real terminal: tmux.
+        .testTarget(name: "TimelineTerminalTests",
+                    dependencies: ["RewindTestSupport", "RewindDaemon", "RewindSessionFile", "RewindWire"]),
+        // The WebSocket server and client, and the inspector's transport over them.
+        .testTarget(name: "WebSocketTransportTests",
+                    dependencies: ["RewindTestSupport", "RewindWebSocket", "RewindInspector"]),
     ].filter { !portable || portableTargets.contains($0.name) }
 )

@@ -2,6 +2,7 @@ import Foundation
 import RewindDaemon
 import RewindSessionFile
 import RewindInspector
+import RewindTestSupport
 import RewindWebSocket
 import RewindWire
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import RewindTestSupport
 import RewindWebSocket
 import Testing
 

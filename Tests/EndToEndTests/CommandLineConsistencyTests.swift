@@ -1,6 +1,7 @@
 import Foundation
 @testable import RewindDaemon
 @testable import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -16,10 +17,8 @@ struct CommandLineConsistencyTests {
     }
 
     private func rewind(_ arguments: [String], timeout: Double = 20) throws -> (status: Int32?, out: [String], err: String) {
-        let process = try ChildProcess(Executables.path("rewind"), arguments)
-        process.closeInput()
-        let status = process.waitForExit(timeout: timeout)
-        return (status, process.stdoutLines, process.stderrLines.joined(separator: "\n"))
+        let run = try RewindRun(arguments, timeout: timeout)
+        return (run.status, run.stdout, run.stderrText)
     }
 
     /// A counter app of `harness` that ran `script` (and stays connected with `stay`), and its session.
@@ -212,8 +211,7 @@ struct CommandLineConsistencyTests {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             chmod(directory.path, mode)
-            let serve = try ChildProcess(Executables.path("rewind"),
-                                         ["serve", "--headless", "--port", "\(FreePort.next())", "--data", directory.path])
+            let serve = try DaemonProcess(dataDirectory: directory, startTimeout: nil).process
             #expect(serve.waitForLine(stderr: true) { $0.contains("listening on") } != nil, "\(serve.stderrLines)")
             kill(serve.pid, SIGTERM)
             #expect(serve.waitForExit() == 0)

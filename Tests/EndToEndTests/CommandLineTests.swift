@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -15,10 +16,8 @@ struct CommandLineTests {
     }
 
     private func rewind(_ arguments: [String]) throws -> (status: Int32?, out: [String], err: [String]) {
-        let process = try ChildProcess(Executables.path("rewind"), arguments)
-        process.closeInput()
-        let status = process.waitForExit()
-        return (status, process.stdoutLines, process.stderrLines)
+        let run = try RewindRun(arguments)
+        return (run.status, run.stdout, run.stderr)
     }
 
     @Test("tail piped into head: when head has its lines, tail ends quietly (status 0, no crash report)",

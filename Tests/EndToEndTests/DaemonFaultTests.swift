@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -9,52 +10,6 @@ import Testing
 /// honest `dropped` marker followed by a snapshot.
 @Suite("Daemon faults end to end", .serialized)
 struct DaemonFaultTests {
-    /// A `rewind serve --headless` process on a free port with its own data directory.
-    final class DaemonProcess {
-        let port: Int
-        let data: URL
-        /// Variables the daemon runs with (a frozen disk's `LD_PRELOAD`).
-        let environment: [String: String]
-        private(set) var process: ChildProcess
-
-        init(port: Int = FreePort.next(), data: URL? = nil, environment: [String: String] = [:]) throws {
-            self.port = port
-            self.data = data ?? FileManager.default.temporaryDirectory
-                .appendingPathComponent("rewind-faults-\(UUID().uuidString)")
-            self.environment = environment
-            process = try Self.launch(port: port, data: self.data, environment: environment)
-        }
-
-        var url: String { "ws://127.0.0.1:\(port)" }
-
-        /// Starts a new daemon process on the same port and data directory (after a kill).
-        func restart() throws {
-            process = try Self.launch(port: port, data: data, environment: environment)
-        }
-
-        private static func launch(port: Int, data: URL, environment: [String: String]) throws -> ChildProcess {
-            let process = try ChildProcess(Executables.path("rewind"),
-                                           ["serve", "--headless", "--port", "\(port)", "--data", data.path,
-                                            "--keepalive", "\(TestTime.seconds(5))",
-                                            "--takeover-probe", "\(TestTime.seconds(2))"],
-                                           environment: environment)
-            guard process.waitForLine(timeout: 10, stderr: true, { $0.contains("listening on") }) != nil else {
-                throw DaemonError("the daemon did not start: \(process.stderrLines)")
-            }
-            return process
-        }
-
-        func sessions(app: String) throws -> [SessionMetadata] {
-            try SessionStore(directory: data).listSessions().filter { $0.appName == app }
-        }
-
-        func tearDown() {
-            process.signal(SIGKILL)
-            process.waitForExit(timeout: 5)
-            try? FileManager.default.removeItem(at: data)
-        }
-    }
-
     private func report(_ app: ChildProcess) throws -> JSONValue {
         try JSONValue(parsing: try #require(app.stderrLines.last { $0.hasPrefix("{") }))
     }
@@ -89,7 +44,7 @@ struct DaemonFaultTests {
 
         let sessions = try daemon.sessions(app: "stress")
         try #require(sessions.count == 1, "one session, continued across the restart: \(sessions.map(\.id))")
-        let reader = try SessionStore(directory: daemon.data).openSession(sessions[0].id)
+        let reader = try SessionStore(directory: daemon.dataDirectory).openSession(sessions[0].id)
         let events = try reader.events(1...reader.eventCount)
         let reconnect = try #require(events.first { $0.kind == .reconnect })
         #expect(reconnect.time - restartedAt <= 2.0, "reconnected \(reconnect.time - restartedAt) s after restart")
@@ -143,7 +98,7 @@ struct DaemonFaultTests {
         #expect(number(stressed, "withState") + number(stressed, "withoutState") + lost == 1_000_000)
 
         let session = try #require(try daemon.sessions(app: "stress").first)
-        let reader = try SessionStore(directory: daemon.data).openSession(session.id)
+        let reader = try SessionStore(directory: daemon.dataDirectory).openSession(session.id)
         let all = try reader.events(1...reader.eventCount)
         let lostRows = all.filter { $0.kind == .dropped && $0.label == "lost" }
             .reduce(0.0) { $0 + Double($1.action?["actionsLost"]?.int64Value ?? 0) }
@@ -163,7 +118,7 @@ struct DaemonFaultTests {
                                    ["--duration", String(TestTime.seconds(4)), "--mix", "mixed", "--state-bytes", "2000"],
                                    environment: ["REWIND_URL": daemon.url])
         // Killed once more than a thousand events are committed (about 1.5 s into the run on a plain build).
-        let store = try SessionStore(directory: daemon.data)
+        let store = try SessionStore(directory: daemon.dataDirectory)
         #expect(ProcessResources.settle(timeout: 10) {
             guard let id = try? daemon.sessions(app: "stress").first?.id else { return false }
             return ((try? store.openSession(id))?.eventCount ?? 0) > 1_000
@@ -173,7 +128,8 @@ struct DaemonFaultTests {
         daemon.process.waitForExit(timeout: 5)
         app.signal(SIGKILL)
 
-        let listing = try ChildProcess(Executables.path("rewind"), ["sessions", "--json", "--data", daemon.data.path])
+        let listing = try ChildProcess(Executables.path("rewind"),
+                                       ["sessions", "--json", "--data", daemon.dataDirectory.path])
         #expect(listing.waitForExit() == 0)
         let line = try #require(listing.stdoutLines.first)
         let metadata = try JSONValue(parsing: line)
@@ -181,7 +137,7 @@ struct DaemonFaultTests {
 
         let session = try #require(try daemon.sessions(app: "stress").first)
         #expect(session.endState == .interrupted)
-        let reader = try SessionStore(directory: daemon.data).openSession(session.id)
+        let reader = try SessionStore(directory: daemon.dataDirectory).openSession(session.id)
         #expect(reader.eventCount > 1_000, "events recorded before the kill: \(reader.eventCount)")
         var previous = try reader.initialState()
         var index: Int64 = 1

@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -36,15 +37,13 @@ struct DaemonResourceTests {
     func finishedRunsAreFreed() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-memory-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let port = FreePort.next()
         // Its admission and message clocks scaled like the tests' own: under ThreadSanitizer a 4 MiB hello once
         // took the daemon longer than the default 10 s to take in, and it rightly closed the connection.
-        let daemon = try ChildProcess(Executables.path("rewind"), [
-            "serve", "--headless", "--port", String(port), "--data", data.path,
+        let served = try DaemonProcess(dataDirectory: data, options: [
             "--hello-timeout", String(TestTime.seconds(10)), "--message-timeout", String(TestTime.seconds(30)),
-        ])
+        ], startTimeout: 20)
+        let daemon = served.process, port = served.port
         defer { daemon.signal(SIGKILL) }
-        try #require(daemon.waitForLine(timeout: 20, stderr: true) { $0.contains("listening on") } != nil)
         var resident: [Int] = []
         for run in 0..<12 {
             let app = try DaemonPeer(port: port, timeout: TestTime.seconds(20))

@@ -1,6 +1,7 @@
 import Foundation
 @testable import RewindDaemon
 @testable import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import Testing
 
 /// Issue 31: after `rm -rf` of the data directory, a live session kept writing into its deleted file without a word

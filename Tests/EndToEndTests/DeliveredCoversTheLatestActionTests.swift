@@ -1,5 +1,6 @@
 import Foundation
 @testable import RewindInspector
+import RewindTestSupport
 import RewindWire
 import Testing
 

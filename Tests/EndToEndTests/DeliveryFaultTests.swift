@@ -1,6 +1,7 @@
 import Foundation
 @testable import RewindDaemon
 @testable import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -85,7 +86,7 @@ struct DeliveryFaultTests {
 
     @Test("a real app whose connection goes half-open four times is recorded in one session, every action once, none counted lost")
     func stressThroughHalfOpenResets() throws {
-        let daemon = try DaemonFaultTests.DaemonProcess()
+        let daemon = try DaemonProcess()
         defer { daemon.tearDown() }
         let proxy = try ResettingProxy(targetPort: daemon.port)
         defer { proxy.stop() }
@@ -98,7 +99,7 @@ struct DeliveryFaultTests {
             usleep(900_000)
             proxy.resetAppSide()
         }
-        let run = try Self.finished(app, stopping: daemon.process, data: daemon.data)
+        let run = try Self.finished(app, stopping: daemon.process, data: daemon.dataDirectory)
         let account = run.account
         #expect(account.sessions == 1, "\(account.sessionIDs); the daemon said: \(daemon.process.stderrLines.suffix(12))")
         #expect(account.declaredLost == 0, "\(account)")
@@ -149,23 +150,23 @@ struct DeliveryFaultTests {
     func fullDiskLosesNothing() throws {
         guard let (disk, data) = FrozenDisk.forTest("full-disk") else { return }
         defer { disk.cleanup() }
-        let (daemon, port) = try disk.startDaemon()
+        let daemon = try disk.startDaemon()
         defer {
-            daemon.signal(SIGTERM)
-            _ = daemon.waitForExit(timeout: 20)
+            daemon.process.signal(SIGTERM)
+            _ = daemon.process.waitForExit(timeout: 20)
         }
         let app = try ChildProcess(
             Executables.path("stress"),
             ["--duration", "4", "--rate", "2000", "--state-bytes", "3000", "--mix", "mixed", "--change-bytes", "3000"]
                 + TestTime.stressDeliveryArguments,
-            environment: ["REWIND_URL": "ws://127.0.0.1:\(port)"])
+            environment: ["REWIND_URL": daemon.url])
         usleep(800_000)
         disk.fill()
-        #expect(daemon.waitForLine(timeout: TestTime.seconds(10), stderr: true) { $0.contains("disk is full") } != nil,
-                "the daemon says its disk is full: \(daemon.stderrLines.suffix(3))")
+        #expect(daemon.process.waitForLine(timeout: TestTime.seconds(10), stderr: true) { $0.contains("disk is full") }
+                != nil, "the daemon says its disk is full: \(daemon.process.stderrLines.suffix(3))")
         usleep(2_500_000)
         disk.free()
-        let run = try Self.finished(app, stopping: daemon, data: data)
+        let run = try Self.finished(app, stopping: daemon.process, data: data)
         #expect(run.account.declaredLost == 0, "\(run.account)")
         #expect(run.report["delivered"] == true, "\(run.report)")
     }
@@ -174,7 +175,7 @@ struct DeliveryFaultTests {
 
     @Test("a 1 MB state through eight connection resets: the app says delivered only when nothing was lost, and its lost count is the session's")
     func resetsWithALargeState() throws {
-        let daemon = try DaemonFaultTests.DaemonProcess()
+        let daemon = try DaemonProcess()
         defer { daemon.tearDown() }
         let proxy = try ResettingProxy(targetPort: daemon.port)
         defer { proxy.stop() }
@@ -187,7 +188,7 @@ struct DeliveryFaultTests {
             usleep(450_000)
             proxy.reset()
         }
-        let (report, account) = try Self.finished(app, stopping: daemon.process, data: daemon.data)
+        let (report, account) = try Self.finished(app, stopping: daemon.process, data: daemon.dataDirectory)
         #expect(account.sessions == 1, "\(account.sessionIDs)")
         #expect(report["lost"]?.int64Value == account.declaredLost, "the app's lost count is the session's: \(report)")
         #expect(report["delivered"] == .bool(account.declaredLost == 0), "\(report), \(account)")
@@ -215,7 +216,7 @@ struct DeliveryFaultTests {
 
     @Test("rewind serve stopped with SIGTERM ends the sessions of connected apps clean, with every event committed")
     func cleanStopEndsSessionsClean() throws {
-        let daemon = try DaemonFaultTests.DaemonProcess()
+        let daemon = try DaemonProcess()
         defer { daemon.tearDown() }
         let app = try ChildProcess(Executables.path("stress"), ["--count", "500", "--rate", "2000", "--stay"],
                                    environment: ["REWIND_URL": daemon.url])
@@ -226,7 +227,7 @@ struct DeliveryFaultTests {
         let sessions = try daemon.sessions(app: "stress")
         #expect(sessions.count == 1)
         #expect(sessions.first?.endState == .clean, "\(sessions)")
-        let account = try SessionAccount.of(instancePID: app.pid, in: daemon.data)
+        let account = try SessionAccount.of(instancePID: app.pid, in: daemon.dataDirectory)
         #expect(account.accounts(for: 500), "\(account)")
     }
 

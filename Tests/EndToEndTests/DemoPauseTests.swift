@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import Testing
 
 /// Issue 31, item 11: the demo loop fought a jump — its next steps overwrote the state put in place at once (and

@@ -1,4 +1,5 @@
 import Foundation
+import RewindTestSupport
 import Testing
 
 /// `rewind serve` raises its soft descriptor limit to the hard one: each recording app costs about five descriptors,

@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -14,15 +15,15 @@ struct FrozenDiskTests {
     func frozenDataDirectory() throws {
         guard let (disk, data) = FrozenDisk.forTest("frozen-disk") else { return }
         defer { disk.cleanup() }
-        let (daemon, port) = try disk.startDaemon()
+        let daemon = try disk.startDaemon()
         defer {
-            daemon.signal(SIGTERM)
-            _ = daemon.waitForExit(timeout: 20)
+            daemon.process.signal(SIGTERM)
+            _ = daemon.process.waitForExit(timeout: 20)
         }
         let app = try ChildProcess(
             Executables.path("stress"),
             ["--duration", "4", "--rate", "500", "--state-bytes", "1000", "--deliver-timeout", String(TestTime.seconds(60))],
-            environment: ["REWIND_URL": "ws://127.0.0.1:\(port)"])
+            environment: ["REWIND_URL": daemon.url])
         usleep(1_000_000)
 
         disk.freeze()
@@ -34,7 +35,7 @@ struct FrozenDiskTests {
         #expect(try SessionAccount.of(instancePID: app.pid, in: data).recorded.count == before)
         for subprotocol in [WireProtocol.appSubprotocol, WireProtocol.controlSubprotocol] {
             let started = Date()
-            let peer = try DaemonPeer(port: port, subprotocol: subprotocol, timeout: TestTime.seconds(5))
+            let peer = try DaemonPeer(port: daemon.port, subprotocol: subprotocol, timeout: TestTime.seconds(5))
             #expect(peer.handshakeStatus == 101)
             #expect(Date().timeIntervalSince(started) < TestTime.seconds(1), "a \(subprotocol) handshake took too long")
             peer.raw.drop()
@@ -46,8 +47,8 @@ struct FrozenDiskTests {
         let sent = try SoakTests.sentActions(app)
         let report = try JSONValue(parsing: try #require(app.stderrLines.last { $0.hasPrefix("{") }))
         #expect(report["delivered"] == true, "\(report)")
-        daemon.signal(SIGTERM)
-        #expect(daemon.waitForExit(timeout: 20) == 0)
+        daemon.process.signal(SIGTERM)
+        #expect(daemon.process.waitForExit(timeout: 20) == 0)
         let account = try SessionAccount.of(instancePID: app.pid, in: data)
         #expect(account.accounts(for: sent), "sent \(sent), \(account); not recorded: \(account.missing(of: sent))")
         #expect(account.declaredLost == 0)

@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -250,11 +251,9 @@ struct HardeningTests {
     func backlogFlag() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-backlog-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let port = FreePort.next()
-        let daemon = try ChildProcess(Executables.path("rewind"), ["serve", "--headless", "--port", String(port),
-                                                                   "--data", data.path, "--max-backlog", "64"])
+        let served = try DaemonProcess(dataDirectory: data, options: ["--max-backlog", "64"], startTimeout: 20)
+        let daemon = served.process, port = served.port
         defer { daemon.signal(SIGKILL) }
-        try #require(daemon.waitForLine(timeout: 20, stderr: true) { $0.contains("listening on") } != nil)
         let app = try DaemonPeer(port: port)
         let session = try SessionID(validating: try #require(try app.hello(AppFrames.hello(name: "firehose"))))
         for first in stride(from: 1, through: 10_000, by: 500) { try app.send(AppFrames.batch(first...(first + 499))) }
@@ -335,11 +334,9 @@ struct HardeningTests {
         let directory = base.appendingPathComponent("sessions"), moved = base.appendingPathComponent("moved")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: base) }
-        let port = FreePort.next()
-        let daemon = try ChildProcess(Executables.path("rewind"),
-                                      ["serve", "--headless", "--port", String(port), "--data", directory.path])
+        let served = try DaemonProcess(dataDirectory: directory, startTimeout: 20)
+        let daemon = served.process, port = served.port
         defer { daemon.signal(SIGKILL) }
-        try #require(daemon.waitForLine(timeout: 20, stderr: true) { $0.contains("listening on") } != nil)
         let first = try DaemonPeer(port: port)
         let session = try SessionID(validating: try #require(try first.hello(AppFrames.hello(name: "before"))))
         try first.send(AppFrames.batch(1...20))

@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -41,10 +42,8 @@ struct HistoryCommandLineTests {
     }
 
     private func rewind(_ arguments: [String], data: URL) throws -> (status: Int32?, out: [String], err: String) {
-        let process = try ChildProcess(Executables.path("rewind"), arguments + ["--data", data.path])
-        process.closeInput()
-        let status = process.waitForExit()
-        return (status, process.stdoutLines, process.stderrLines.joined(separator: "\n"))
+        let run = try RewindRun(arguments + ["--data", data.path])
+        return (run.status, run.stdout, run.stderrText)
     }
 
     @Test("history and sessions write times and counts as the timeline does: +6:08.064, 1,200 (issue 31, item 9)")

@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -31,11 +32,9 @@ struct HostileTerminalTests {
     func escapedEverywhere() throws {
         let data = temporaryDirectory("escape")
         defer { try? FileManager.default.removeItem(at: data) }
-        let port = FreePort.next()
-        let daemon = try ChildProcess(Executables.path("rewind"), ["serve", "--headless", "--port", String(port),
-                                                                   "--data", data.path])
+        let served = try DaemonProcess(dataDirectory: data, startTimeout: 20)
+        let daemon = served.process, port = served.port
         defer { daemon.signal(SIGKILL) }
-        try #require(daemon.waitForLine(timeout: 20, stderr: true) { $0.contains("listening on") } != nil)
 
         let app = try DaemonPeer(port: port)
         let session = try #require(try app.hello(helloFrame(name: Self.evilName)))
@@ -126,13 +125,10 @@ struct HostileTerminalTests {
             (["--token-file", tokenFile.path], [String: String](), "s3cret-from-file"),
             ([], ["REWIND_TOKEN": "s3cret-from-env"], "s3cret-from-env"),
         ] {
-            let port = FreePort.next()
-            let daemon = try ChildProcess(Executables.path("rewind"),
-                                          ["serve", "--headless", "--port", String(port), "--data",
-                                           root.appendingPathComponent("data").path] + arguments,
-                                          environment: environment)
+            let served = try DaemonProcess(dataDirectory: root.appendingPathComponent("data"), options: arguments,
+                                           environment: environment, startTimeout: 20)
+            let daemon = served.process, port = served.port
             defer { daemon.signal(SIGKILL) }
-            try #require(daemon.waitForLine(timeout: 20, stderr: true) { $0.contains("listening on") } != nil)
             let commandLine = try String(contentsOfFile: "/proc/\(daemon.pid)/cmdline", encoding: .utf8)
             #expect(!commandLine.contains(token), "the token is visible in ps")
 
@@ -274,9 +270,7 @@ struct HostileTerminalTests {
                     && $0.contains("FIFO") },
                 "stderr: \(listing.stderrLines)")
 
-        let port = FreePort.next()
-        let daemon = try ChildProcess(Executables.path("rewind"), ["serve", "--headless", "--port", String(port),
-                                                                   "--data", data.path])
+        let daemon = try DaemonProcess(dataDirectory: data, startTimeout: nil).process
         defer { daemon.signal(SIGKILL) }
         #expect(daemon.waitForLine(timeout: 10, stderr: true) { $0.contains("listening on") } != nil,
                 "the daemon did not start: \(daemon.stderrLines)")

@@ -3,6 +3,7 @@ import Rewind
 import RewindDaemon
 import RewindSessionFile
 import RewindInspector
+import RewindTestSupport
 import RewindWire
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -43,7 +44,7 @@ struct InspectorMemoryBoundTests {
     @Test("a burst as fast as the app can dispatch", arguments: bursts.map(\.name))
     func burst(_ name: String) throws {
         let arguments = try #require(Self.bursts.first { $0.name == name }).arguments
-        let daemon = try DaemonFaultTests.DaemonProcess()
+        let daemon = try DaemonProcess()
         defer { daemon.tearDown() }
         let bare = try run(arguments, environment: ["REWIND_DISABLED": "1"])
         let inspected = try run(arguments, environment: ["REWIND_URL": daemon.url])
@@ -62,7 +63,7 @@ struct InspectorMemoryBoundTests {
                 == Self.count, "every action accounted for")
         // The record says the same: every action recorded once, or counted in a `lost` row.
         let session = try #require(try daemon.sessions(app: "stress").first)
-        let reader = try SessionStore(directory: daemon.data).openSession(session.id)
+        let reader = try SessionStore(directory: daemon.dataDirectory).openSession(session.id)
         let events = try reader.events(1...reader.eventCount)
         let lostInRecord = events.filter { $0.kind == .dropped && $0.label == "lost" }
             .reduce(0) { $0 + Int($1.action?["actionsLost"]?.int64Value ?? 0) }

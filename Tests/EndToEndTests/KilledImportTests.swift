@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import Testing
 
 /// Issue 31: a killed `rewind import` left a partial session that read like any interrupted recording. An import

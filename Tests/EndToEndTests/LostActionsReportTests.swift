@@ -3,6 +3,7 @@ import Rewind
 import RewindDaemon
 import RewindSessionFile
 import RewindInspector
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -12,10 +13,8 @@ import Testing
 @MainActor
 struct LostActionsReportTests {
     private func rewind(_ arguments: [String]) throws -> (status: Int32?, out: [String]) {
-        let process = try ChildProcess(Executables.path("rewind"), arguments)
-        process.closeInput()
-        let status = process.waitForExit()
-        return (status, process.stdoutLines)
+        let run = try RewindRun(arguments)
+        return (run.status, run.stdout)
     }
 
     @Test("an outbox that can keep no action: the session, rewind sessions and the export count 50 actions lost")

@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -82,10 +83,9 @@ struct McpServerTests {
 
     /// `rewind ARGUMENTS --data DIR`'s standard output, parsed as JSON lines.
     func rewind(_ arguments: [String], data: URL) throws -> [JSONValue] {
-        let process = try ChildProcess(Executables.path("rewind"), arguments + ["--data", data.path])
-        process.closeInput()
-        #expect(process.waitForExit() == 0, "\(process.stderrLines)")
-        return try process.stdoutLines.map { try JSONValue(parsing: $0) }
+        let run = try RewindRun(arguments + ["--data", data.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        return try run.stdout.map { try JSONValue(parsing: $0) }
     }
 
     static func call(_ tool: String, _ arguments: JSONObject) -> JSONValue {

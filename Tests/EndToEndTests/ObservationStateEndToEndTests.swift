@@ -3,6 +3,7 @@ import Foundation
 import RewindDaemon
 import RewindSessionFile
 @testable import RewindInspector
+import RewindTestSupport
 import RewindWire
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -19,31 +20,26 @@ struct RestartOverInterruptedSessionsTests {
 
         // A first daemon records the sessions of 20 app runs (each file is written before its welcome), and is killed
         // with all of them live.
-        let firstPort = FreePort.next()
-        let first = try ChildProcess(Executables.path("rewind"),
-                                     ["serve", "--headless", "--port", "\(firstPort)", "--data", data.path])
-        try #require(first.waitForLine(timeout: 10, stderr: true) { $0.contains("listening on") } != nil)
+        let first = try DaemonProcess(dataDirectory: data)
         var apps: [(instance: String, session: String)] = []
         var peers: [DaemonPeer] = []
         for number in 0..<Self.sessions {
-            let peer = try DaemonPeer(port: firstPort)
+            let peer = try DaemonPeer(port: first.port)
             let instance = "run-\(number)"
             let session = try #require(try peer.hello(AppFrames.hello(name: "restarted", instance: instance)))
             apps.append((instance, session))
             peers.append(peer)
         }
-        first.signal(SIGKILL)
-        #expect(first.waitForExit(timeout: 10) != nil)
+        first.process.signal(SIGKILL)
+        #expect(first.process.waitForExit(timeout: 10) != nil)
         peers.removeAll()
         let left = try SessionStore(directory: data).listSessions()
         try #require(left.count == Self.sessions, "\(left.map(\.id))")
 
         // The disk stops answering; a new daemon starts over the same directory.
         disk.freeze()
-        let port = FreePort.next()
-        let daemon = try ChildProcess(Executables.path("rewind"),
-                                      ["serve", "--headless", "--port", "\(port)", "--data", data.path],
-                                      environment: disk.environment)
+        let restarted = try DaemonProcess(dataDirectory: data, environment: disk.environment, startTimeout: nil)
+        let daemon = restarted.process, port = restarted.port
         defer {
             daemon.signal(SIGTERM)
             _ = daemon.waitForExit(timeout: 20)

@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import Testing
 
 /// Issue 31: a sample's `--help`, or a mistyped option, is answered before its store exists — so its inspector (or

@@ -2,6 +2,7 @@ import Foundation
 import RewindDaemon
 import RewindSessionFile
 import RewindInspector
+import RewindTestSupport
 import RewindWire
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import RewindWire
 import Testing
 
@@ -57,7 +58,7 @@ struct SoakTests {
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let disk = TestTime.scale == 1 ? try? FrozenDisk(directory: data) : nil
         defer { disk?.thaw() }
-        let daemon = try DaemonFaultTests.DaemonProcess(data: data, environment: disk?.environment ?? [:])
+        let daemon = try DaemonProcess(dataDirectory: data, environment: disk?.environment ?? [:])
         defer { daemon.tearDown() }
         let proxy = try ResettingProxy(targetPort: daemon.port)
         defer { proxy.stop() }
@@ -138,7 +139,7 @@ struct SoakTests {
         var sessions = 0, recorded = 0, declaredLost: Int64 = 0, unaccounted = 0
         for app in apps {
             let sent = try Self.sentActions(app.process)
-            let account = try SessionAccount.of(instancePID: app.process.pid, in: daemon.data)
+            let account = try SessionAccount.of(instancePID: app.process.pid, in: daemon.dataDirectory)
             if !account.accounts(for: sent) || account.sessions != 1 { unaccounted += 1 }
             #expect(account.sessions == 1, "stress \(app.arguments): one app run in \(account.sessions) sessions")
             #expect(account.accounts(for: sent),
@@ -203,7 +204,7 @@ struct SoakTests {
 
     /// Stops the daemon with `signal` and starts it again on the same port and data directory; returns the stopped
     /// daemon's log. A graceful stop must end within 10 s; the port may take a moment to be free again.
-    static func restart(_ daemon: DaemonFaultTests.DaemonProcess, signal: Int32) throws -> [String] {
+    static func restart(_ daemon: DaemonProcess, signal: Int32) throws -> [String] {
         daemon.process.signal(signal)
         // A graceful stop first records what the daemon has received (up to its backlog bound, 8 MiB per app):
         // with ten apps streaming into a loaded debug build that takes more than 10 s, so it gets 30.

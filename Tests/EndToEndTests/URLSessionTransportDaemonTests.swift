@@ -1,6 +1,7 @@
 import Foundation
 import Rewind
 import RewindInspector
+import RewindTestSupport
 import RewindWebSocket
 import RewindWire
 import Testing

@@ -3,6 +3,7 @@ import Testing
 import RewindDaemon
 import RewindSessionFile
 import RewindTUI
+import RewindTestSupport
 
 /// The target: a go-to costs ≤ 20 ms on a 1,000,000-event session. Timed here on a real session file
 /// (the store's reader under `SessionTimelineSource`, as `rewind open` reads it), in whatever build the tests run
@@ -15,7 +16,7 @@ struct GoToTimingTests {
     func longSession() throws {
         let count = ProcessInfo.processInfo.environment["REWIND_GOTO_EVENTS"].flatMap { Int($0) } ?? 200_000
         let buildStart = DispatchTime.now().uptimeNanoseconds
-        let file = try BigSessionFile.build(count: count)
+        let file = try BigSessionFile.build(count: count, start: Fixtures.start)
         defer { file.remove() }
         let buildSeconds = Double(DispatchTime.now().uptimeNanoseconds - buildStart) / 1e9
         let source = SessionTimelineSource(store: file.store, daemon: nil, only: file.id)
