@@ -151,7 +151,8 @@ let package = Package(
         // processes, raw WebSocket peers, free ports, the tmux driver, the Python MCP client (mcp_client.py).
         .target(
             name: "RewindTestSupport",
-            dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "RewindSessionFile", "RewindInspector"],
+            dependencies: ["RewindWire", "RewindWebSocket", "RewindDaemon", "RewindSessionFile", "RewindInspector",
+                           "RewindCommandLine"],
             path: "Tests/RewindTestSupport",
             exclude: ["mcp_client.py"]
         ),

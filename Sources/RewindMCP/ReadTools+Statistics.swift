@@ -9,12 +9,15 @@ extension ReadTools {
         ToolDefinition(
             name: "session_statistics",
             description: "Statistics of a session (or a range of its events): events, branches, stretches of "
-                + "unknown state, the action labels that cost the most reducer time (count, total, p99, patch "
-                + "bytes), the events with the largest patches (bytes) and the slowest reducers "
-                + "(microseconds), and the main line's state size (bytes of compact JSON) at evenly spaced events.",
+                + "unknown state, the events with the largest patches (bytes) and the slowest reducers "
+                + "(microseconds), the main line's state size (bytes of compact JSON) at evenly spaced events, and "
+                + "with labels=true the action labels that cost the most reducer time.",
             arguments: [Self.session] + Self.range + [
                         .integer("top", "How many events each ranking lists (default 10).", minimum: 1, maximum: 100),
-                        .integer("samples", "How many points of state size (default 10).", minimum: 1, maximum: 200)]
+                        .integer("samples", "How many points of state size (default 10).", minimum: 1, maximum: 200),
+                        .boolean("labels", "Also rank the action labels by the reducer time they cost (count, total, "
+                            + "p99, patch bytes; as rewind stats): one more scan of the range, about half a second "
+                            + "per million events (default false).")]
         ) { arguments in
             var budget = try OutputBudget(arguments)
             let reader = try library.reader(try arguments.string("session"))
@@ -44,19 +47,10 @@ extension ReadTools {
             let reducers = try Self.reading { () throws(SessionStoreError) in
                 try reader.slowestReducers(in: from...to, limit: top)
             }
-            let labels = try Self.reading { () throws(SessionStoreError) in try reader.labelStatistics(in: from...to) }
-            answer["labelCount"] = .int(Int64(labels.count))
-            var labelRows: [JSONValue] = []
-            for label in LabelStatistics.Order.total.sorted(labels).prefix(top) {
-                var row: JSONObject = ["label": .string(label.label), "count": .int(label.count),
-                                       "reducerTotalMicros": .double(label.reducerTotalMicros)]
-                if let p99 = label.reducerP99Micros { row["reducerP99Micros"] = .double(p99) }
-                row["patchBytesTotal"] = .int(label.patchBytesTotal)
-                row["firstEvent"] = .int(label.firstIndex)
-                guard budget.admit(.object(row)) else { break }
-                labelRows.append(.object(row))
+            if try arguments.bool("labels", default: false) {
+                answer["labelsByReducerTime"] = try Self.labelRows(reader: reader, range: from...to, top: top,
+                                                                   budget: &budget)
             }
-            answer["labelsByReducerTime"] = .array(labelRows)
             answer["largestPatches"] = Self.ranking(patches, unit: "bytes", reader: reader, budget: &budget)
             answer["slowestReducers"] = Self.ranking(reducers, unit: "micros", reader: reader, budget: &budget)
             var sizes: [JSONValue] = []
@@ -78,6 +72,24 @@ extension ReadTools {
             answer["limits"] = budget.limitsJSON
             return .object(answer)
         }
+    }
+
+    /// The `top` action labels of `range` that cost the most reducer time, each with its count, total and p99
+    /// reducer time, patch bytes and first event (`rewind stats --sort total`), within `budget`.
+    static func labelRows(reader: SessionReader, range: ClosedRange<Int64>, top: Int,
+                          budget: inout OutputBudget) throws(ToolFailure) -> JSONValue {
+        let labels = try reading { () throws(SessionStoreError) in try reader.labelStatistics(in: range) }
+        var rows: [JSONValue] = []
+        for label in LabelStatistics.Order.total.sorted(labels).prefix(top) {
+            var row: JSONObject = ["label": .string(label.label), "count": .int(label.count),
+                                   "reducerTotalMicros": .double(label.reducerTotalMicros)]
+            if let p99 = label.reducerP99Micros { row["reducerP99Micros"] = .double(p99) }
+            row["patchBytesTotal"] = .int(label.patchBytesTotal)
+            row["firstEvent"] = .int(label.firstIndex)
+            guard budget.admit(.object(row)) else { break }
+            rows.append(.object(row))
+        }
+        return .array(rows)
     }
 
     /// The rows of a ranking: index, branch (when not 0), label and the measure named `unit`.

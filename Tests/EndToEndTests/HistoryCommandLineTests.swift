@@ -42,7 +42,7 @@ struct HistoryCommandLineTests {
     }
 
     private func rewind(_ arguments: [String], data: URL) throws -> (status: Int32?, out: [String], err: String) {
-        let run = try RewindRun(arguments + ["--data", data.path])
+        let run = RewindRun.inProcess(arguments + ["--data", data.path])
         return (run.status, run.stdout, run.stderrText)
     }
 

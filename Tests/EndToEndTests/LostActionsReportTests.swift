@@ -13,7 +13,7 @@ import Testing
 @MainActor
 struct LostActionsReportTests {
     private func rewind(_ arguments: [String]) throws -> (status: Int32?, out: [String]) {
-        let run = try RewindRun(arguments)
+        let run = RewindRun.inProcess(arguments)
         return (run.status, run.stdout)
     }
 

@@ -83,7 +83,7 @@ struct McpServerTests {
 
     /// `rewind ARGUMENTS --data DIR`'s standard output, parsed as JSON lines.
     func rewind(_ arguments: [String], data: URL) throws -> [JSONValue] {
-        let run = try RewindRun(arguments + ["--data", data.path])
+        let run = RewindRun.inProcess(arguments + ["--data", data.path])
         #expect(run.status == 0, "\(run.stderr)")
         return try run.stdout.map { try JSONValue(parsing: $0) }
     }

@@ -19,10 +19,10 @@ struct TimelineSearchTmuxTests {
 
     /// `rewind open` on the suite's session (its environment prefixed with `environment`, e.g. `PAGER=… `), once
     /// its first frame is on screen.
-    private func open(environment: String = "") throws -> Tmux {
+    private func open(environment: String = "", width: Int = 120, height: Int = 36) throws -> Tmux {
         let file = try file
         let tmux = try Tmux(command: "\(environment)\(Executables.path("rewind")) open \(file.id.rawValue) "
-                            + "--data \(file.directory.path)")
+                            + "--data \(file.directory.path)", width: width, height: height)
         _ = tmux.waitForScreen { $0.contains("1,000,000 events") }
         return tmux
     }
@@ -148,6 +148,37 @@ struct TimelineSearchTmuxTests {
         tmux.send("Enter")
         #expect(tmux.waitForScreen { $0.contains("has ended: no app is connected to jump, step, skip, replay or dispatch") }
                 != nil, "\(tmux.screen)")
+        tmux.send("q")
+        #expect(tmux.waitForExit(), "rewind open quit")
+    }
+
+    @Test("S counts 1,000,000 events off the UI thread and lists every label; t sorts; End and Enter go to the needle",
+          arguments: [(80, 24), (120, 40), (200, 60)])
+    func statsView(width: Int, height: Int) throws {
+        let tmux = try open(width: width, height: height)
+        defer { tmux.kill() }
+        let started = Date()
+        tmux.send("S")
+        let table = try #require(tmux.waitForScreen(timeout: 60) {
+            $0.contains("Stats of 1,000,000 events: 4 labels") && $0.contains("needle/found")
+        }, "\(tmux.screen)")
+        print("stats view over 1,000,000 events at \(width)×\(height), key to table through tmux: "
+              + "\(Int(Date().timeIntervalSince(started) * 1000)) ms")
+        let order = { (screen: String) in
+            screen.split(separator: "\n").compactMap { line in
+                ["tick", "tock", "note", "needle/found"].first { line.contains("│ \($0) ") }
+            }
+        }
+        #expect(order(table) == ["tick", "tock", "note", "needle/found"], "by count: \(table)")
+        #expect(table.contains("▼COUNT") && table.contains("998,899"), "tick's count: \(table)")
+        #expect(table.split(separator: "\n").last?.contains("c t p z sort") == true || width < 100, "\(table)")
+        tmux.send("t")
+        #expect(tmux.waitForScreen { $0.contains("▼TOTAL") } != nil, "\(tmux.screen)")
+        tmux.send("c", "End", "Enter")
+        let needle = try #require(tmux.waitForScreen { $0.contains("#987654 needle/found") }, "\(tmux.screen)")
+        #expect(!needle.contains("Stats of"), "Enter closed the view: \(needle)")
+        tmux.send("S", "Escape")
+        #expect(tmux.waitForScreen { !$0.contains("Stats of") } != nil, "Esc closes: \(tmux.screen)")
         tmux.send("q")
         #expect(tmux.waitForExit(), "rewind open quit")
     }

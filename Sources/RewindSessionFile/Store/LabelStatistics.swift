@@ -49,7 +49,11 @@ package struct LabelStatistics: Sendable, Hashable {
             var patchMax: Int64 = 0
         }
 
-        private var tallies: [String: Tally] = [:]
+        private var slots: [String: Int] = [:]
+        private var tallies: [Tally] = []
+        private var names: [String] = []
+        /// The label of the last event added and its slot: runs of one label skip the table.
+        private var last: (label: String, slot: Int)?
 
         /// No events yet.
         package init() {}
@@ -57,8 +61,20 @@ package struct LabelStatistics: Sendable, Hashable {
         /// Counts event `index` with `label`, its reducer time (nil or not finite: not timed) and its patch's size
         /// in bytes (0 without a patch).
         package mutating func add(index: Int64, label: String, reducerMicros: Double?, patchBytes: Int64) {
-            Self.add(to: &tallies[label, default: Tally(first: index)], index: index,
-                     micros: reducerMicros.flatMap { $0.isFinite ? $0 : nil }, patchBytes: patchBytes)
+            let slot: Int
+            if let last, last.label == label {
+                slot = last.slot
+            } else if let known = slots[label] {
+                slot = known
+            } else {
+                slot = tallies.count
+                slots[label] = slot
+                tallies.append(Tally(first: index))
+                names.append(label)
+            }
+            last = (label, slot)
+            Self.add(to: &tallies[slot], index: index, micros: reducerMicros.flatMap { $0.isFinite ? $0 : nil },
+                     patchBytes: patchBytes)
         }
 
         private static func add(to tally: inout Tally, index: Int64, micros: Double?, patchBytes: Int64) {
@@ -74,7 +90,7 @@ package struct LabelStatistics: Sendable, Hashable {
 
         /// The statistics of every label counted, most frequent first (ties by label).
         package func statistics() -> [LabelStatistics] {
-            Order.count.sorted(tallies.map { label, tally in
+            Order.count.sorted(zip(names, tallies).map { label, tally in
                 let times = tally.times.sorted()
                 // Nearest rank: the smallest time with at least 99 % of the times at or below it.
                 let p99 = times.isEmpty ? nil : times[max(0, Int((0.99 * Double(times.count)).rounded(.up)) - 1)]

@@ -46,9 +46,18 @@ extension SessionReader {
             statement.bind(range.lowerBound, at: 1)
             statement.bind(range.upperBound, at: 2)
             var builder = LabelStatistics.Builder()
+            // Consecutive rows mostly share their label: its text is decoded only when its bytes change.
+            var labelBytes: [UInt8] = []
+            var label = ""
             while try statement.step() {
-                builder.add(index: statement.int64(at: 0), label: statement.string(at: 1) ?? "",
-                            reducerMicros: statement.optionalDouble(at: 2),
+                let changed = statement.withBytes(at: 1) { bytes -> Bool in
+                    let bytes = bytes ?? UnsafeBufferPointer(start: nil, count: 0)
+                    guard !bytes.elementsEqual(labelBytes) else { return false }
+                    labelBytes = Array(bytes)
+                    return true
+                }
+                if changed { label = String(decoding: labelBytes, as: UTF8.self) }
+                builder.add(index: statement.int64(at: 0), label: label, reducerMicros: statement.optionalDouble(at: 2),
                             patchBytes: statement.optionalInt64(at: 3) ?? 0)
             }
             return builder.statistics()
