@@ -111,6 +111,7 @@ struct McpServerTests {
             Self.call("get_state", ["session": id, "event": 0, "maxBytes": 1_024]),
             ["resource": .string("rewind://session/\(cart.id.rawValue)")],
             ["prompt": "find_breaking_action", "arguments": ["session": id, "pointer": "/cart/total"]],
+            Self.call("session_statistics", ["session": id, "labels": true]),
         ])
         #expect(Set(talk.tools) == ["list_sessions", "list_events", "get_state", "diff_states", "path_history",
                                     "search_events", "first_event_where", "session_statistics", "verify_session"])
@@ -152,6 +153,11 @@ struct McpServerTests {
         #expect(try talk.json(12)["session"]?["id"] == id)
         #expect(talk.prompts == ["find_breaking_action"])
         #expect(talk.answers[13]["text"]?.stringValue?.contains("path_history") == true)
+        #expect(statistics["labelsByReducerTime"] == nil, "labels only when asked")
+        let labels = try talk.json(14)["labelsByReducerTime"]?.arrayValue ?? []
+        #expect(Set(labels.compactMap { $0["label"]?.stringValue }) == ["cart/add", "cart/discount", "user/rename"],
+                "\(labels)")
+        #expect(labels.first { $0["label"] == "cart/add" }?["count"] == 3)
     }
 
     @Test("bad arguments are MCP errors naming what to do, and the server answers on after them")
