@@ -171,9 +171,9 @@ let package = Package(
             name: "SamplesTests",
             dependencies: ["counter", "todo", "login", "SampleSupport", "Rewind", "RewindTesting", "RewindWire"]
         ),
-        .testTarget(name: "RewindCommandLineTests", dependencies: ["RewindCommandLine", "RewindSessionFile", "RewindWire"]),
+        .testTarget(name: "RewindCommandLineTests", dependencies: ["RewindTestSupport", "RewindSessionFile", "RewindWire"]),
         .testTarget(name: "SessionReadersTests",
-                    dependencies: ["RewindDaemon", "RewindSessionFile", "RewindTUI", "RewindCommandLine", "RewindMCP",
+                    dependencies: ["RewindDaemon", "RewindSessionFile", "RewindTUI", "RewindMCP", "RewindTestSupport",
                                    "RewindWire", "RewindWebSocket"]),
         .testTarget(name: "IntegrationSnippetTests"),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"], path: "Benchmarks/Tests/BenchKitTests"),

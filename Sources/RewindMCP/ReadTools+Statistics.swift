@@ -74,20 +74,15 @@ extension ReadTools {
         }
     }
 
-    /// The `top` action labels of `range` that cost the most reducer time, each with its count, total and p99
-    /// reducer time, patch bytes and first event (`rewind stats --sort total`), within `budget`.
+    /// The `top` action labels of `range` that cost the most reducer time, each as `rewind stats --sort total --json`
+    /// prints it (`LabelStatistics.json`), within `budget`.
     static func labelRows(reader: SessionReader, range: ClosedRange<Int64>, top: Int,
                           budget: inout OutputBudget) throws(ToolFailure) -> JSONValue {
         let labels = try reading { () throws(SessionStoreError) in try reader.labelStatistics(in: range) }
         var rows: [JSONValue] = []
         for label in LabelStatistics.Order.total.sorted(labels).prefix(top) {
-            var row: JSONObject = ["label": .string(label.label), "count": .int(label.count),
-                                   "reducerTotalMicros": .double(label.reducerTotalMicros)]
-            if let p99 = label.reducerP99Micros { row["reducerP99Micros"] = .double(p99) }
-            row["patchBytesTotal"] = .int(label.patchBytesTotal)
-            row["firstEvent"] = .int(label.firstIndex)
-            guard budget.admit(.object(row)) else { break }
-            rows.append(.object(row))
+            guard budget.admit(label.json) else { break }
+            rows.append(label.json)
         }
         return .array(rows)
     }

@@ -1,8 +1,8 @@
 import Foundation
-import RewindCommandLine
+import RewindTestSupport
 
-/// One run of `rewind ARGUMENTS` in this process (``RewindCLI/run(_:streams:)`` with in-memory streams): what a
-/// user would see of it, as swift-argument-parser's tests run its own commands.
+/// One run of `rewind ARGUMENTS` in this process (`RewindRun.inProcess`: `RewindCLI.run` with in-memory streams):
+/// what a user would see of it, as swift-argument-parser's tests run its own commands.
 struct CommandRun {
     /// The exit status: 0 done, 1 a command's error, 64 a usage error.
     let status: Int32
@@ -13,20 +13,14 @@ struct CommandRun {
 
     /// Runs `rewind ARGUMENTS` with `input` as standard input.
     init(_ arguments: [String], input: String = "") {
-        let streams = CommandStreams(input: Array(input.utf8))
-        status = RewindCLI.run(arguments, streams: streams)
-        out = Self.lines(streams.output)
-        err = Self.lines(streams.errorOutput)
+        let run = RewindRun.inProcess(arguments, input: input)
+        status = run.status ?? -1  // always set in process: the command ran to its end
+        out = run.stdout
+        err = run.stderr
     }
 
     /// Standard error as one text.
     var errorText: String { err.joined(separator: "\n") }
-
-    private static func lines(_ text: String) -> [String] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        return lines
-    }
 }
 
 /// Files and directories a test gives a command, deleted when the value is released.

@@ -1,7 +1,7 @@
 import Foundation
-import RewindCommandLine
 import RewindMCP
 import RewindSessionFile
+import RewindTestSupport
 import RewindTUI
 import RewindWire
 import Testing
@@ -106,12 +106,10 @@ struct EveryReaderAgreesTests {
 
     /// `rewind state SESSION K --json`, in process: the state, or the error saying it was not recorded.
     private static func commandAnswer(session: SessionID, index: Int64, data: URL) -> Answer {
-        let streams = CommandStreams()
-        let status = RewindCLI.run(["state", session.rawValue, "\(index)", "--json", "--data", data.path],
-                                   streams: streams)
-        if status == 0, let state = try? JSONValue(parsing: Array(streams.output.utf8)) { return .known(state) }
-        if status == 1, streams.errorOutput.contains("was not recorded") { return .unknown }
-        Issue.record("rewind state \(index) answered \(status): \(streams.output) \(streams.errorOutput)")
+        let run = RewindRun.inProcess(["state", session.rawValue, "\(index)", "--json", "--data", data.path])
+        if run.status == 0, let state = try? JSONValue(parsing: Array(run.stdout.joined().utf8)) { return .known(state) }
+        if run.status == 1, run.stderrText.contains("was not recorded") { return .unknown }
+        Issue.record("rewind state \(index) answered \(run.status ?? -1): \(run.stdout) \(run.stderrText)")
         return .unknown
     }
 

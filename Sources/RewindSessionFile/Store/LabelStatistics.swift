@@ -1,3 +1,5 @@
+import RewindWire
+
 /// What a session's events of one label cost: how many there are, their reducer times and their patch sizes. One row
 /// of `rewind stats` and of the timeline's stats view (issue 33), computed by ``SessionReader/labelStatistics(in:)``.
 ///
@@ -34,6 +36,20 @@ package struct LabelStatistics: Sendable, Hashable {
         self.reducerMaxMicros = reducerMaxMicros
         self.patchBytesTotal = patchBytesTotal
         self.patchBytesMax = patchBytesMax
+    }
+
+    /// The label as one JSON object, the same wherever it is printed (`rewind stats --json`, `rewind mcp`'s
+    /// `session_statistics`): `label`, `count`, `timed`, `reducerTotalMicros`, `reducerP99Micros` and
+    /// `reducerMaxMicros` (when timed), `patchBytesTotal`, `patchBytesMax`, `firstEvent`.
+    package var json: JSONValue {
+        var object: JSONObject = ["label": .string(label), "count": .int(count), "timed": .int(timedCount),
+                                  "reducerTotalMicros": .double(reducerTotalMicros)]
+        if let reducerP99Micros { object["reducerP99Micros"] = .double(reducerP99Micros) }
+        if let reducerMaxMicros { object["reducerMaxMicros"] = .double(reducerMaxMicros) }
+        object["patchBytesTotal"] = .int(patchBytesTotal)
+        object["patchBytesMax"] = .int(patchBytesMax)
+        object["firstEvent"] = .int(firstIndex)
+        return .object(object)
     }
 
     /// Adds events up, one at a time, into the statistics of their labels (``SessionReader/labelStatistics(in:)``

@@ -126,17 +126,7 @@ struct StatsCommand: ParsableCommand {
             answer["from"] = .int(range.lowerBound)
             answer["to"] = .int(range.upperBound)
         }
-        answer["labels"] = .array(labels.prefix(top).map { label in
-            var object: JSONObject = ["label": .string(label.label), "count": .int(label.count),
-                                      "timed": .int(label.timedCount),
-                                      "reducerTotalMicros": .double(label.reducerTotalMicros)]
-            if let p99 = label.reducerP99Micros { object["reducerP99Micros"] = .double(p99) }
-            if let slowest = label.reducerMaxMicros { object["reducerMaxMicros"] = .double(slowest) }
-            object["patchBytesTotal"] = .int(label.patchBytesTotal)
-            object["patchBytesMax"] = .int(label.patchBytesMax)
-            object["firstEvent"] = .int(label.firstIndex)
-            return .object(object)
-        })
+        answer["labels"] = .array(labels.prefix(top).map(\.json))
         answer["labelCount"] = .int(Int64(labels.count))
         answer["slowestReducers"] = ranked(slowest, measure: "reducerMicros", integer: false)
         answer["largestPatches"] = ranked(largest, measure: "patchBytes", integer: true)
