@@ -11,7 +11,13 @@ import Foundation
 /// - `REWIND_ANSWER_TIMEOUT_SECONDS`: how long a silent daemon keeps a connection before it is taken for dead
 ///   (default 30; 0: never);
 /// - `REWIND_MEMO_MIN_BYTES`: the state size from which states are encoded incrementally (default 16384; `off`: never;
-///   see ``memoMinimumStateBytes``).
+///   see ``memoMinimumStateBytes``);
+/// - `REWIND_CAPTURE_DIR`: record offline into this directory while no daemon is connected (``captureOffline``,
+///   ``captureDirectory``); `REWIND_CAPTURE=1`: the same into the default directory;
+/// - `REWIND_CAPTURE_RECENT`: how many of the last actions to keep for ``Inspector/captureNow(reason:timeout:)``
+///   (``captureRecentActions``);
+/// - `REWIND_CAPTURE_FILE_BYTES`, `REWIND_CAPTURE_FILES`: the capture directory's limits (``captureMaxFileBytes``,
+///   ``captureMaxFiles``).
 public struct InspectorConfiguration: Sendable {
     /// The daemon's WebSocket address.
     public var url: String = "ws://127.0.0.1:7723"
@@ -73,15 +79,33 @@ public struct InspectorConfiguration: Sendable {
     /// work the app does on its own that would overwrite a state being inspected: pausing timers, polling or a
     /// demo loop while someone travels in time (Redux DevTools calls this "lock"). Nil: nothing is called.
     public var onTimeTravel: (@Sendable (String) -> Void)?
+    /// Record while no daemon is connected: every action and state diff goes to capture files in
+    /// ``captureDirectory`` instead (docs/INTEGRATIONS.md, "QA and bug reports"; `rewind import` reads them), redacted
+    /// like everything the inspector sends, written on the inspector's thread. A rolling window: at most
+    /// ``captureMaxFiles`` files of ``captureMaxFileBytes`` each; the oldest are deleted. When a daemon is reached the
+    /// current file ends and the daemon records again (it is also sent what was captured, as far as the resend log
+    /// reaches: a sixteenth of ``outboxBudgetBytes``, twice). Off by default.
+    public var captureOffline = false
+    /// Where capture files go; nil: `$XDG_STATE_HOME/rewind/captures` (`~/.local/state/rewind/captures`) on Linux, the
+    /// app's caches directory (`Library/Caches/rewind-captures`) on Apple platforms.
+    public var captureDirectory: URL?
+    /// The size at which a capture file ends and the next starts, in bytes (it ends at the first state known whole
+    /// after it, so it may pass it by one message). Default 8 MiB.
+    public var captureMaxFileBytes = 8 << 20
+    /// The most capture files kept in ``captureDirectory`` (offline parts and triggered captures, of every app that
+    /// writes there): starting a new one deletes the oldest beyond it. Default 8.
+    public var captureMaxFiles = 8
+    /// How many of the latest actions the inspector keeps in memory, with a state they start from, so that
+    /// ``Inspector/captureNow(reason:timeout:)`` can write them to a capture file (an error, an assertion failure, a
+    /// "report a bug" button). The frames kept take at most an eighth of ``outboxBudgetBytes``. 0 (the default): none.
+    public var captureRecentActions = 0
 
     /// The configuration with every field at its default.
     public init() {}
 
-    /// A configuration with `url`, `token`, `disabled`, the memory budget, the exit flush time, the answer timeout
-    /// and the memo's threshold read from `environment` (`REWIND_URL`, `REWIND_TOKEN`, `REWIND_DISABLED`,
-    /// `REWIND_OUTBOX_BYTES`, `REWIND_EXIT_FLUSH_SECONDS`,
-    /// `REWIND_ANSWER_TIMEOUT_SECONDS`, `REWIND_MEMO_MIN_BYTES`), other fields at their
-    /// defaults.
+    /// A configuration with `url`, `token`, `disabled`, the memory budget, the exit flush time, the answer timeout,
+    /// the memo's threshold and the local capture read from `environment` (the variables listed on the type), other
+    /// fields at their defaults.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
         -> InspectorConfiguration
     {
@@ -101,6 +125,21 @@ public struct InspectorConfiguration: Sendable {
         if let seconds = environment["REWIND_ANSWER_TIMEOUT_SECONDS"].flatMap(Double.init), seconds >= 0,
            seconds.isFinite {
             configuration.answerTimeoutSeconds = seconds
+        }
+        if let directory = environment["REWIND_CAPTURE_DIR"], !directory.isEmpty {
+            configuration.captureOffline = true
+            configuration.captureDirectory = URL(fileURLWithPath: directory, isDirectory: true)
+        } else if let capture = environment["REWIND_CAPTURE"] {
+            configuration.captureOffline = ["1", "true", "yes", "offline"].contains(capture.lowercased())
+        }
+        if let recent = environment["REWIND_CAPTURE_RECENT"].flatMap(Int.init), recent >= 0 {
+            configuration.captureRecentActions = recent
+        }
+        if let bytes = environment["REWIND_CAPTURE_FILE_BYTES"].flatMap(Int.init), bytes > 0 {
+            configuration.captureMaxFileBytes = bytes
+        }
+        if let files = environment["REWIND_CAPTURE_FILES"].flatMap(Int.init), files > 0 {
+            configuration.captureMaxFiles = files
         }
         if let memo = environment["REWIND_MEMO_MIN_BYTES"] {
             if memo.lowercased() == "off" {

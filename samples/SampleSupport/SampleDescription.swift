@@ -52,7 +52,9 @@ package struct SampleDescription: Sendable {
     /// The command words, for `--help` and the interactive `help`.
     var commandList: String {
         (["Commands:"] + commandHelp.map { "  " + $0 }
-            + ["  {JSON}     any action in its Codable JSON form", "  quit"]).joined(separator: "\n")
+            + ["  {JSON}     any action in its Codable JSON form",
+               "  capture [REASON]  write the last actions kept (REWIND_CAPTURE_RECENT) to a capture file", "  quit"])
+            .joined(separator: "\n")
     }
 
     /// What `--help` prints.
@@ -69,7 +71,8 @@ package struct SampleDescription: Sendable {
         \(commandList)
 
         The state is printed as one line of JSON after every change.
-        Environment: REWIND_URL (default ws://127.0.0.1:7723), REWIND_TOKEN, REWIND_DISABLED=1.
+        Environment: REWIND_URL (default ws://127.0.0.1:7723), REWIND_TOKEN, REWIND_DISABLED=1,
+        REWIND_CAPTURE_DIR=DIR (record offline there while no daemon is reachable), REWIND_CAPTURE_RECENT=N.
         """
     }
 

@@ -129,6 +129,10 @@ package struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendabl
 
     /// Runs one command; `source` is what caused it (the script's line, `stdin:N`), the source column's text.
     private func execute(_ command: String, context: String, source: SourceLocation) async -> Bool {
+        if command == "capture" || command.hasPrefix("capture ") {
+            await capture(reason: String(command.dropFirst("capture".count)).trimmingCharacters(in: .whitespaces))
+            return true
+        }
         do {
             if let action = try action(for: command) { store.dispatch(action, source: source) }
             await Task.yield()
@@ -148,6 +152,15 @@ package struct SampleRunner<State: Codable & Sendable, Action: Codable & Sendabl
             }
         }
         return try parse(command)
+    }
+
+    /// `capture [REASON]`: what a "report a bug" button does — the last actions the inspector kept
+    /// (`REWIND_CAPTURE_RECENT`) written to a capture file, whose path is printed on standard error.
+    private func capture(reason: String) async {
+        let reason = reason.isEmpty ? "capture command" : reason
+        let files = await Task.detached { Inspector.captureNow(reason: reason) }.value
+        for file in files { printError("captured the last actions into \(file.path)") }
+        if files.isEmpty { printError("nothing captured (set REWIND_CAPTURE_RECENT=N to keep the last N actions)") }
     }
 
     private func waitForDelivery() async {

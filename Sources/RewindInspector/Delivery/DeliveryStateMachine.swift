@@ -236,6 +236,15 @@ struct DeliveryStateMachine {
         track(through: sentThrough, bytes: frame.count)
     }
 
+    /// A frame covering actions up to `through` was built while no connection was up (the pipeline captures offline,
+    /// ``LocalCapture``): it is logged so that a daemon reached later is sent it after the `hello`, as far as the log
+    /// reaches, but it counts against no window (no connection carries it).
+    mutating func keptOffline(_ frame: [UInt8], through: UInt64) {
+        log.log(frame)
+        sentThrough = max(sentThrough, through)
+        handedThrough = max(handedThrough, through)
+    }
+
     /// Actions up to `through` are handed on without a frame of their own (lost in the outbox after the last one
     /// sent): delivery waits for the daemon to account for them.
     mutating func handed(through: UInt64) {

@@ -35,6 +35,36 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         case ack(Ack)
         case refused(WireError)
         case disconnected(reason: String)
+        case captureRequested(CaptureRequest)
+    }
+
+    /// A request for a capture of the recent actions (``captureRecent(note:timeout:)``), answered by the pipeline
+    /// thread.
+    private final class CaptureRequest: @unchecked Sendable {  // `result` guarded by `condition`
+        let note: String
+        /// When it was asked (monotonic seconds): it is answered once the outbox is drained, or half a second later.
+        let asked: Double
+        private let condition = NSCondition()
+        private var result: Result<URL, CaptureWriteError>?
+
+        init(note: String, asked: Double) {
+            self.note = note
+            self.asked = asked
+        }
+
+        func answer(_ result: Result<URL, CaptureWriteError>) {
+            condition.withLock {
+                self.result = result
+                condition.broadcast()
+            }
+        }
+
+        func wait(until deadline: Date) -> Result<URL, CaptureWriteError>? {
+            condition.lock()
+            defer { condition.unlock() }
+            while result == nil && condition.wait(until: deadline) {}
+            return result
+        }
     }
 
     /// What other threads read, published by the pipeline thread after each turn.
@@ -81,6 +111,10 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     private var memoryWatch: ResidentMemoryWatch
     /// The daemon's last refusal (`code: message`), said once; nil once a connection is welcomed.
     private var lastRefusal: String?
+    /// What is recorded on the device when no daemon records it (nil when the configuration asks for nothing).
+    private let capture: LocalCapture?
+    /// Capture requests waiting for the outbox to be drained.
+    private var captureRequests: [CaptureRequest] = []
 
     /// The high-water mark of bytes queued in the transport above which the pipeline stops draining the outbox
     /// (so a slow daemon makes the outbox coalesce instead of memory growing in the transport). It is also the
@@ -114,6 +148,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         self.onCommand = onCommand
         let highWater = Self.transportHighWater(budgetBytes: configuration.outboxBudgetBytes)
         self.transportHighWater = highWater
+        capture = LocalCapture(configuration: configuration, identity: identity, stateType: stateType)
         frames = FrameBuilder(outbox: outbox, coding: coding, redactor: Redactor(paths: configuration.redactedPaths),
                               configuration: configuration, stateType: stateType,
                               deliveryReserveBytes: Self.deliveryReserveBytes(highWater: highWater),
@@ -195,6 +230,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         let now = monotonicSeconds()
         if let initialState {
             frames.start(with: initialState, now: now)
+            capture?.start(seq: 0, state: frames.baseline)
         }
         initialState = nil
         lock.withLock {
@@ -216,6 +252,8 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             }
             for event in events { take(event) }
             if isStopping {
+                captureRemainderOffline()
+                answerCaptureRequests(force: true)
                 sayGoodbyeIfHandedOn()
                 reportUndelivered()
                 delivery.stop()
@@ -242,35 +280,53 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             // so that the probe runs at once (while connecting too), not after the connection came up. An idle app
             // queues nothing, so this never wakes an idle pipeline.
             let probeBy = frames.awaitsSharingProbe && !outbox.isEmpty ? monotonicSeconds() + 0.001 : .infinity
+            answerCaptureRequests(force: false)
+            let wakeBy: Double
             switch delivery.link {
             case .waiting(let retryAt):
-                waitForTransport(until: min(retryAt, probeBy))
+                wakeBy = min(retryAt, probeBy)
             case .connecting:
-                waitForTransport(until: min(monotonicSeconds() + 0.05, probeBy))
+                wakeBy = min(monotonicSeconds() + 0.05, probeBy)
             case .stopped:
-                waitForTransport(until: monotonicSeconds() + 1)
+                wakeBy = monotonicSeconds() + 1
             case .greeting, .streaming:
+                if capture?.offlinePartURL != nil {
+                    capture?.endOfflinePart(goodbyeSeq: frames.rangeOpen ? nil : frames.latestSeq)
+                }
                 guard delivery.mayHandOver, transport.queuedBytes <= transportHighWater else {
                     waitForTransport(until: monotonicSeconds() + 0.002)
                     continue
                 }
-                drainOutbox()
+                drainOutbox(offline: false)
+                continue
+            }
+            // No daemon: what is captured on the device takes the entries (the outbox would coalesce and lose them
+            // otherwise); without a capture they wait in the outbox for a daemon.
+            if capture != nil {
+                drainOutbox(offline: true, until: wakeBy)
+            } else {
+                waitForTransport(until: wakeBy)
             }
         }
     }
 
-    /// Drains what the outbox holds (waiting on the poll schedule, or parked after a quiet spell), turns it into
-    /// frames, publishes, and lets the outbox's charge go.
-    private func drainOutbox() {
+    /// Drains what the outbox holds (waiting on the poll schedule, or parked after a quiet spell, never past `until`),
+    /// turns it into frames, publishes, and lets the outbox's charge go. `offline`: no daemon is connected, and the
+    /// frames go to the local capture (``LocalCapture``).
+    private func drainOutbox(offline: Bool, until deadline: Double = .infinity) {
         owner.check()
         let now = monotonicSeconds()
         let parking = now - lastEntrySeen >= pollSchedule.parkAfter
         // The app has gone idle: the moment to compare the memo's last tree with a full encoding (once per idle
         // period: the check clears what it checked).
         if parking { frames.checkMemoWhileIdle(now: now, emit: handOver) }
-        let drained = outbox.drain(
-            waitingUpTo: parking ? pollSchedule.parkedWait : pollSchedule.wait(now: DispatchClock.nanoseconds()),
-            limit: configuration.maxBatchEvents, parking: parking)
+        let wait = parking ? pollSchedule.parkedWait : pollSchedule.wait(now: DispatchClock.nanoseconds())
+        let drained = outbox.drain(waitingUpTo: max(0, min(wait, deadline - now)),
+                                   limit: configuration.maxBatchEvents, parking: parking)
+        if offline && (!drained.entries.isEmpty || drained.lostAfter > 0) {
+            capture?.willCaptureOffline(seq: frames.baselineSeq, state: frames.baseline, sources: frames.sources.texts,
+                                        daemonURL: configuration.url)
+        }
         for entry in drained.entries where entry.action != nil {
             pollSchedule.observeDispatch(at: entry.finishedNanos)
         }
@@ -280,6 +336,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         delivery.handed(through: frames.latestSeq)
         if !frames.rangeOpen {
             delivery.stateSent(seq: frames.baselineSeq, state: frames.baseline, now: monotonicSeconds())
+            capture?.stateKnown(seq: frames.baselineSeq, state: frames.baseline)
         }
         // Published before the charge is released: once the outbox reads empty, the verdict already covers what
         // it held (see ``deliveryVerdict``).
@@ -297,11 +354,70 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         }
     }
 
-    /// Hands one frame to the transport; the machine logs it for a resend and counts it against the window.
+    /// Hands one frame to the transport; the machine logs it for a resend and counts it against the window. With no
+    /// daemon connected it goes to the local capture instead (and is logged for a daemon reached later). The recent
+    /// actions kept for a triggered capture see every frame.
     private func handOver(_ frame: FrameBuilder<State, Action>.Frame) {
         owner.check()
-        _ = transport.send(frame.bytes)
-        delivery.sent(frame.bytes, through: frame.through)
+        switch delivery.link {
+        case .greeting, .streaming:
+            _ = transport.send(frame.bytes)
+            delivery.sent(frame.bytes, through: frame.through)
+            capture?.record(frame.bytes, through: frame.through, offline: false)
+        case .waiting, .connecting, .stopped:
+            if let capture {
+                capture.record(frame.bytes, through: frame.through, offline: true)
+                delivery.keptOffline(frame.bytes, through: frame.through)
+            } else {
+                _ = transport.send(frame.bytes)
+                delivery.sent(frame.bytes, through: frame.through)
+            }
+        }
+    }
+
+    /// While stopping with no daemon connected: frames what the outbox still holds into the local capture and ends the
+    /// offline part (with `goodbye` when no coalesced range is left open). Pipeline thread.
+    private func captureRemainderOffline() {
+        owner.check()
+        guard let capture else { return }
+        switch delivery.link {
+        case .greeting, .streaming:
+            return
+        case .waiting, .connecting, .stopped:
+            break
+        }
+        while true {
+            let drained = outbox.drain(waitingUpTo: 0, limit: configuration.maxBatchEvents)
+            if drained.entries.isEmpty && drained.lostAfter == 0 { break }
+            capture.willCaptureOffline(seq: frames.baselineSeq, state: frames.baseline, sources: frames.sources.texts,
+                                       daemonURL: configuration.url)
+            frames.frame(drained, now: monotonicSeconds(), emit: handOver)
+            delivery.handed(through: frames.latestSeq)
+            if !frames.rangeOpen { capture.stateKnown(seq: frames.baselineSeq, state: frames.baseline) }
+            publish()
+            outbox.release(drained.charge)
+        }
+        capture.endOfflinePart(goodbyeSeq: frames.rangeOpen ? nil : frames.latestSeq)
+    }
+
+    /// Answers the capture requests whose actions are all framed (the outbox is empty), or that waited half a second
+    /// (`force`: all of them, while stopping). Pipeline thread.
+    private func answerCaptureRequests(force: Bool) {
+        owner.check()
+        guard !captureRequests.isEmpty else { return }
+        let drained = outbox.isEmpty
+        let now = monotonicSeconds()
+        captureRequests.removeAll { request in
+            guard force || drained || now - request.asked >= 0.5 else { return false }
+            guard let capture else {
+                request.answer(.failure(CaptureWriteError(
+                    path: "-", doing: "capture recent actions",
+                    reason: "captureRecentActions is 0 (set REWIND_CAPTURE_RECENT)")))
+                return true
+            }
+            request.answer(capture.writeRecent(note: request.note, sources: frames.sources.texts))
+            return true
+        }
     }
 
     /// Gives one transport event to the delivery machine (and says `hello` on a new connection).
@@ -327,6 +443,8 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             }
         case .disconnected:
             delivery.disconnected(now: now)
+        case .captureRequested(let request):
+            captureRequests.append(request)
         }
     }
 
@@ -426,6 +544,15 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
     }
 
     // MARK: - Read by other threads
+
+    /// Writes the recent actions this pipeline kept (``InspectorConfiguration/captureRecentActions``) to a capture
+    /// file, once everything dispatched before the call is framed (or half a second passed), and returns its location;
+    /// nil when `timeout` seconds pass first. Any thread but the pipeline's; blocks the caller.
+    func captureRecent(note: String, timeout: Double) -> Result<URL, CaptureWriteError>? {
+        let request = CaptureRequest(note: note, asked: monotonicSeconds())
+        post(.captureRequested(request))
+        return request.wait(until: Date(timeIntervalSinceNow: timeout))
+    }
 
     /// How the encoding memo fared so far (see ``StateEncoder/MemoStatistics``); as of the last drained chunk.
     typealias MemoStatistics = StateEncoder<State, Action>.MemoStatistics

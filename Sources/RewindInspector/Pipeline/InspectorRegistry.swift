@@ -30,6 +30,8 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
         /// it could not deliver).
         var isStopping: Bool { get }
         func stop()
+        /// Writes the recent actions it kept to a capture file (see ``InspectorPipeline/captureRecent(note:timeout:)``).
+        func captureRecent(note: String, timeout: Double) -> Result<URL, CaptureWriteError>?
     }
 
     private struct Weak {
@@ -83,6 +85,25 @@ final class InspectorRegistry: @unchecked Sendable {  // `members` guarded by `l
             if monotonicSeconds() >= deadline { return nil }
             usleep(2_000)
         }
+    }
+
+    /// Has every running inspector (recording under `name`, when given) write its recent actions to a capture file;
+    /// returns the files written, in the inspectors' order, and says on standard error why any other could not.
+    func captureNow(reason: String, app name: String? = nil, timeout: Double) -> [URL] {
+        let deadline = monotonicSeconds() + timeout
+        var written: [URL] = []
+        for member in members(app: name) where !member.isStopping {
+            switch member.captureRecent(note: reason, timeout: max(0, deadline - monotonicSeconds())) {
+            case .success(let url)?:
+                written.append(url)
+            case .failure(let error)?:
+                FileHandle.standardError.write(Data("rewind inspector: '\(member.appName)': \(error)\n".utf8))
+            case nil:
+                FileHandle.standardError.write(Data(
+                    "rewind inspector: '\(member.appName)': no capture written within \(timeout) s\n".utf8))
+            }
+        }
+        return written
     }
 
     var counts: InspectorDeliveryCounts {

@@ -164,6 +164,25 @@ public final class Recorder<State: Sendable, Action: Sendable>: @unchecked Senda
         return InspectorRegistry.waitUntilSettled(timeout: timeout) { [pipeline] } == true
     }
 
+    /// Writes the last actions this recorder kept in memory to a capture file and returns where it is, like
+    /// ``Inspector/captureNow(reason:timeout:)`` for this recorder alone; nil when none could be written (the reason is
+    /// on standard error) or the recorder is disabled.
+    ///
+    /// Threading: any thread; blocks the caller until the file is written (at most `timeout` seconds).
+    @discardableResult
+    public func captureNow(reason: String, timeout: Double = 2) -> URL? {
+        guard let pipeline else { return nil }
+        switch pipeline.captureRecent(note: reason, timeout: timeout) {
+        case .success(let url)?:
+            return url
+        case .failure(let error)?:
+            FileHandle.standardError.write(Data("rewind inspector: '\(pipeline.appName)': \(error)\n".utf8))
+            return nil
+        case nil:
+            return nil
+        }
+    }
+
     /// Queues the state a command put in place (jump, replay, resync) as a snapshot. Host's context.
     private func recordReplacement(_ state: State, reason: String) {
         outbox?.pushSnapshot(afterSeq: seq, finishedNanos: DispatchClock.nanoseconds(), state: state, reason: reason)
