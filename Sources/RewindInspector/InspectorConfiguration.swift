@@ -89,8 +89,9 @@ public struct InspectorConfiguration: Sendable {
     /// Where capture files go; nil: `$XDG_STATE_HOME/rewind/captures` (`~/.local/state/rewind/captures`) on Linux, the
     /// app's caches directory (`Library/Caches/rewind-captures`) on Apple platforms.
     public var captureDirectory: URL?
-    /// The size at which a capture file ends and the next starts, in bytes (it ends at the first state known whole
-    /// after it, so it may pass it by one message). Default 8 MiB.
+    /// The size at which a capture file ends and the next starts, in bytes (it ends when the inspector's thread
+    /// finishes the turn that crossed it, so it may pass it by what one turn writes: at most ``maxBatchEvents``
+    /// actions and a snapshot). Default 8 MiB.
     public var captureMaxFileBytes = 8 << 20
     /// The most capture files kept in ``captureDirectory`` (offline parts and triggered captures, of every app that
     /// writes there): starting a new one deletes the oldest beyond it. Default 8.

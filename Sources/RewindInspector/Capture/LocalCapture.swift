@@ -88,12 +88,15 @@ final class LocalCapture {
         do { try part.append(frame) } catch { fail(error) }
     }
 
-    /// The pipeline knows the state after action `seq` whole (no coalesced range open). The recent actions may start a
-    /// generation here; a full offline part ends here (the next frames start the next part).
-    func stateKnown(seq: UInt64, state: JSONValue) {
-        recent?.checkpoint(seq: seq, state: state)
+    /// The pipeline finished a turn (a drained chunk framed). When no coalesced range is open it knows the state after
+    /// action `seq` whole: the recent actions may start a generation there. A full offline part ends here — with
+    /// `goodbye` after action `latestSeq` when no range is open — and the next frames start the next part, from the
+    /// last state known whole (a range open across the two parts is then a gap in the next part, its states unknown
+    /// until the snapshot that closes it, as on a reconnect).
+    func turnEnded(rangeOpen: Bool, seq: UInt64, state: JSONValue, latestSeq: UInt64) {
+        if !rangeOpen { recent?.checkpoint(seq: seq, state: state) }
         if let part, part.bytes >= maxFileBytes {
-            part.finish(goodbyeSeq: seq)
+            part.finish(goodbyeSeq: rangeOpen ? nil : latestSeq)
             self.part = nil
         }
     }

@@ -8,12 +8,13 @@ import RewindWire
 /// range). A new generation starts once the current one covers ``keep`` actions, and the oldest is forgotten once the
 /// generations after it cover ``keep`` on their own — so at most about twice ``keep`` actions' frames and a few states
 /// are held (the states share their unchanged parts with the pipeline's own). Should the frames pass ``byteLimit``
-/// anyway (large actions, or a range that stays open), the oldest generations go first.
+/// anyway (large actions), the oldest generations go first (a generation also ends at a quarter of the limit); a
+/// range that stays open past the limit leaves nothing until the next state known whole.
 ///
-/// ``capture(sources:)`` cuts what is kept to exactly the last ``keep`` actions: it follows the patches from the
-/// oldest generation's state to the state after the cut, and starts the capture there. Where that state is not known
-/// (the cut falls inside a coalesced range, or a patch does not apply), the capture starts at the generation's state
-/// instead and holds a few more actions.
+/// ``capture()`` cuts what is kept to exactly the last ``keep`` actions: it follows the patches from the oldest
+/// generation's state to the state after the cut, and starts the capture there. Where that state is not known, the
+/// capture holds a few more actions: when the cut falls inside a coalesced range it starts just before the range; when
+/// a patch does not apply, at the generation's state.
 ///
 /// Threading: a value owned by the pipeline thread.
 struct RecentActions {
@@ -38,7 +39,8 @@ struct RecentActions {
     /// The most bytes of frames kept.
     let byteLimit: Int
     private var generations: [Generation] = []
-    private var bytes = 0
+    /// Bytes of frames held.
+    private(set) var bytes = 0
     /// The newest action number a recorded frame covered.
     private(set) var latest: UInt64
 
@@ -68,7 +70,8 @@ struct RecentActions {
             generations = [Generation(seq: seq, state: state)]
             return
         }
-        if seq > current.seq, seq - current.seq >= keep || current.frames.isEmpty && seq > current.seq {
+        // A generation also ends at a quarter of the byte limit, so that the limit drops old generations, not all.
+        if seq > current.seq, seq - current.seq >= keep || current.bytes >= byteLimit / 4 || current.frames.isEmpty {
             if current.frames.isEmpty {
                 generations[generations.count - 1] = Generation(seq: seq, state: state)
             } else {
@@ -97,6 +100,7 @@ struct RecentActions {
     private static func window(from start: Generation, through latest: UInt64, cut: UInt64,
                                frames: [[UInt8]]) -> Window? {
         var state: JSONValue? = start.state
+        var cut = cut
         var messages: [[UInt8]] = []
         for frame in frames {
             guard let message = try? WireCodec.decodeAppMessage(frame) else { return nil }
@@ -122,10 +126,15 @@ struct RecentActions {
                     messages.append(WireCodec.encode(AppMessage.batch(later)))
                 }
             case .dropped(let dropped):
-                if dropped.from <= cut {
-                    // A coalesced range before the cut: its states are unknown until the snapshot that closes it, which
-                    // must come before the cut too.
-                    guard dropped.to <= cut else { return nil }
+                if dropped.from <= cut && dropped.to > cut {
+                    // The cut falls inside a coalesced range, where the state is unknown: start before the range, from
+                    // the state after the action before it (everything before it is applied).
+                    guard state != nil, dropped.from > start.seq + 1 else { return nil }
+                    cut = dropped.from - 1
+                    messages.append(frame)
+                } else if dropped.from <= cut {
+                    // A coalesced range before the cut: its states are unknown until the snapshot that closes it (before
+                    // the cut too).
                     state = nil
                 } else {
                     messages.append(frame)

@@ -336,8 +336,9 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         delivery.handed(through: frames.latestSeq)
         if !frames.rangeOpen {
             delivery.stateSent(seq: frames.baselineSeq, state: frames.baseline, now: monotonicSeconds())
-            capture?.stateKnown(seq: frames.baselineSeq, state: frames.baseline)
         }
+        capture?.turnEnded(rangeOpen: frames.rangeOpen, seq: frames.baselineSeq, state: frames.baseline,
+                           latestSeq: frames.latestSeq)
         // Published before the charge is released: once the outbox reads empty, the verdict already covers what
         // it held (see ``deliveryVerdict``).
         publish()
@@ -393,7 +394,8 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                                        daemonURL: configuration.url)
             frames.frame(drained, now: monotonicSeconds(), emit: handOver)
             delivery.handed(through: frames.latestSeq)
-            if !frames.rangeOpen { capture.stateKnown(seq: frames.baselineSeq, state: frames.baseline) }
+            capture.turnEnded(rangeOpen: frames.rangeOpen, seq: frames.baselineSeq, state: frames.baseline,
+                              latestSeq: frames.latestSeq)
             publish()
             outbox.release(drained.charge)
         }
