@@ -22,6 +22,9 @@ enum AppThreadBenchmarks {
         var bareHeld: Samples
         var burst: Samples
         var paced: Samples
+        /// Paced, the inspector with no daemon reachable, capturing offline into files and keeping the last 1,000
+        /// actions for a triggered capture (issue 34: no extra cost on the app's thread).
+        var capturingPaced: Samples
         var naive: Samples
         var burstCoalesced: Int
         var pacedBytesPerAction: Double
@@ -126,21 +129,36 @@ enum AppThreadBenchmarks {
         let passThroughStore = Store(initialState: size.state, reducer: BenchState.reducer,
                                      middleware: [Middleware { _ in { next in { next($0) } } }])
         var passThroughTouches = TouchSequence(over: size.state)
+        let captureDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("rewind-bench-capture-\(getpid())-\(number)")
+        defer { try? FileManager.default.removeItem(at: captureDirectory) }
+        var captureConfiguration = InspectorConfiguration()
+        captureConfiguration.url = "ws://127.0.0.1:1"
+        captureConfiguration.captureOffline = true
+        captureConfiguration.captureDirectory = captureDirectory
+        captureConfiguration.captureRecentActions = 1_000
+        var capturingStore: Store<BenchState, BenchAction>? = Store(
+            initialState: size.state, reducer: BenchState.reducer,
+            middleware: [Inspector.middleware(name: "\(app)-capturing", configuration: captureConfiguration)])
+        defer { capturingStore = nil }
+        var capturingTouches = TouchSequence(over: size.state)
         var coin = SplitMix64(seed: 0x5EED + UInt64(number))
         var pacedValues: [Double] = [], bareValues: [Double] = [], passThroughValues: [Double] = []
+        var capturingValues: [Double] = []
         var deliveries: [Double] = []
         let pacedStart = MonotonicClock.seconds()
         while true {
-            let done = min(pacedValues.count, bareValues.count, passThroughValues.count)
+            let done = min(pacedValues.count, bareValues.count, passThroughValues.count, capturingValues.count)
             let elapsed = MonotonicClock.seconds() - pacedStart
             if done >= pacedPlan.minSamples && elapsed >= pacedPlan.minSeconds { break }
             if done >= 3 && elapsed >= pacedPlan.maxSeconds { break }
-            let arm = coin.next() % 3
+            let arm = coin.next() % 4
             usleep(pacedIdleMicros)
             let start = MonotonicClock.nanoseconds()
             switch arm {
             case 0: store!.dispatch(touches.next())
             case 1: bareStore.dispatch(bareTouches.next())
+            case 2: capturingStore!.dispatch(capturingTouches.next())
             default: passThroughStore.dispatch(passThroughTouches.next())
             }
             let elapsedNanos = Double(MonotonicClock.nanoseconds() &- start)
@@ -150,10 +168,12 @@ enum AppThreadBenchmarks {
                 pacedValues.append(elapsedNanos)
                 deliveries.append(delivery * 1e9)
             case 1: bareValues.append(elapsedNanos)
+            case 2: capturingValues.append(elapsedNanos)
             default: passThroughValues.append(elapsedNanos)
             }
         }
-        let paced = Samples(pacedValues), barePaced = Samples(bareValues)
+        capturingStore = nil
+        let paced = Samples(pacedValues), barePaced = Samples(bareValues), capturingPaced = Samples(capturingValues)
         let passThroughPaced = Samples(passThroughValues)
         let sent = transport.counts
 
@@ -192,7 +212,8 @@ enum AppThreadBenchmarks {
         return Costs(
             size: size, bare: bare, barePaced: barePaced, passThroughPaced: passThroughPaced,
             pacedDelivery: Samples(deliveries).median,
-            bareHeld: bareHeld, burst: burst, paced: paced, naive: naive, burstCoalesced: coalesced,
+            bareHeld: bareHeld, burst: burst, paced: paced, capturingPaced: capturingPaced, naive: naive,
+            burstCoalesced: coalesced,
             pacedBytesPerAction: Double(sent.bytes) / Double(max(1, paced.count)),
             pacedMessagesPerAction: Double(sent.messages) / Double(max(1, paced.count)))
     }
@@ -344,6 +365,21 @@ enum AppThreadBenchmarks {
                 "added cost flat in state size (\(mode))",
                 .text(zip(all, added).map { "\($0.size.label): \(d($1))" }.joined(separator: ", ")),
                 target: Target(.atMost, 0, "flat: 1 MB within 2× of 1 kB"), met: flat))
+        }
+        for costs in all {
+            // Capture anywhere costs the app's thread nothing more: the same run's connected inspector is the baseline.
+            let connected = costs.paced.median - costs.barePaced.median
+            let capturing = costs.capturingPaced.median - costs.barePaced.median
+            rows.append(ReportRow(
+                "added dispatch cost, no daemon, capturing offline and keeping the last 1,000 actions, paced, "
+                    + costs.size.label,
+                .nanoseconds(capturing),
+                detail: "attached \(d(costs.capturingPaced.median)), \(latency(costs.capturingPaced)); files written "
+                    + "by the inspector's thread",
+                target: Target(.atMost, 0, "≤ the connected inspector's added cost + 25% (or + 1 µs)"),
+                baseline: "inspector connected, no capture, same run: \(d(connected))",
+                ratio: "\(capturing <= connected ? "−" : "+")\(d(abs(capturing - connected)))",
+                met: capturing <= max(1.25 * connected, connected + 1_000)))
         }
         for costs in all {
             rows.append(ReportRow(
