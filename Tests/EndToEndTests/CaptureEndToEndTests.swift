@@ -33,6 +33,11 @@ struct CaptureEndToEndTests {
         try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map { try JSONValue(parsing: String($0)) }
     }
 
+    /// `rewind sessions --json`: one object per session.
+    private func sessions(in data: URL) throws -> [JSONValue] {
+        try RewindRun.inProcess(["sessions", "--data", data.path, "--json"]).stdout.map { try JSONValue(parsing: $0) }
+    }
+
     /// A port nothing listens on: the app's daemon is unreachable.
     private var unreachable: String { "ws://127.0.0.1:\(FreePort.unused())" }
 
@@ -63,9 +68,9 @@ struct CaptureEndToEndTests {
         let data = root.appendingPathComponent("data")
         let imported = RewindRun.inProcess(["import", captureDirectory.path, "--data", data.path])
         #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
-        let listing = RewindRun.inProcess(["sessions", "--data", data.path, "--json"])
-        let sessions = try JSONValue(parsing: listing.stdout.joined(separator: "\n"))
-        let id = try #require(sessions[0]?["id"]?.stringValue, "one imported session: \(listing.stdout)")
+        let sessions = try self.sessions(in: data)
+        try #require(sessions.count == 1, "one imported session: \(sessions)")
+        let id = try #require(sessions[0]["id"]?.stringValue)
         let final = try JSONValue(parsing: try #require(app.stdoutLines.last))
         let state = RewindRun.inProcess(["state", id, "--data", data.path])
         #expect(try JSONValue(parsing: state.stdout.joined(separator: "\n")) == final)
@@ -112,9 +117,8 @@ struct CaptureEndToEndTests {
         let data = root.appendingPathComponent("data")
         let imported = RewindRun.inProcess(["import", files[0].path, "--data", data.path])
         #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
-        let listing = try JSONValue(parsing: RewindRun.inProcess(["sessions", "--data", data.path, "--json"])
-            .stdout.joined(separator: "\n"))
-        let id = try #require(listing[0]?["id"]?.stringValue)
+        let sessions = try self.sessions(in: data)
+        let id = try #require(sessions.first?["id"]?.stringValue, "\(sessions)")
         let state = RewindRun.inProcess(["state", id, "--data", data.path])
         #expect(try JSONValue(parsing: state.stdout.joined(separator: "\n")) == states[10])
     }
@@ -146,10 +150,9 @@ struct CaptureEndToEndTests {
         let data = root.appendingPathComponent("data")
         let imported = RewindRun.inProcess(["import", root.path, "--data", data.path])
         #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
-        let listing = try JSONValue(parsing: RewindRun.inProcess(["sessions", "--data", data.path, "--json"])
-            .stdout.joined(separator: "\n"))
-        #expect(listing.arrayValue?.count == 1, "the parts of one run are one session: \(listing)")
-        let id = try #require(listing[0]?["id"]?.stringValue)
+        let sessions = try self.sessions(in: data)
+        try #require(sessions.count == 1, "the parts of one run are one session: \(sessions)")
+        let id = try #require(sessions[0]["id"]?.stringValue)
         let final = try JSONValue(parsing: try #require(app.stdoutLines.last))
         let state = RewindRun.inProcess(["state", id, "--data", data.path])
         #expect(try JSONValue(parsing: state.stdout.joined(separator: "\n")) == final,
@@ -174,5 +177,42 @@ struct CaptureEndToEndTests {
             #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(file.lastPathComponent) holds the password")
             #expect(bytes.range(of: Data("alice".utf8)) != nil, "\(file.lastPathComponent) holds what is not redacted")
         }
+    }
+
+    @Test("a daemon reached later ends the offline part and records the run from its start, offline actions included")
+    func daemonReachedLater() throws {
+        let root = try directory("later")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let port = FreePort.next()
+        let app = try ChildProcess(Executables.path("counter"), [],
+                                   environment: ["REWIND_URL": "ws://127.0.0.1:\(port)",
+                                                 "REWIND_CAPTURE_DIR": root.path])
+        defer { app.closeInput(); _ = app.waitForExit() }
+        for command in ["increment", "add 5", "decrement"] { app.write(command + "\n") }
+        #expect(app.waitForLine(timeout: 10) { $0 == #"{"count":5}"# } != nil, "\(app.stdoutLines)")
+        // The inspector's thread writes the part a moment after the app printed its state.
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(10))
+        var files: [URL] = []
+        while Date() < deadline {
+            files = try captures(in: root)
+            if let file = files.first, try String(contentsOf: file, encoding: .utf8).contains(#""seq":3"#) { break }
+            usleep(20_000)
+        }
+        try #require(files.count == 1)
+
+        let harness = try DaemonHarness(port: port)
+        defer { harness.tearDown() }
+        // The inspector retries at most a second apart; its hello brings the state it started from and what it
+        // captured offline after it (its resend log), so the daemon's session holds the whole run.
+        let session = try #require(harness.waitForSession(events: 3, app: "counter"), "the daemon recorded the run")
+        app.write("add 10\n")
+        #expect(harness.waitForSession(events: 4, app: "counter") != nil)
+        let reader = try harness.daemon.store.openSession(session.id)
+        #expect(try reader.events(1...4).map(\.label) == ["increment", "add", "decrement", "add"])
+        #expect(try reader.state(at: 4) == ["count": 15])
+
+        let lines = try lines(of: files[0])
+        #expect(lines.last == ["type": "goodbye", "seq": 3], "the offline part ends where the daemon took over")
+        #expect(try captures(in: root).count == 1, "nothing more is captured while the daemon records")
     }
 }
