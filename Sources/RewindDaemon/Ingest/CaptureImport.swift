@@ -60,11 +60,12 @@ package struct CaptureImport: Sendable {
     }
 
     /// Records the capture files `urls` into new sessions, one per run (see the type's rules); returns them in the
-    /// order the runs began. Throws (leaving no session) `unreadable`, `malformedImport` naming the file and the line,
+    /// order the runs began. A file given twice is read once. Throws (leaving no session) `unreadable`, `malformedImport` naming the file and the line,
     /// or a write error of the data directory.
     package func importFiles(_ urls: [URL]) throws(SessionStoreError) -> [CaptureImportResult] {
         var files: [CaptureRun.File] = []
-        for url in urls {
+        var seen: Set<String> = []
+        for url in urls where seen.insert(url.standardizedFileURL.path).inserted {  // a file named twice counts once
             let reader = try CaptureFileReader(url: url, maxMessageBytes: maxMessageBytes)
             files.append(CaptureRun.File(url: url, header: reader.header))
         }
