@@ -60,8 +60,8 @@ package struct CaptureImport: Sendable {
     }
 
     /// Records the capture files `urls` into new sessions, one per run (see the type's rules); returns them in the
-    /// order the runs began. A file given twice is read once. Throws (leaving no session) `unreadable`, `malformedImport` naming the file and the line,
-    /// or a write error of the data directory.
+    /// order the runs began. A file given twice is read once. Throws (leaving no session) `unreadable`,
+    /// `malformedImport` naming the file and the line, or a write error of the data directory.
     package func importFiles(_ urls: [URL]) throws(SessionStoreError) -> [CaptureImportResult] {
         var files: [CaptureRun.File] = []
         var seen: Set<String> = []
@@ -102,18 +102,25 @@ package struct CaptureImport: Sendable {
             var warnings: [String] = []
             var endsWithGoodbye = false
 
-            /// Appends the rows among `outputs` (the messages and closes meant for the app have nobody to go to).
-            func write(_ outputs: [IngestOutput]) throws(SessionStoreError) {
-                for case .append(let row) in outputs {
-                    let index = recording.appendImported(row.event, stateAfter: row.stateAfter,
-                                                         forceKeyframe: row.forceKeyframe)
-                    guard index == row.index else {
-                        throw recording.lastError
-                            ?? .unwritable(path: recording.fileURL.path,
-                                           reason: "the recording numbered row \(row.index) as \(index)")
-                    }
-                    if row.event.kind == .action { actions += 1 }
+            var failure: SessionStoreError?
+            /// Appends `output`'s row (the messages and closes meant for the app have nobody to go to); the first
+            /// failure is kept in `failure`, and what follows it is not written.
+            func carryOut(_ output: IngestOutput) {
+                guard failure == nil, case .append(let row) = output else { return }
+                let index = recording.appendImported(row.event, stateAfter: row.stateAfter,
+                                                     forceKeyframe: row.forceKeyframe)
+                guard index == row.index else {
+                    failure = recording.lastError
+                        ?? .unwritable(path: recording.fileURL.path,
+                                       reason: "the recording numbered row \(row.index) as \(index)")
+                    return
                 }
+                if row.event.kind == .action { actions += 1 }
+            }
+            /// Carries out `outputs` in order; throws the first failure.
+            func write(_ outputs: [IngestOutput]) throws(SessionStoreError) {
+                outputs.forEach(carryOut)
+                if let failure { throw failure }
             }
 
             var reader = first
@@ -138,7 +145,10 @@ package struct CaptureImport: Sendable {
                 while let next = try reader.nextMessage() {
                     let message = next.message
                     if let time = message.firstEventTime { clock.advance(to: time) }
-                    try write(ingest.receive(message, bytes: next.bytes, on: connection, at: clock))
+                    // Each row is written as soon as it is made, so that a batch's rows let go of their states
+                    // before the next patch applies (in place).
+                    ingest.receive(message, bytes: next.bytes, on: connection, at: clock, handingOverTo: carryOut)
+                    if let failure { throw failure }
                     if let time = message.lastEventTime { clock.advance(to: time) }
                     // No app waits for acknowledgments: what the machine keeps for them is let go at once.
                     _ = ingest.committed(through: ingest.nextIndex - 1, at: clock)
