@@ -20,6 +20,9 @@ package final class ImportLineReader {
     package private(set) var lineNumber = 0
     /// Bytes consumed so far (up to the end of the line last returned).
     package private(set) var bytesRead: Int64 = 0
+    /// Whether the line last returned ended with a line end (`\n`): false only for a last line the file ends in
+    /// the middle of (its writer stopped before finishing it, or never writes a final line end).
+    package private(set) var lastLineEnded = true
     private var buffer: [UInt8] = []
     private var start = 0
     /// Where the search for the next line ending resumes (everything from `start` to here has none).
@@ -64,6 +67,7 @@ package final class ImportLineReader {
                 start = newline + 1
                 searched = start
                 lineNumber += 1
+                lastLineEnded = true
                 return line
             }
             searched = buffer.count
@@ -74,6 +78,7 @@ package final class ImportLineReader {
                 bytesRead += Int64(buffer.count - start)
                 start = buffer.count
                 lineNumber += 1
+                lastLineEnded = false
                 return line
             }
             try fill()

@@ -189,8 +189,8 @@ package struct SessionImporter: Sendable {
             throw .malformedImport(path: path, line: headerLine, reason: error.reason)
         }
         let limits = SessionImporter.parseLimits(maxLineBytes: maxLineBytes)
-        let staging = try stagingStore()
-        let recording = try staging.createSession(
+        let staging = try ImportStaging(into: store)
+        let recording = try staging.store.createSession(
             appName: session.app, instance: session.instance, protocolVersion: session.protocolVersion,
             stateType: session.stateType, initialState: initialState, startedAt: session.startedAt,
             importedFrom: url.lastPathComponent)
@@ -264,14 +264,14 @@ package struct SessionImporter: Sendable {
                     progress?(TransferProgress(completed: lines.bytesRead, total: lines.size, unit: .bytes))
                 }
             }
-            try finish(recording, as: session.endState, endedAt: session.endedAt)
+            try finish(recording, in: staging, as: session.endState, endedAt: session.endedAt)
             if !statesMeaning { try SchemaOneMeaning.derive(inFileAt: recording.fileURL.path) }
-            try publish(recording.id, from: staging)
+            try staging.publish(recording.id)
             progress?(TransferProgress(completed: lines.size, total: lines.size, unit: .bytes))
             return SessionImportResult(id: recording.id, format: .jsonl, eventCount: count,
                                        warnings: [SessionImporter.loneSurrogatesWarning(replaced)].compactMap { $0 })
         } catch {
-            abandon(recording, in: staging)
+            staging.abandon(recording)
             throw error
         }
     }
@@ -291,8 +291,8 @@ package struct SessionImporter: Sendable {
         // Times come from the document (`@@INIT`, the actions' timestamps), else from the file: never from the
         // import's clock.
         let startedAt = document.startedAt ?? SessionImporter.modificationTime(of: url)
-        let staging = try stagingStore()
-        let recording = try staging.createSession(
+        let staging = try ImportStaging(into: store)
+        let recording = try staging.store.createSession(
             appName: session?.app ?? url.deletingPathExtension().lastPathComponent, instance: session?.instance,
             protocolVersion: session?.protocolVersion ?? 0, stateType: session?.stateType,
             initialState: document.initialState ?? .null, startedAt: Date(timeIntervalSince1970: startedAt),
@@ -358,12 +358,12 @@ package struct SessionImporter: Sendable {
                 previous = state
                 if count % 4096 == 0 { progress?(TransferProgress(completed: count, total: total, unit: .events)) }
             }
-            try finish(recording, as: session?.endState,
+            try finish(recording, in: staging, as: session?.endState,
                        endedAt: session?.endedAt ?? Date(timeIntervalSince1970: previousTime))
             // Redux DevTools files do not say what a row means: the migration reader works it out from the rows
             // written above (its rules are the ones those rows were written by).
             try SchemaOneMeaning.derive(inFileAt: recording.fileURL.path)
-            try publish(recording.id, from: staging)
+            try staging.publish(recording.id)
             progress?(TransferProgress(completed: total, total: total, unit: .events))
             let warnings = [
                 SessionImporter.loneSurrogatesWarning(replaced + document.replacedSurrogates),
@@ -373,7 +373,7 @@ package struct SessionImporter: Sendable {
             return SessionImportResult(id: recording.id, format: .reduxDevTools, eventCount: count,
                                        warnings: warnings.compactMap { $0 })
         } catch {
-            abandon(recording, in: staging)
+            staging.abandon(recording)
             throw error
         }
     }
@@ -388,43 +388,9 @@ package struct SessionImporter: Sendable {
 
     // MARK: Ending
 
-    private func finish(_ recording: SessionRecording, as endState: SessionEndState?, endedAt: Date?) throws(SessionStoreError) {
-        recording.flush()
-        if let error = recording.lastError { throw error }
-        recording.finish(endState: endState == .interrupted || endState == .live ? .interrupted : .clean, endedAt: endedAt)
-        if let error = recording.lastError { throw error }
-    }
-
-    private func abandon(_ recording: SessionRecording, in staging: SessionStore) {
-        recording.finish(endState: .interrupted)
-        try? staging.deleteSession(recording.id)
-    }
-
-    // MARK: Staging
-
-    /// The folder of the data directory an import writes its session into (`.importing`, hidden from listings),
-    /// so that a killed `rewind import` leaves no session that reads like an interrupted recording: the file moves
-    /// into the data directory only once complete (`publish`). Files an earlier, killed import left there (their
-    /// lock is free) are deleted; one another import is writing is left alone.
-    private func stagingStore() throws(SessionStoreError) -> SessionStore {
-        let staging = try SessionStore(directory: store.directory.appendingPathComponent(".importing", isDirectory: true),
-                                       options: store.options)
-        for id in (try? staging.sessionIDs()) ?? [] { try? staging.deleteSession(id) }
-        return staging
-    }
-
-    /// Moves the finished session `id` from `staging` into the data directory (one `rename`: readers see all of it
-    /// or nothing).
-    private func publish(_ id: SessionID, from staging: SessionStore) throws(SessionStoreError) {
-        let source = staging.fileURL(for: id).path, target = store.fileURL(for: id).path
-        guard !FileManager.default.fileExists(atPath: target) else {
-            try? staging.deleteSession(id)
-            throw .unwritable(path: target, reason: "a session with the imported session's id appeared meanwhile")
-        }
-        guard rename(source, target) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? staging.deleteSession(id)
-            throw .unwritable(path: target, reason: reason)
-        }
+    private func finish(_ recording: SessionRecording, in staging: ImportStaging, as endState: SessionEndState?,
+                        endedAt: Date?) throws(SessionStoreError) {
+        try staging.finish(recording, as: endState == .interrupted || endState == .live ? .interrupted : .clean,
+                           endedAt: endedAt)
     }
 }
