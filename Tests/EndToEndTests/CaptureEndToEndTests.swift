@@ -72,8 +72,9 @@ struct CaptureEndToEndTests {
         try #require(sessions.count == 1, "one imported session: \(sessions)")
         let id = try #require(sessions[0]["id"]?.stringValue)
         let final = try JSONValue(parsing: try #require(app.stdoutLines.last))
-        let state = RewindRun.inProcess(["state", id, "--data", data.path])
-        #expect(try JSONValue(parsing: state.stdout.joined(separator: "\n")) == final)
+        #expect(sessions[0]["events"] == .int(Int64(commands.count)))
+        let state = RewindRun.inProcess(["state", id, "\(commands.count)", "--data", data.path])
+        #expect(try JSONValue(parsing: state.stdout.joined(separator: "\n")) == final, "\(state.stderr)")
 
         let verify = try ChildProcess(Executables.path("rewind"),
                                       ["verify", id, "--data", data.path, "--", Executables.path("counter")])
@@ -119,8 +120,11 @@ struct CaptureEndToEndTests {
         #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
         let sessions = try self.sessions(in: data)
         let id = try #require(sessions.first?["id"]?.stringValue, "\(sessions)")
-        let state = RewindRun.inProcess(["state", id, "--data", data.path])
-        #expect(try JSONValue(parsing: state.stdout.joined(separator: "\n")) == states[10])
+        #expect(sessions.first?["events"] == 4, "exactly the 4 actions: \(sessions)")
+        let first = RewindRun.inProcess(["state", id, "0", "--data", data.path])
+        #expect(try JSONValue(parsing: first.stdout.joined(separator: "\n")) == states[6], "\(first.stderr)")
+        let state = RewindRun.inProcess(["state", id, "4", "--data", data.path])
+        #expect(try JSONValue(parsing: state.stdout.joined(separator: "\n")) == states[10], "\(state.stderr)")
     }
 
     @Test("a burst with no daemon keeps the capture directory within its file count and size")
@@ -154,9 +158,11 @@ struct CaptureEndToEndTests {
         try #require(sessions.count == 1, "the parts of one run are one session: \(sessions)")
         let id = try #require(sessions[0]["id"]?.stringValue)
         let final = try JSONValue(parsing: try #require(app.stdoutLines.last))
-        let state = RewindRun.inProcess(["state", id, "--data", data.path])
+        let events = try #require(sessions[0]["events"]?.int64Value)
+        let state = RewindRun.inProcess(["state", id, "\(events)", "--data", data.path])
         #expect(try JSONValue(parsing: state.stdout.joined(separator: "\n")) == final,
-                "the newest part ends with the app's final state")
+                "the newest part ends with the app's final state: \(state.stderr)")
+        #expect(sessions[0]["actionsLost"] != 0, "the deleted parts' actions are counted lost")
     }
 
     @Test("redacted values never reach a capture file, offline or triggered")

@@ -34,9 +34,10 @@ struct CaptureTimelineTmuxTests {
                                   "\(tmux.screen)")
         #expect(screen.contains("counter"))
         #expect(screen.contains("add"))
-        tmux.send("Tab")
-        let state = tmux.waitForScreen { $0.contains("16") }
-        #expect(state != nil, "the State tab of the last event shows the app's final count (16): \(tmux.screen)")
+        tmux.send("G")
+        tmux.send("3")
+        let state = tmux.waitForScreen { $0.contains("#4 add") && $0.contains("15") }
+        #expect(state != nil, "the State tab of the last event shows the app's final count (15): \(tmux.screen)")
         tmux.send("q")
         #expect(tmux.waitForExit())
     }

@@ -98,12 +98,12 @@ package struct AppIngest: Sendable {
     package private(set) var isDetached = false
 
     /// The rows that record a new session's start, for an app run first seen with `hello` (its `seq` actions before
-    /// the hello, if any, were never received: they are counted lost). The initial state is the `hello`'s (the
-    /// recording's keyframe 0); ``connect(_:hello:resumed:at:)`` binds the connection next.
-    package init(newSessionID sessionID: String, hello: Hello, maxStateBytes: Int) {
+    /// the hello, if any, were never received: they are counted lost — unless `startsAtHello`, for a record that
+    /// deliberately begins there, such as a capture of an app's last actions). The initial state is the `hello`'s; ``connect(_:hello:resumed:at:)`` binds the connection next.
+    package init(newSessionID sessionID: String, hello: Hello, maxStateBytes: Int, startsAtHello: Bool = false) {
         self.sessionID = sessionID
         self.maxStateBytes = maxStateBytes
-        accountedThrough = 0
+        accountedThrough = startsAtHello ? hello.seq ?? 0 : 0
         lostActions = 0
         nextIndex = 1
         committedIndex = 0
@@ -173,7 +173,7 @@ package struct AppIngest: Sendable {
                                           acknowledges: connection!.acknowledges)), to: connectionID))
         if resumed {
             recordReconnect(hello, seq: seq, time: clock.wall, into: &out)
-        } else if seq > 0 {
+        } else if seq > accountedThrough {
             // The hello's state (the recording's initial state) is the state after them: known.
             recordLost(through: seq, time: clock.wall, stateAfterKnown: true, into: &out)
         }

@@ -96,7 +96,11 @@ package struct CaptureImport: Sendable {
             stateType: hello.stateType ?? first.header.stateType, initialState: hello.state,
             startedAt: Date(timeIntervalSince1970: first.header.createdAt), importedFrom: run.sourceDescription)
         do throws(SessionStoreError) {
-            var ingest = AppIngest(newSessionID: recording.id.rawValue, hello: hello, maxStateBytes: maxMessageBytes)
+            // A triggered capture holds the app's last actions on purpose: those before it are not lost, just not
+            // asked for. An offline run's first part starts where the rolling window kept it: what came before was
+            // deleted, and is counted lost.
+            var ingest = AppIngest(newSessionID: recording.id.rawValue, hello: hello, maxStateBytes: maxMessageBytes,
+                                   startsAtHello: run.reason == .trigger)
             var connection = ConnectionID(rawValue: 1)
             var actions: Int64 = 0
             var warnings: [String] = []

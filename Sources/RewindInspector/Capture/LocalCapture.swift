@@ -58,11 +58,18 @@ final class LocalCapture {
     }
 
     /// About to frame entries while no daemon is connected: opens an offline part when none is open, starting from
-    /// `state` after action `seq` (the state the next frames follow), with the run's `sources` table.
-    func willCaptureOffline(seq: UInt64, state: JSONValue, sources: [String], daemonURL: String) {
+    /// `state` after action `seq` (the state the next frames follow), with the run's `sources` table. The part's
+    /// `createdAt` is the first of those entries' dispatch time (on ``DispatchClock``), when earlier than now: a
+    /// session made of it then starts before its first action.
+    func willCaptureOffline(seq: UInt64, state: JSONValue, sources: [String], firstDispatchNanos: UInt64?,
+                            daemonURL: String) {
         guard offlineEnabled, !offlineFailed, part == nil else { return }
         partNumber += 1
-        let created = Date()
+        var created = Date()
+        if let firstDispatchNanos {
+            let dispatched = Double(firstDispatchNanos) / 1e9 + DispatchClock.wallOffsetSeconds()
+            if dispatched < created.timeIntervalSince1970 { created = Date(timeIntervalSince1970: dispatched) }
+        }
         let url = directory.newFileURL(app: identity.name, createdAt: created, kind: "offline-\(partNumber)")
         let header = CaptureHeader(app: identity, reason: .offline, part: partNumber,
                                    createdAt: created.timeIntervalSince1970, stateType: stateType)
@@ -123,7 +130,13 @@ final class LocalCapture {
                                               reason: "the last actions outgrew the memory kept for them"))
         }
         triggerCount += 1
-        let created = Date()
+        // The file starts with the state before its first action: it was created, as far as a reader's clock goes,
+        // no later than that action.
+        var created = Date()
+        if let first = window.messages.lazy.compactMap(Self.firstActionTime).first,
+           first < created.timeIntervalSince1970 {
+            created = Date(timeIntervalSince1970: first)
+        }
         let kind = triggerCount == 1 ? "trigger" : "trigger-\(triggerCount)"
         let url = directory.newFileURL(app: identity.name, createdAt: created, kind: kind)
         let header = CaptureHeader(app: identity, reason: .trigger, note: note,
@@ -138,6 +151,15 @@ final class LocalCapture {
             return .success(url)
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// The `time` of the first action a frame carries, nil for a frame without one.
+    private static func firstActionTime(_ frame: [UInt8]) -> Double? {
+        switch try? WireCodec.decodeAppMessage(frame) {
+        case .action(let event)?: return event.time
+        case .batch(let events)?: return events.first?.time
+        default: return nil
         }
     }
 

@@ -325,6 +325,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
                                    limit: configuration.maxBatchEvents, parking: parking)
         if offline && (!drained.entries.isEmpty || drained.lostAfter > 0) {
             capture?.willCaptureOffline(seq: frames.baselineSeq, state: frames.baseline, sources: frames.sources.texts,
+                                        firstDispatchNanos: drained.entries.first?.finishedNanos,
                                         daemonURL: configuration.url)
         }
         for entry in drained.entries where entry.action != nil {
@@ -391,6 +392,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
             let drained = outbox.drain(waitingUpTo: 0, limit: configuration.maxBatchEvents)
             if drained.entries.isEmpty && drained.lostAfter == 0 { break }
             capture.willCaptureOffline(seq: frames.baselineSeq, state: frames.baseline, sources: frames.sources.texts,
+                                       firstDispatchNanos: drained.entries.first?.finishedNanos,
                                        daemonURL: configuration.url)
             frames.frame(drained, now: monotonicSeconds(), emit: handOver)
             delivery.handed(through: frames.latestSeq)
