@@ -299,4 +299,36 @@ struct CaptureImportCommandTests {
         #expect(text.contains("capture") && text.contains("rewind-capture.jsonl") && text.contains("directory"),
                 "\(run.out)")
     }
+
+    @Test("a capture file named where a session is expected is imported once, then found again by later commands")
+    func captureFileAsSessionArgument() throws {
+        let scratch = Scratch()
+        let data = scratch.path("data")
+        var app = CapturedApp()
+        var file = CaptureFileText(app)
+        file.append(.batch(app.dispatch(4)))
+        file.append(.goodbye(Goodbye(seq: app.seq)))
+        let path = scratch.path("todo-offline-1.rewind-capture.jsonl")
+        try file.write(to: path)
+
+        let first = CommandRun(["state", path, "4", "--json", "--data", data])
+        #expect(first.status == 0, "\(first.err)")
+        #expect(try first.out.first.map { try JSONValue(parsing: $0) } == app.states[4])
+        #expect(first.err.contains { $0.hasPrefix("imported todo-offline-1.rewind-capture.jsonl (offline capture of todo) as session ") },
+                "\(first.err)")
+        let again = CommandRun(["state", path, "2", "--json", "--data", data])
+        #expect(try again.out.first.map { try JSONValue(parsing: $0) } == app.states[2])
+        #expect(!again.err.contains { $0.hasPrefix("imported") }, "the second command finds the first import: \(again.err)")
+        let exported = scratch.path("exported.jsonl")
+        let export = CommandRun(["export", path, "-o", exported, "--data", data])
+        #expect(export.status == 0, "\(export.err)")
+        let lines = try String(contentsOfFile: exported, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 5, "a header and four events: \(lines)")
+        #expect(try sessions(data: data).count == 1, "one session for the file, however many commands named it")
+        let notACapture = scratch.path("notes.jsonl")
+        try "{\"format\":\"something else\"}\n".write(toFile: notACapture, atomically: true, encoding: .utf8)
+        let refused = CommandRun(["state", notACapture, "1", "--data", data])
+        #expect(refused.status != 0, "a file that is not a capture is not taken for one: \(refused.out)")
+    }
 }
+

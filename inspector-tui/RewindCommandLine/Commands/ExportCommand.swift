@@ -11,7 +11,7 @@ struct ExportCommand: ParsableCommand {
         discussion: "JSON Lines is documented in docs/SESSION-FORMAT.md. Without -o the export goes to standard output."
     )
 
-    @Argument(help: "The session: its id or a unique prefix (see 'rewind sessions').")
+    @Argument(help: "The session: its id or a unique prefix (see 'rewind sessions'), or a capture file.")
     var session: String
 
     @Option(name: .long, help: "jsonl or redux-devtools.")
@@ -23,8 +23,9 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() throws {
-        let store = try data.openStoreForReading()
-        let id = try SessionIDResolver.resolve(session, in: store)
+        // A capture file stands for the session imported from it (CaptureFileArgument).
+        let store = try CaptureFileArgument.isCaptureFile(session) ? data.openStore() : data.openStoreForReading()
+        let id = try CaptureFileArgument.session(for: session, in: store) ?? SessionIDResolver.resolve(session, in: store)
         let reader: SessionReader
         do {
             reader = try store.openSession(id)

@@ -16,7 +16,7 @@ struct OpenCommand: ParsableCommand {
             + "Enter, < >, s, r and d reach its app through it."
     )
 
-    @Argument(help: "The session: its id or a unique prefix (see 'rewind sessions').")
+    @Argument(help: "The session: its id or a unique prefix (see 'rewind sessions'), or a capture file.")
     var session: String
 
     @OptionGroup var data: DataOptions
@@ -26,8 +26,9 @@ struct OpenCommand: ParsableCommand {
         guard isatty(0) == 1 && isatty(1) == 1 else {
             throw CommandError("'rewind open' needs a terminal; use 'rewind export' to read a session in a pipe")
         }
-        let store = try data.openStoreForReading()
-        let id = try SessionIDResolver.resolve(session, in: store)
+        // A capture file stands for the session imported from it (CaptureFileArgument).
+        let store = try CaptureFileArgument.isCaptureFile(session) ? data.openStore() : data.openStoreForReading()
+        let id = try CaptureFileArgument.session(for: session, in: store) ?? SessionIDResolver.resolve(session, in: store)
         let isLive: Bool
         do {
             isLive = try store.openSession(id).metadata.endState == .live

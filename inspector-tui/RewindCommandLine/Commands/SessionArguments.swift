@@ -11,6 +11,9 @@ enum SessionArguments {
     static func open(_ text: String, data: DataOptions) throws -> SessionReader {
         let store = try data.openStore()
         do {
+            if let imported = try CaptureFileArgument.session(for: text, in: store) {
+                return try store.openSession(imported)
+            }
             return try store.openSession(try store.resolveSessionID(text))
         } catch {
             throw CommandError("\(error)")

@@ -19,7 +19,7 @@ struct VerifyCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The session to verify: its id or a unique prefix (see 'rewind sessions').")
+    @Argument(help: "The session to verify: its id or a unique prefix (see 'rewind sessions'), or a capture file.")
     var session: String
 
     @Argument(parsing: .postTerminator, help: "The app to run, after '--'.")
@@ -40,8 +40,9 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try data.openStoreForReading()
-        let id = try SessionIDResolver.resolve(session, in: store)
+        // A capture file stands for the session imported from it (CaptureFileArgument).
+        let store = try CaptureFileArgument.isCaptureFile(session) ? data.openStore() : data.openStoreForReading()
+        let id = try CaptureFileArgument.session(for: session, in: store) ?? SessionIDResolver.resolve(session, in: store)
         let reader: SessionReader
         do {
             reader = try store.openSession(id)
