@@ -181,7 +181,7 @@ struct CaptureImportCommandTests {
         #expect(run.out.first?.contains("(offline capture of todo, 2 files: 4 actions, 0 lost, ended clean)") == true,
                 "\(run.out)")
         // A triggered capture holds the last actions on purpose: the five before it are not lost.
-        #expect(run.out.last?.contains("(trigger capture of todo, 1 file: 1 actions, 0 lost, ended interrupted)")
+        #expect(run.out.last?.contains("(trigger capture of todo: \"checkout failed\", 1 file: 1 actions, 0 lost, ended interrupted)")
                 == true, "\(run.out)")
         let listed = try sessions(data: data)
         #expect(Set(listed.compactMap { $0["instance"]?.stringValue }) == [one.app.instance, two.app.instance])

@@ -163,7 +163,8 @@ package struct CaptureImport: Sendable {
             let machineEnd = ingest.disconnect(connection, daemonStopping: false)
             let endState: SessionEndState = endsWithGoodbye && machineEnd == .clean ? .clean : .interrupted
             try staging.finish(recording, as: endState, endedAt: Date(timeIntervalSince1970: clock.wall))
-            return CaptureImportResult(id: recording.id, app: run.app, reason: run.reason, files: run.files.map(\.url),
+            return CaptureImportResult(id: recording.id, app: run.app, reason: run.reason,
+                                       note: first.header.note, files: run.files.map(\.url),
                                        eventCount: ingest.nextIndex - 1, actionCount: actions,
                                        lostActions: ingest.lostActions, endState: endState, warnings: warnings)
         } catch {

@@ -12,6 +12,8 @@ package struct CaptureImportResult: Sendable, Hashable {
     package var app: AppIdentity
     /// Why they were written.
     package var reason: CaptureHeader.Reason
+    /// The app's words for a triggered capture (`captureNow(reason:)`), nil for offline parts.
+    package var note: String?
     /// The files recorded into the session, in order.
     package var files: [URL]
     /// How many events (rows) the session holds.
@@ -26,11 +28,13 @@ package struct CaptureImportResult: Sendable, Hashable {
     package var warnings: [String]
 
     /// A result.
-    package init(id: SessionID, app: AppIdentity, reason: CaptureHeader.Reason, files: [URL], eventCount: Int64,
-                 actionCount: Int64, lostActions: UInt64, endState: SessionEndState, warnings: [String] = []) {
+    package init(id: SessionID, app: AppIdentity, reason: CaptureHeader.Reason, note: String? = nil, files: [URL],
+                 eventCount: Int64, actionCount: Int64, lostActions: UInt64, endState: SessionEndState,
+                 warnings: [String] = []) {
         self.id = id
         self.app = app
         self.reason = reason
+        self.note = note
         self.files = files
         self.eventCount = eventCount
         self.actionCount = actionCount

@@ -89,7 +89,8 @@ struct ImportCommand: ParsableCommand {
         for result in results {
             let source = result.files.count == 1 ? "1 file" : "\(result.files.count) files"
             CommandStreams.current.printLine(
-                "imported \(result.eventCount) events (\(result.reason.rawValue) capture of \(result.app.name), "
+                "imported \(result.eventCount) events (\(result.reason.rawValue) capture of \(result.app.name)"
+                    + (result.note.map { ": \"\(TerminalText.escaped($0))\"" } ?? "") + ", "
                     + "\(source): \(result.actionCount) actions, \(result.lostActions) lost, ended "
                     + "\(result.endState.rawValue)) as session \(result.id)")
             for warning in result.warnings { CommandStreams.current.writeError("warning: \(warning)\n") }
