@@ -31,8 +31,21 @@ package final class SQLiteDatabase {
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         }
+        // A file made immutable (`chattr +i`) cannot have its `-shm` index written: SQLite's writes into that memory
+        // map would end the process with SIGBUS, so a reader opens such a file as immutable (no index, no locks).
+        var name = path
+        if mode == .readOnly && Self.isImmutable(path) {
+            // Opened so, SQLite reads the file alone: what its write-ahead log holds would be missed.
+            var log = stat()
+            if stat(path + "-wal", &log) == 0 && log.st_size > 0 {
+                throw .unreadable(path: path, reason: "it was made immutable (`chattr +i`) with its latest writes still "
+                    + "in its -wal file, which SQLite cannot read without writing beside it: `chattr -i` it to read it")
+            }
+            flags |= SQLITE_OPEN_URI
+            name = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path) + "?immutable=1"
+        }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let error = SQLiteDatabase.error(code: rc, handle: db, path: path, reading: mode == .readOnly)
             sqlite3_close_v2(db)
@@ -49,11 +62,23 @@ package final class SQLiteDatabase {
 
     /// Closes the connection. Statements still alive keep SQLite's object until they are released
     /// (`sqlite3_close_v2`); callers release theirs first so that the file is closed at once. Idempotent.
+    ///
+    /// A connection to a file that turned immutable while open is left open instead (its memory kept): closing
+    /// checkpoints the write-ahead log through the `-shm` index, whose memory map can no longer be written (SIGBUS).
     package func close() {
         if let handle {
-            sqlite3_close_v2(handle)
+            if !Self.isImmutable(path) { sqlite3_close_v2(handle) }
             self.handle = nil
         }
+    }
+
+    /// True when `path` or its `-wal` or `-shm` companion exists and refuses writing even to its owner (`EPERM`): an
+    /// immutable or append-only file (`chattr +i`, `+a`). One `access` call per file.
+    package static func isImmutable(_ path: String) -> Bool {
+        for file in [path, path + "-wal", path + "-shm"] where access(file, W_OK) != 0 && errno == EPERM {
+            return true
+        }
+        return false
     }
 
     /// Removes the `-wal` and `-shm` files a read-only connection leaves beside a write-ahead-logged file it has

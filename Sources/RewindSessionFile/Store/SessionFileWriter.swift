@@ -107,7 +107,8 @@ package final class SessionFileWriter {
 
     /// The highest event index in the file (0 when there is none).
     package func maxIndex() throws(SessionStoreError) -> Int64 {
-        try database.scalarInt64("SELECT max(idx) FROM events") ?? 0
+        _ = try prepared()
+        return try database.scalarInt64("SELECT max(idx) FROM events") ?? 0
     }
 
     /// Marks the session live again (resuming): `end_state` back to `live`, no end time.
@@ -129,9 +130,16 @@ package final class SessionFileWriter {
     private var watch: Int32 = -1
 
     /// Refuses to write into a file that was deleted while open (`rm -rf` of the data directory): what it would
-    /// write is gone when it closes. As an error, it is logged once and the events stay buffered and unacknowledged
-    /// (an app keeps them for a daemon that can record them) instead of being thrown away silently.
+    /// write is gone when it closes; and to touch one that turned immutable (`chattr +i`) at all. As an error, it is
+    /// logged once and the events stay buffered and unacknowledged (an app keeps them for a daemon that can record
+    /// them) instead of being thrown away silently.
     private func checkFileIsStillThere() throws(SessionStoreError) {
+        if SQLiteDatabase.isImmutable(path) {
+            // Writing would reach the `-shm` index's memory map, which the kernel no longer lets anyone write: SQLite
+            // would end the process with SIGBUS. Refused before SQLite is called, as a deleted file is.
+            throw .unwritable(path: path, reason: "the file turned read-only while recording (immutable or "
+                + "append-only: `lsattr`, `chattr -i`); its events are kept unacknowledged, not written")
+        }
         guard watch >= 0 else { return }
         var status = stat()
         guard fstat(watch, &status) == 0, status.st_nlink == 0 else { return }
@@ -163,8 +171,12 @@ package final class SessionFileWriter {
         )
     }
 
+    /// The prepared statements, once the file is known to be there and writable: every use of the connection goes
+    /// through here, since even a read writes the `-shm` index (its read marks), which SQLite cannot survive on an
+    /// immutable file.
     private func prepared() throws(SessionStoreError) -> Statements {
         guard let statements else { throw .sqlite(path: path, code: 21, message: "the session file is closed") }
+        try checkFileIsStillThere()
         return statements
     }
 
@@ -172,7 +184,6 @@ package final class SessionFileWriter {
     /// On failure nothing of the batch is committed, and the error says why (`diskFull`, `unwritable`, …).
     package func write(_ batch: [PendingEvent]) throws(SessionStoreError) {
         let statements = try prepared()
-        try checkFileIsStillThere()
         let insertEvent = statements.insertEvent
         let insertKeyframe = statements.insertKeyframe
         try statements.begin.run()
@@ -285,6 +296,7 @@ package final class SessionFileWriter {
 
     /// The time of the last committed event, if any (for an interrupted session's end time).
     package func lastEventTime() throws(SessionStoreError) -> Double? {
+        _ = try prepared()
         let statement = try database.prepare("SELECT time FROM events ORDER BY idx DESC LIMIT 1")
         guard try statement.step() else { return nil }
         return statement.optionalDouble(at: 0)
