@@ -115,6 +115,10 @@ final class LocalCapture {
         part = nil
     }
 
+    /// True while offline capture is on and has not failed: what is dispatched while no daemon is connected is
+    /// delivered to the capture files.
+    var capturesOffline: Bool { offlineEnabled && !offlineFailed }
+
     /// The offline part being written, if any.
     var offlinePartURL: URL? { part?.url }
 

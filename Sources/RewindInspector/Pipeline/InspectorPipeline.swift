@@ -483,7 +483,15 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         owner.check()
         var counts = frames.counts
         counts.lostInRecord = delivery.lostInRecord
-        let verdict = delivery.verdict(rangeOpen: frames.rangeOpen, lostInOutbox: counts.lostInOutbox)
+        var verdict = delivery.verdict(rangeOpen: frames.rangeOpen, lostInOutbox: counts.lostInOutbox)
+        // Capturing offline, what is dispatched is delivered once it is in the capture files: a coalesced range is
+        // still waiting for the state that closes it (an exiting app waits for it, up to its exit flush time).
+        if capture?.capturesOffline == true && frames.rangeOpen {
+            switch delivery.link {
+            case .waiting, .connecting, .stopped: verdict = .pending
+            case .greeting, .streaming: break
+            }
+        }
         let memo = frames.encoder.statistics
         lock.withLock {
             published.verdict = verdict
