@@ -134,10 +134,12 @@ struct CaptureEndToEndTests {
         let limit = 64 << 10
         let app = try ChildProcess(Executables.path("stress"),
                                    ["--count", "30000", "--state-bytes", "2000", "--seed", "3", "--print-state",
-                                    "--deliver-timeout", "5"],
+                                    "--deliver-timeout", String(TestTime.seconds(30))],
                                    environment: ["REWIND_URL": unreachable, "REWIND_CAPTURE_DIR": root.path,
                                                  "REWIND_CAPTURE_FILE_BYTES": "\(limit)", "REWIND_CAPTURE_FILES": "3"])
         #expect(app.waitForExit(timeout: TestTime.seconds(120)) == 0)
+        let report = try JSONValue(parsing: try #require(app.stderrLines.last))
+        #expect(report["delivered"] == true, "everything dispatched reached the capture files: \(app.stderrLines)")
         let files = try captures(in: root)
         #expect(files.count == 3, "\(files.map(\.lastPathComponent))")
         for file in files {
