@@ -117,6 +117,36 @@ enum TUIBenchmarks {
         }
         let statsOpen = Samples(statsFirst)
 
+        // The session map (`M`, on by default) of the session with dropped ranges: from a new source and app to the
+        // frame with the map computed off the UI thread (one narrow SQL pass), then its per-frame update (the strip
+        // redrawn from the computed map, rescaled as if the session had grown since: the most a frame does).
+        context.progress("tui: the session map of the \(events)-event session with dropped ranges")
+        var mapModel: TimelineModel?
+        let mapFirst = Sampler.collect(context.pick(full: SamplingPlan(minSamples: 5, minSeconds: 1),
+                                                    quick: SamplingPlan(minSamples: 2, minSeconds: 0.1))) {
+            let begin = MonotonicClock.nanoseconds()
+            let mapSource = SessionTimelineSource(store: ranged.store, daemon: nil, only: ranged.id)
+            let mapApp = TimelineApp(dataSource: mapSource, actions: NoTimelineActions(),
+                                     initialSession: ranged.id.rawValue, environment: ["TERM": "xterm-256color"])
+            _ = mapApp.renderFrame(width: 200, height: 60)
+            _ = mapApp.waitForCommands(timeout: 60)
+            _ = mapApp.renderFrame(width: 200, height: 60)
+            mapModel = mapApp.model
+            return Double(MonotonicClock.nanoseconds() &- begin)
+        }
+        guard var grown = mapModel, let mapped = grown.map?.mapped,
+              mapped.buckets.contains(where: { $0.contains(.dropped) }) else {
+            throw BenchFailure("the session map marks no dropped range: \(String(describing: mapModel?.map))")
+        }
+        if let position = grown.selectedSessionPosition { grown.sessions[position].eventCount += 1_000 }
+        let strip = Rect(row: grown.layout.timeline.row + 2, column: grown.layout.timeline.right - SessionMapView.width,
+                         width: SessionMapView.width, height: grown.layout.timelineRows)
+        var mapBuffer = ScreenBuffer(width: 200, height: 60)
+        let mapFrame = Sampler.time(context.pick(full: SamplingPlan(minSamples: 2_000, minSeconds: 1, maxSeconds: 10),
+                                                 quick: SamplingPlan(minSamples: 200, minSeconds: 0.1, maxSeconds: 1))) {
+            SessionMapView(model: grown).render(into: &mapBuffer, rect: strip)
+        }
+
         let twoMillis = Target.atMost(nanoseconds: 2_000_000)
         let rows = [
             ReportRow(
@@ -151,6 +181,15 @@ enum TUIBenchmarks {
                 target: .atMost(nanoseconds: 300_000_000),
                 baseline: "reading every row: \(Quantity.duration(loadAll))",
                 ratio: "\(Quantity.multiple(loadAll / statsTable.median)) faster"),
+            ReportRow(
+                "session map (M) of the \(events)-event session with \(Quantity.grouped(Double(ranges))) dropped "
+                    + "ranges: opened to the 200×60 frame with the map computed", .nanoseconds(mapFirst.median),
+                detail: "max \(Quantity.duration(mapFirst.maximum)) of \(mapFirst.count); the first frame does not wait "
+                    + "for it (computed off the UI thread: `SessionReader.sessionMap`, one SQL pass)",
+                target: .atMost(nanoseconds: 300_000_000)),
+            ReportRow(
+                "session map (M): its per-frame update (the strip redrawn, rescaled to a grown session)",
+                .nanoseconds(mapFrame.median), detail: "p99 \(Quantity.duration(mapFrame.p99))", target: twoMillis),
         ]
         return AreaReport(
             title: "TUI",
@@ -166,7 +205,11 @@ enum TUIBenchmarks {
                 a session of as many events in which the app's outbox coalesced every \(rangeEvery) events (a \
                 `dropped` row, two actions without a patch, a `coalesced` snapshot), against the plain one. Stats \
                 view: on that session's first frame, `S` through `handle(_:)` and the next frame (timed), then \
-                waiting for the table and rendering it (timed from the key), each time on a new source and app.
+                waiting for the table and rendering it (timed from the key), each time on a new source and app. \
+                Session map: a new source and app on the session with dropped ranges, its first frame, waiting for \
+                the map (computed off the UI thread) and the next frame, timed together; its per-frame update is \
+                `SessionMapView.render` alone, on a model whose session grew by 1,000 events since the map was \
+                computed (each row gathers the old buckets under it).
                 """,
             rows: rows)
     }
