@@ -121,6 +121,19 @@ struct SessionMapTests {
                 "only the matching rows are on screen: \(columns)")
     }
 
+    @Test("a click on the map goes to the first event of that slice")
+    func clickOnTheMap() throws {
+        let app = TimelineApp(dataSource: Self.source(), actions: RecordingActions(), initialSession: "s-map",
+                              environment: [:], clock: { 0 })
+        _ = app.renderFrame(width: 120, height: 40)
+        let body = app.model.layout.timeline.droppingTop(2)
+        let slice = body.height * 3 / 4
+        app.handle(.mouse(MouseEvent(.press, row: body.row + slice, column: body.right - 1)))
+        let expected = SessionMap.firstIndex(ofBucket: slice, in: 0...200, buckets: body.height)
+        #expect(app.model.cursor == Int(expected), "slice \(slice) of \(body.height)")
+        #expect(app.model.cursor > 100)
+    }
+
     @Test("too narrow a timeline shows no map, and M says why")
     func tooNarrow() {
         let app = TimelineApp(dataSource: Self.source(), actions: RecordingActions(), initialSession: "s-map",

@@ -54,7 +54,8 @@ package struct SessionMapState: Sendable, Hashable {
             // Only the count moved (a live session): bounded rate, and one computation at a time.
             if computing || now - askedAt < Self.growthInterval { return nil }
         }
-        if asked.count == count && asked.buckets == buckets && mapped != nil && !computing {
+        if asked.count == count && asked.buckets == buckets && !computing && mapped?.range == 0...Int64(count)
+            && mapped?.buckets.count == buckets {
             wanted.kinds = false  // only the search changed: the kinds are as known
         }
         return wanted
@@ -81,6 +82,7 @@ package struct SessionMapState: Sendable, Hashable {
             mapped = known
         } else {
             mapped = map
+            asked = nil  // the kinds are not known for this map: compute everything again
         }
         matchedPattern = request.filter?.pattern
     }

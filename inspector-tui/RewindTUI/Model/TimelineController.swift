@@ -1166,7 +1166,7 @@ package struct TimelineController {
         guard model.showsMap, let session = model.selectedSession else { return nil }
         var state = model.map?.session == session.id ? model.map! : SessionMapState(session: session.id)
         let now = clock()
-        guard let request = state.request(count: session.eventCount, buckets: model.layout.timelineRows,
+        guard let request = state.request(count: session.eventCount, buckets: model.mapBuckets,
                                           filter: model.mapFilter, now: now) else {
             if model.map?.session != session.id { model.map = state }
             return nil

@@ -9,6 +9,14 @@ extension TimelineModel {
         mapWanted && selectedSessionID != nil && layout.timeline.width >= Self.mapMinimumPaneWidth
     }
 
+    /// How many slices the map is computed in: the timeline's rows without a status line, so that a message coming
+    /// or going (which takes rows from the timeline) does not compute it again — the view rescales it to the rows
+    /// there are (`SessionMapView.rowMarks`); a resize does.
+    package var mapBuckets: Int {
+        TimelineLayout(width: screenWidth, height: screenHeight, sessionCount: sessions.count, statusLines: 0)
+            .timelineRows
+    }
+
     /// The search whose matches the map marks: the `/` label search (or the preview typed), else the label filter of
     /// the hidden rows.
     package var mapFilter: TimelineLabelFilter? {
