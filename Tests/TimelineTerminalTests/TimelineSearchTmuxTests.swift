@@ -183,6 +183,47 @@ struct TimelineSearchTmuxTests {
         #expect(tmux.waitForExit(), "rewind open quit")
     }
 
+    @Test("session map and filter as you type on 1,000,000 events: /needle narrows as typed, the map marks it; Esc restores",
+          arguments: [(80, 24), (120, 40), (200, 60)])
+    func mapAndFilterAsYouType(width: Int, height: Int) throws {
+        let started = Date()
+        let tmux = try open(width: width, height: height)
+        defer { tmux.kill() }
+        let first = try #require(tmux.waitForScreen { SessionMapTmuxTests.map($0, width: width).first?.track == "◀" },
+                                 "the map beside the first frame: \(tmux.screen)")
+        print("first frame with the session map of 1,000,000 events at \(width)×\(height) through tmux (debug build): "
+              + "\(Int(Date().timeIntervalSince(started) * 1000)) ms")
+        #expect(SessionMapTmuxTests.map(first, width: width).count >= 5, "\(first)")
+
+        // Typing narrows the list to the needle (the label index) and the map marks where it is, prompt still open.
+        tmux.send("/")
+        let typed = Date()
+        tmux.sendLiteral("needle")
+        let narrowed = try #require(tmux.waitForScreen { screen in
+            let map = SessionMapTmuxTests.map(screen, width: width)
+            guard !map.isEmpty else { return false }
+            let needle = SessionMap.bucket(of: Int64(MillionEventSession.needle), in: 0...Int64(MillionEventSession.count),
+                                           buckets: map.count)
+            return screen.contains("only /needle/") && Self.row(MillionEventSession.needle, in: screen) != nil
+                && !screen.contains(" tick ") && map[needle].track == "◆"
+        }, "\(tmux.screen)")
+        print("/needle narrowed 1,000,000 events while typing at \(width)×\(height): "
+              + "\(Int(Date().timeIntervalSince(typed) * 1000)) ms")
+        #expect(narrowed.contains("/needle"), "the prompt is still open: \(narrowed)")
+
+        // A preview of nearly every row (tick) is computed off the UI thread: the prompt answers meanwhile.
+        tmux.send("C-u")
+        tmux.sendLiteral("ti")
+        #expect(tmux.waitForScreen { $0.contains("/ti") } != nil, "\(tmux.screen)")
+        tmux.sendLiteral("ck")
+        #expect(tmux.waitForScreen { $0.contains("/tick") } != nil, "\(tmux.screen)")
+        tmux.send("Escape")
+        #expect(tmux.waitForScreen { !$0.contains("only /") && $0.contains("initial state") && $0.contains(" tick ") }
+                != nil, "Esc gives every row back: \(tmux.screen)")
+        tmux.send("q")
+        #expect(tmux.waitForExit(), "rewind open quit")
+    }
+
     @Test("/-note hides the 100 note rows of 1,000,000 (off the UI thread); Esc shows them again")
     func hideKinds() throws {
         let tmux = try open()

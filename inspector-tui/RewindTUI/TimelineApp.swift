@@ -26,6 +26,7 @@ package final class TimelineApp {
     private let searches: SearchRunner
     private let rowFilters: RowFilterRunner
     private let stats: StatsRunner
+    private let maps: SessionMapRunner
     /// The running search's last shown progress (searched events), to repaint only when it moves.
     private var shownSearchProgress = -1
     /// Commands submitted and not yet reported, oldest (the running one) first.
@@ -55,6 +56,7 @@ package final class TimelineApp {
         searches = SearchRunner(dataSource: dataSource)
         rowFilters = RowFilterRunner(dataSource: dataSource)
         stats = StatsRunner(dataSource: dataSource)
+        maps = SessionMapRunner(dataSource: dataSource)
         self.environment = environment
         self.clock = clock
         let detailContent = DetailContentCache(dataSource: dataSource)
@@ -124,11 +126,16 @@ package final class TimelineApp {
                 handled += 1
                 key = handled < 256 ? terminal.readKey(timeoutMilliseconds: 0) : nil
             }
+            if controller.applyDuePreview() {
+                startRowFilter()
+                needsPaint = true
+            }
             let now = clock()
             if now - lastPaint >= 1 { needsPaint = true }
             if needsPaint && now - lastPaint >= Self.frameInterval {
                 controller.refresh()
                 startRowFilter()
+                startMap()
                 terminal.painter.paint(renderer.render(controller.model, now: now))
                 lastPaint = now
                 needsPaint = false
@@ -146,7 +153,9 @@ package final class TimelineApp {
         for command in controller.handle(key) {
             if execute(command) { return true }
         }
+        controller.applyDuePreview()
         startRowFilter()
+        startMap()
         return false
     }
 
@@ -159,6 +168,7 @@ package final class TimelineApp {
             && searches.waitUntilIdle(timeout: max(0, deadline - clock()))
             && rowFilters.waitUntilIdle(timeout: max(0, deadline - clock()))
             && stats.waitUntilIdle(timeout: max(0, deadline - clock()))
+            && maps.waitUntilIdle(timeout: max(0, deadline - clock()))
         collectOutcomes()
         return finished
     }
@@ -174,7 +184,9 @@ package final class TimelineApp {
         collectOutcomes()
         controller.resize(width: width, height: height)
         controller.refresh()
+        controller.applyDuePreview()
         startRowFilter()
+        startMap()
         return renderer.render(controller.model, now: clock())
     }
 
@@ -191,6 +203,7 @@ package final class TimelineApp {
         case .quit:
             searches.cancel()
             stats.cancel()
+            maps.cancel()
             rowFilters.cancel()
             commands.cancelQueued()
             actions.quit()
@@ -233,6 +246,7 @@ package final class TimelineApp {
     private func deleteSession(_ session: String) {
         if searches.running?.request.session == session { searches.cancel() }
         if controller.model.hiding?.session == session { rowFilters.cancel() }
+        if controller.model.map?.session == session { maps.cancel() }
         let outcome: Result<String, any Error>
         do {
             outcome = .success(try dataSource.deleteSession(session))
@@ -266,6 +280,10 @@ package final class TimelineApp {
     private func collectOutcomes() -> Bool {
         var changed = collectSearch()
         changed = collectRows() || changed
+        for outcome in maps.takeOutcomes() {
+            controller.receiveMap(outcome.request, map: outcome.map, failure: outcome.failure)
+            changed = true
+        }
         if let outcome = stats.takeOutcome() {
             controller.receiveStats(session: outcome.session, statistics: outcome.statistics, failure: outcome.failure)
             changed = true
@@ -292,6 +310,12 @@ package final class TimelineApp {
         if let stretch = controller.rowsToCompute() {
             rowFilters.start(stretch.filter, range: stretch.range)
         }
+    }
+
+    /// Starts computing the session map when the controller asks (shown, and its session, height, search or — at a
+    /// bounded rate — event count changed).
+    private func startMap() {
+        if let request = controller.mapToCompute() { maps.start(request) }
     }
 
     /// Hands finished row-filter stretches to the controller, or shows the running one's progress; true when the

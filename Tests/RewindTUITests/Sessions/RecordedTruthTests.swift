@@ -124,7 +124,8 @@ struct RecordedTruthTests {
         let line = try #require(row(12, of: frame))
         #expect(line.contains("+3.000s"), "\(line)")
         #expect(line.contains("↳ #5 add  (branch 1)"), "\(line)")
-        #expect(line.trimmingCharacters(in: .whitespaces).hasSuffix("1"), "the ops column shows the patch size: \(line)")
+        #expect(String(line.dropLast(SessionMapView.width)).trimmingCharacters(in: .whitespaces).hasSuffix("1"),
+                "the ops column shows the patch size: \(line)")
         let note = try #require(row(10, of: frame))
         #expect(note.contains("N ↳ recomputed  branch 1: the main line from"), "\(note)")
         #expect(frame.text.contains("recomputes #5"), "the Action tab names the event recomputed")
@@ -175,7 +176,8 @@ struct RecordedTruthTests {
         for index in [5, 6] {
             let line = try #require(row(index, of: frame))
             #expect(line.contains("? add  state unknown"), "\(line)")
-            #expect(line.trimmingCharacters(in: .whitespaces).hasSuffix("?"), "ops unknown: \(line)")
+            #expect(String(line.dropLast(SessionMapView.width)).trimmingCharacters(in: .whitespaces).hasSuffix("?"),
+                    "ops unknown: \(line)")
         }
         for index in [3, 4, 7, 8] {
             #expect(row(index, of: frame)?.contains("state unknown") == false, "event \(index)")

@@ -24,7 +24,7 @@ struct TimelineRenderTests {
         #expect(lines[3].contains("counter") && lines[3].contains("ended"))
         #expect(lines[4].hasPrefix(" s-todo 30 events") && lines[4].contains("● following"))
         #expect(lines[5].hasPrefix("   #        time   label"))
-        #expect(lines[5].hasSuffix("ops reducer "))
+        #expect(lines[5].dropLast(SessionMapView.width).hasSuffix("ops reducer "), "the session map takes the last two columns")
         let last = lines.firstIndex { $0.hasPrefix("  30     +7.500s   filter/set") }
         #expect(last != nil)
         if let last {
@@ -66,7 +66,7 @@ struct TimelineRenderTests {
         #expect(rows.count == 5)
         for row in rows {
             #expect(DisplayWidth.of(row) == 80, "\(row)")
-            #expect(row.hasSuffix("1    12µs "), "\(row)")
+            #expect(row.dropLast(SessionMapView.width).hasSuffix("1    12µs "), "before the session map: \(row)")
         }
         #expect(rows[4].contains("字 …     1"), "an over-long label is cut with an ellipsis, the wide character whole")
     }
@@ -118,19 +118,30 @@ struct TimelineRenderTests {
         #expect(text.contains("   filter: \"all\"\n"), "unchanged values are not marked")
     }
 
-    @Test("a filter highlights matching labels and dims the other rows")
+    @Test("a filter (/ Enter) shows only the matching rows, highlighted; a label filter alone dims the other rows")
     func filterRendering() throws {
         let (app, _) = app()
         for key in [Key.character("/")] + "add".map(Key.character) + [.enter] { app.handle(key) }
-        #expect(app.waitForCommands(), "the search (off the UI thread) finished")
-        let frame = app.renderFrame(width: 80, height: 24)
-        #expect(frame.lines[4].contains("/add/"))
+        #expect(app.waitForCommands(), "the search and the rows (off the UI thread) finished")
+        var frame = app.renderFrame(width: 80, height: 24)
+        #expect(frame.lines[4].contains("only /add/"))
         #expect(app.model.cursor == 1, "the search wrapped to the first match")
         let matching = try #require(frame.lines.firstIndex { $0.hasPrefix("   4 ") })
-        let other = try #require(frame.lines.firstIndex { $0.hasPrefix("   5 ") })
+        #expect(frame.lines.firstIndex { $0.hasPrefix("   5 ") } == nil, "the other rows are hidden")
         #expect(frame[matching, 20].style == Theme.match)
-        #expect(frame[other, 20].style.dim)
-        #expect(frame[other, 3].style.dim)
+        // Esc shows every row; a label filter without hidden rows (the stats view's Enter) dims the others.
+        app.handle(.escape)
+        app.handle(.character("S"))
+        #expect(app.waitForCommands())
+        app.handle(.enter)
+        frame = app.renderFrame(width: 80, height: 24)
+        let highlighted = try #require(app.model.filter)
+        let other = try #require(frame.lines.firstIndex { line in
+            guard let label = ["todo/add", "todo/toggle", "filter/set"].first(where: { line.contains("s   \($0)") })
+            else { return false }
+            return !highlighted.matches(label)
+        })
+        #expect(frame[other, 3].style.dim, "\(frame.lines[other])")
     }
 
     @Test("the prompt line shows the typed text with a cursor and the reason a submission was refused")

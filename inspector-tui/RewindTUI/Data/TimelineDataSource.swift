@@ -99,6 +99,20 @@ package protocol TimelineDataSource: AnyObject, Sendable {
     /// and stops with `TimelineSearchProgress.Cancelled` once it is cancelled. The default reads rows in chunks
     /// through `events(session:range:)`; session files answer with one SQL scan.
     func labelStatistics(session: String, count: Int, progress: TimelineSearchProgress) throws -> [LabelStatistics]
+
+    /// The session map (issue 33): events 0…`count` (0, the initial state, so that the map lines up with the rows)
+    /// cut into `buckets` equal slices, and what occurs in each — errors, dropped rows and unknown states, jumps,
+    /// replays, skips, branches, reconnects — without ``SessionMap/Marks/match``. Called on the map thread, never
+    /// the UI thread; stops with `TimelineSearchProgress.Cancelled` once `progress` is cancelled (between reads).
+    /// The default reads rows in chunks through `events(session:range:)`; session files answer from their indexes
+    /// and one narrow SQL pass (`SessionReader.sessionMap`). Default: `TimelineDataSource+Map.swift`.
+    func sessionMap(session: String, count: Int, buckets: Int, progress: TimelineSearchProgress) throws -> SessionMap
+
+    /// For each of the same `buckets` slices of events 0…`count`, whether an event in it shows a label `filter`
+    /// matches (the map's search marks). Called on the map thread; as ``sessionMap(session:count:buckets:progress:)``.
+    func matchBuckets(
+        session: String, filter: TimelineLabelFilter, count: Int, buckets: Int, progress: TimelineSearchProgress
+    ) throws -> [Bool]
 }
 
 extension TimelineDataSource {

@@ -154,6 +154,9 @@ package struct TimelineController {
             }
         case .character("/"):
             model.dialog = .prompt(PromptState(kind: .filter, history: model.searchHistory))
+            model.filterPreview = FilterPreview(of: model)
+        case .character("M"):
+            toggleMap()
         case .character(":"):
             guard requireSession() != nil else { return [] }
             model.dialog = .prompt(PromptState(kind: .goTo))
@@ -546,6 +549,14 @@ package struct TimelineController {
             if event.kind == .press {
                 model.focus = .timeline
                 guard inside(body) else { return }
+                if model.showsMap && point.column >= body.right - SessionMapView.width {
+                    // A click on the session map: the first event of that slice, centred.
+                    let first = SessionMap.firstIndex(ofBucket: point.row - body.row, in: 0...Int64(model.eventCount),
+                                                      buckets: body.height)
+                    moveCursor(to: Int(min(first, Int64(model.eventCount))))
+                    centreCursor()
+                    return
+                }
                 if let index = model.index(atPosition: model.scrollTop + (point.row - body.row)) { moveCursor(to: index) }
             } else {
                 moveCursor(to: model.index(movedBy: step), scrollBy: step)
@@ -628,16 +639,21 @@ package struct TimelineController {
             switch key {
             case .escape, .control("c"), .control("g"):
                 model.dialog = nil
+                if prompt.kind == .filter { restorePreviewBase(moving: true) }
             case .enter:
                 return submit(prompt)
             case .tab where prompt.kind == .filter:
                 hideRows(prompt)
             case .up, .down:
-                if prompt.recall(older: key == .up) { model.dialog = .prompt(prompt) }
+                if prompt.recall(older: key == .up) {
+                    model.dialog = .prompt(prompt)
+                    schedulePreview(prompt)
+                }
             default:
                 if prompt.editor.handle(key) {
                     prompt.error = nil
                     model.dialog = .prompt(prompt)
+                    schedulePreview(prompt)
                 }
             }
         }
@@ -649,6 +665,7 @@ package struct TimelineController {
         switch prompt.kind {
         case .filter:
             model.rememberSearch(text)
+            let previewed = restorePreviewBase(moving: false)
             guard !text.isEmpty else {
                 model.dialog = nil
                 model.filter = nil
@@ -659,18 +676,23 @@ package struct TimelineController {
             do {
                 if let kinds = try TimelineRowFilter.kinds(parsing: text) {
                     model.dialog = nil
-                    setHiding(labels: model.hiding?.labels, kinds: kinds)
+                    setHiding(labels: model.hiding?.labels, kinds: kinds, reusing: previewed)
                     return []
                 }
                 let query = try TimelineSearchQuery(parsing: text)
                 model.dialog = nil
                 model.filter = query.labelFilter
                 model.searchQuery = query
+                if let labels = query.labelFilter {
+                    // Enter keeps the list narrowed to the matching rows, as typing showed it.
+                    setHiding(labels: labels, kinds: model.hiding?.hiddenKinds ?? [], reusing: previewed)
+                }
                 return searchRequest(from: model.cursor, forward: true, announceWrap: false)
             } catch {
                 var refused = prompt
                 refused.error = error.description
                 model.dialog = .prompt(refused)
+                model.filterPreview = FilterPreview(of: model)  // the prompt stays open on the view it opened on
             }
             return []
         case .goTo:
@@ -987,7 +1009,8 @@ package struct TimelineController {
             let labels = text.isEmpty ? nil : try TimelineLabelFilter(pattern: text)
             model.dialog = nil
             model.rememberSearch(text)
-            setHiding(labels: labels, kinds: model.hiding?.hiddenKinds ?? [])
+            let previewed = restorePreviewBase(moving: false)
+            setHiding(labels: labels, kinds: model.hiding?.hiddenKinds ?? [], reusing: previewed)
         } catch {
             var refused = prompt
             refused.error = error.description
@@ -997,7 +1020,10 @@ package struct TimelineController {
 
     /// Hides the rows `labels` does not match and those of `kinds`; the rows are computed off the UI thread (see
     /// `rowsToCompute()`), and the timeline shows every row until they are.
-    private mutating func setHiding(labels: TimelineLabelFilter?, kinds: Set<TimelineEventKind>) {
+    /// `reusing`: the rows the preview computed (or is computing), kept when they are for the same filter.
+    private mutating func setHiding(
+        labels: TimelineLabelFilter?, kinds: Set<TimelineEventKind>, reusing previewed: TimelineRowFilter? = nil
+    ) {
         guard let session = model.selectedSession else {
             model.status = StatusMessage("no session selected", isError: true)
             return
@@ -1007,8 +1033,157 @@ package struct TimelineController {
             model.status = StatusMessage("showing every row")
             return
         }
+        if let previewed, previewed.session == session.id, previewed.labels == labels, previewed.hiddenKinds == kinds {
+            model.hiding = previewed
+            model.filtering = previewed.rows == nil ? StatusMessage("filtering…") : nil
+            if previewed.rows != nil {
+                model.status = StatusMessage("\(Formatting.grouped(previewed.rows?.count ?? 0)) of "
+                    + "\(Formatting.grouped(previewed.coveredThrough)) events shown (\(previewed.description)); Esc shows all")
+            }
+            return
+        }
         model.hiding = TimelineRowFilter(session: session.id, labels: labels, hiddenKinds: kinds)
         model.filtering = StatusMessage("filtering…")
+    }
+
+    // MARK: - Filter as you type
+
+    /// An edit in the `/` prompt: its text is previewed `FilterPreview.debounce` seconds after the last one.
+    private mutating func schedulePreview(_ prompt: PromptState) {
+        guard prompt.kind == .filter, var preview = model.filterPreview else { return }
+        preview.dueAt = clock() + FilterPreview.debounce
+        model.filterPreview = preview
+    }
+
+    /// Previews the text typed at the `/` prompt when its debounce has passed (call before each frame): a label
+    /// regex narrows the list to the matching rows (computed off the UI thread, see `rowsToCompute()`) and highlights
+    /// them, `-kind,…` hides those kinds, and an empty line, an action or a state search (`a:`, `s:`, searched only on
+    /// Enter) show the view the prompt opened on; a regex still being typed (invalid) leaves the last preview. True
+    /// when the view changed.
+    @discardableResult
+    package mutating func applyDuePreview() -> Bool {
+        guard var preview = model.filterPreview, let due = preview.dueAt, clock() >= due else { return false }
+        guard case .prompt(let prompt) = model.dialog, prompt.kind == .filter else {
+            model.filterPreview = nil
+            return false
+        }
+        preview.dueAt = nil
+        model.filterPreview = preview
+        let text = prompt.editor.text
+        guard text != preview.shownText, let session = model.selectedSession else { return false }
+        let base = preview.hiding?.session == session.id ? preview.hiding : nil
+        let wanted: (labels: TimelineLabelFilter?, kinds: Set<TimelineEventKind>, highlight: TimelineLabelFilter?)?
+        do {
+            if text.isEmpty {
+                wanted = nil
+            } else if let hidden = try TimelineRowFilter.kinds(parsing: text) {
+                wanted = (base?.labels, hidden, preview.filter)
+            } else if let labels = try TimelineSearchQuery(parsing: text).labelFilter {
+                wanted = (labels, base?.hiddenKinds ?? [], labels)
+            } else {
+                wanted = nil  // `a:` and `s:` search on Enter only
+            }
+        } catch {
+            return false  // still being typed: keep the last preview
+        }
+        preview.shownText = text
+        model.filterPreview = preview
+        guard let wanted, wanted.labels != base?.labels || wanted.kinds != (base?.hiddenKinds ?? []) else {
+            restoreView(preview, moving: true)
+            return true
+        }
+        model.filter = wanted.highlight
+        model.cursor = preview.cursor
+        model.following = preview.following
+        model.scrollTop = preview.scrollTop
+        if let current = model.hiding, current.session == session.id, current.labels == wanted.labels,
+           current.hiddenKinds == wanted.kinds {
+            ensureCursorVisible()
+            return true  // already shown
+        }
+        model.hiding = TimelineRowFilter(session: session.id, labels: wanted.labels, hiddenKinds: wanted.kinds)
+        model.filtering = StatusMessage("filtering…")
+        ensureCursorVisible()
+        return true
+    }
+
+    /// Gives back the view the `/` prompt opened on (its filter, search and hidden rows; with `moving`, its cursor and
+    /// scroll too) and ends the preview; returns the rows the preview was showing (to keep when Enter or Tab asks for
+    /// the same filter), nil when it showed the view the prompt opened on.
+    @discardableResult
+    private mutating func restorePreviewBase(moving: Bool) -> TimelineRowFilter? {
+        guard let preview = model.filterPreview else { return nil }
+        model.filterPreview = nil
+        let previewed = model.hiding
+        guard previewed != preview.hiding || model.filter != preview.filter else { return nil }
+        restoreView(preview, moving: moving)
+        return previewed == preview.hiding ? nil : previewed
+    }
+
+    /// Puts the filter, search and hidden rows of `preview`'s base view back (and with `moving`, its cursor and
+    /// scroll); the preview goes on.
+    private mutating func restoreView(_ preview: FilterPreview, moving: Bool) {
+        model.filter = preview.filter
+        model.searchQuery = preview.searchQuery
+        if model.hiding != preview.hiding {
+            if var hiding = preview.hiding {
+                // Its rows may have been cancelled half-way by the preview's: ask for what they lack again.
+                hiding.requestedThrough = hiding.coveredThrough
+                model.hiding = hiding
+                model.filtering = hiding.rows == nil ? StatusMessage("filtering…") : nil
+            } else {
+                model.hiding = nil
+                model.filtering = nil
+            }
+        }
+        if moving {
+            model.following = preview.following
+            model.cursor = model.following ? model.lastRowIndex : min(preview.cursor, model.eventCount)
+            model.scrollTop = preview.scrollTop
+        }
+        ensureCursorVisible()
+    }
+
+    // MARK: - The session map
+
+    /// `M`: shows or hides the session map beside the timeline's rows.
+    private mutating func toggleMap() {
+        model.mapWanted.toggle()
+        if !model.mapWanted {
+            model.status = StatusMessage("session map hidden; M shows it")
+        } else if model.showsMap {
+            model.status = StatusMessage("session map: E error, D dropped, ░ state unknown, J jump, R replay, ~ skip, "
+                + "↳ branch, C reconnect; ◀ cursor, █ on screen, ◆ search match")
+        } else {
+            model.status = StatusMessage("the session map needs a timeline \(TimelineModel.mapMinimumPaneWidth) "
+                + "columns wide; widen the terminal", isError: true)
+        }
+    }
+
+    /// The map computation to hand to the map thread now (marking it asked), or nil: the map is hidden, or what it
+    /// shows is current (a growing session is mapped again at most once per `SessionMapState.growthInterval`).
+    package mutating func mapToCompute() -> SessionMapState.Request? {
+        guard model.showsMap, let session = model.selectedSession else { return nil }
+        var state = model.map?.session == session.id ? model.map! : SessionMapState(session: session.id)
+        let now = clock()
+        guard let request = state.request(count: session.eventCount, buckets: model.mapBuckets,
+                                          filter: model.mapFilter, now: now) else {
+            if model.map?.session != session.id { model.map = state }
+            return nil
+        }
+        state.asked = request
+        state.askedAt = now
+        state.computing = true
+        model.map = state
+        return request
+    }
+
+    /// A map computation finished (`map` nil: it failed, saying why in `failure`): shown when it answers the last
+    /// request of the selected session's map.
+    package mutating func receiveMap(_ request: SessionMapState.Request, map: SessionMap?, failure: String?) {
+        guard var state = model.map, state.session == request.session else { return }
+        state.receive(request, map: map, failure: failure)
+        model.map = state
     }
 
     private mutating func clearHiding() {
@@ -1116,7 +1291,9 @@ package struct TimelineController {
         hiding.coveredThrough = range.upperBound
         model.hiding = hiding
         model.filtering = nil
-        if first {
+        if first, hiding.rows?.isEmpty == true, let labels = hiding.labels, hiding.hiddenKinds.isEmpty {
+            model.status = StatusMessage(TimelineSearchQuery.label(labels).noMatchMessage, isError: true)
+        } else if first {
             model.status = StatusMessage("\(Formatting.grouped(hiding.rows?.count ?? 0)) of "
                 + "\(Formatting.grouped(range.upperBound)) events shown (\(hiding.description)); Esc shows all")
         }

@@ -39,6 +39,14 @@ package struct TimelineModel: Sendable, Hashable {
     }
     /// The running search's progress line ("searching … 40% — Esc cancels"); nil when no search runs.
     package var search: StatusMessage?
+    /// While the `/` prompt is open: the view it opened on and the text waiting to be previewed (filter as you
+    /// type); nil otherwise.
+    package var filterPreview: FilterPreview?
+    /// Whether the session map is wanted beside the timeline's rows (`M`; on by default). It shows only where the
+    /// timeline is wide enough (`showsMap`).
+    package var mapWanted = true
+    /// The session map's last computation and request (see `TimelineModel+Map.swift`).
+    package var map: SessionMapState?
     /// The rows hidden (`/REGEX` Tab, `/-kind,…`), if any; see `TimelineModel+Rows.swift`.
     package var hiding: TimelineRowFilter?
     /// The row filter's progress line while its rows are computed; nil otherwise.

@@ -34,6 +34,7 @@ package enum KeyBindings {
             Binding("g G Home End", "first / last (follows)"),
             Binding(":", "go to event/time/%"),
             Binding("Tab S-Tab", "next / previous pane"),
+            Binding("M", "session map on / off"),
         ]),
         Section(title: "Events", bindings: [
             Binding("Enter", "jump app to this state"),

@@ -31,12 +31,20 @@ package struct TimelineView {
         renderTitle(into: &buffer, rect: rect, focused: focused)
         let headingRow = rect.droppingTop(1)
         guard !headingRow.isEmpty else { return }
-        let columns = Columns(width: rect.width, eventCount: model.eventCount, timeFormat: model.timeFormat,
+        // The session map takes the right edge of the rows when it is shown (`M`).
+        let mapWidth = model.showsMap ? SessionMapView.width : 0
+        let columns = Columns(width: rect.width - mapWidth, eventCount: model.eventCount, timeFormat: model.timeFormat,
                               wideTime: rows.contains(where: \.beforeConnect))
         buffer.fill(headingRow.top(1), style: Theme.heading)
         buffer.put(columns.heading, row: headingRow.row, column: rect.column, style: Theme.heading, maxWidth: rect.width)
-        let body = headingRow.droppingTop(1)
-        buffer.fill(body)
+        let fullBody = headingRow.droppingTop(1)
+        buffer.fill(fullBody)
+        let body = Rect(row: fullBody.row, column: fullBody.column, width: fullBody.width - mapWidth,
+                        height: fullBody.height)
+        if mapWidth > 0, model.selectedSession != nil {
+            SessionMapView(model: model).render(
+                into: &buffer, rect: Rect(row: fullBody.row, column: body.right, width: mapWidth, height: fullBody.height))
+        }
         guard let session = model.selectedSession else {
             buffer.put("  No session selected.", row: body.row, column: body.column, style: Theme.dim, maxWidth: body.width)
             return

@@ -17,7 +17,11 @@ enum TUIBenchmarks {
             let fileApp = TimelineApp(dataSource: fileSource, actions: NoTimelineActions(),
                                       initialSession: session.id.rawValue, environment: ["TERM": "xterm-256color"])
             frameText = fileApp.renderFrame(width: 200, height: 60).text
-            return Double(MonotonicClock.nanoseconds() &- begin)
+            let elapsed = Double(MonotonicClock.nanoseconds() &- begin)
+            // The session map, computed off the UI thread after the first frame, is let finish outside the timing, so
+            // that it does not run into the next sample's open.
+            _ = fileApp.waitForCommands(timeout: 60)
+            return elapsed
         }
         guard frameText.contains("touch") else {
             throw BenchFailure("the opened session's first frame shows no events:\n\(frameText)")
@@ -117,6 +121,43 @@ enum TUIBenchmarks {
         }
         let statsOpen = Samples(statsFirst)
 
+        // The session map (`M`, on by default) of the session with dropped ranges: on a new source and app whose first
+        // frame is on screen with the map hidden, `M` and the frames until the map is computed off the UI thread (one
+        // narrow SQL pass) and drawn; then its per-frame update (the strip redrawn from the computed map, rescaled as
+        // if the session had grown since: the most a frame does).
+        context.progress("tui: the session map of the \(events)-event session with dropped ranges")
+        var mapModel: TimelineModel?
+        var mapKeyFrame: [Double] = []
+        let mapFirst = Sampler.collect(context.pick(full: SamplingPlan(minSamples: 5, minSeconds: 1),
+                                                    quick: SamplingPlan(minSamples: 2, minSeconds: 0.1))) {
+            let mapSource = SessionTimelineSource(store: ranged.store, daemon: nil, only: ranged.id)
+            let mapApp = TimelineApp(dataSource: mapSource, actions: NoTimelineActions(),
+                                     initialSession: ranged.id.rawValue, environment: ["TERM": "xterm-256color"])
+            mapApp.handle(.character("M"))  // hidden while the session opens
+            _ = mapApp.renderFrame(width: 200, height: 60)
+            let begin = MonotonicClock.nanoseconds()
+            mapApp.handle(.character("M"))
+            _ = mapApp.renderFrame(width: 200, height: 60)
+            mapKeyFrame.append(Double(MonotonicClock.nanoseconds() &- begin))
+            _ = mapApp.waitForCommands(timeout: 60)
+            _ = mapApp.renderFrame(width: 200, height: 60)
+            mapModel = mapApp.model
+            return Double(MonotonicClock.nanoseconds() &- begin)
+        }
+        let mapKey = Samples(mapKeyFrame)
+        guard var grown = mapModel, let mapped = grown.map?.mapped,
+              mapped.buckets.contains(where: { $0.contains(.dropped) }) else {
+            throw BenchFailure("the session map marks no dropped range: \(String(describing: mapModel?.map))")
+        }
+        if let position = grown.selectedSessionPosition { grown.sessions[position].eventCount += 1_000 }
+        let strip = Rect(row: grown.layout.timeline.row + 2, column: grown.layout.timeline.right - SessionMapView.width,
+                         width: SessionMapView.width, height: grown.layout.timelineRows)
+        var mapBuffer = ScreenBuffer(width: 200, height: 60)
+        let mapFrame = Sampler.time(context.pick(full: SamplingPlan(minSamples: 2_000, minSeconds: 1, maxSeconds: 10),
+                                                 quick: SamplingPlan(minSamples: 200, minSeconds: 0.1, maxSeconds: 1))) {
+            SessionMapView(model: grown).render(into: &mapBuffer, rect: strip)
+        }
+
         let twoMillis = Target.atMost(nanoseconds: 2_000_000)
         let rows = [
             ReportRow(
@@ -151,6 +192,21 @@ enum TUIBenchmarks {
                 target: .atMost(nanoseconds: 300_000_000),
                 baseline: "reading every row: \(Quantity.duration(loadAll))",
                 ratio: "\(Quantity.multiple(loadAll / statsTable.median)) faster"),
+            ReportRow(
+                "session map (M) on the \(events)-event session with \(Quantity.grouped(Double(ranges))) dropped "
+                    + "ranges: the 200×60 frame after M", .nanoseconds(mapKey.median),
+                detail: "max \(Quantity.duration(mapKey.maximum)) of \(mapKey.count); the map is computed off the UI "
+                    + "thread meanwhile", target: twoMillis),
+            ReportRow(
+                "session map (M) on the \(events)-event session with \(Quantity.grouped(Double(ranges))) dropped "
+                    + "ranges: every event mapped, the map on screen", .nanoseconds(mapFirst.median),
+                detail: "max \(Quantity.duration(mapFirst.maximum)) of \(mapFirst.count); one narrow SQL pass "
+                    + "(`SessionReader.sessionMap`)", target: .atMost(nanoseconds: 300_000_000),
+                baseline: "reading every row: \(Quantity.duration(loadAll))",
+                ratio: "\(Quantity.multiple(loadAll / mapFirst.median)) faster"),
+            ReportRow(
+                "session map (M): its per-frame update (the strip redrawn, rescaled to a grown session)",
+                .nanoseconds(mapFrame.median), detail: "p99 \(Quantity.duration(mapFrame.p99))", target: twoMillis),
         ]
         return AreaReport(
             title: "TUI",
@@ -162,11 +218,16 @@ enum TUIBenchmarks {
                 feeds ↑/↓ through `handle(_:)` before each timed frame, so the detail pane is rebuilt for another \
                 event. Open: a `SessionTimelineSource` over the seek benchmark's \(events)-event session file and \
                 a new `TimelineApp` rendering its first frame, timed together from scratch each time (page cache \
-                warm). Baseline: reading every row of that session through `SessionReader.events`. The same open of \
+                warm; the session map it starts computing off the UI thread is let finish after the timing). Baseline: reading every row of that session through `SessionReader.events`. The same open of \
                 a session of as many events in which the app's outbox coalesced every \(rangeEvery) events (a \
                 `dropped` row, two actions without a patch, a `coalesced` snapshot), against the plain one. Stats \
                 view: on that session's first frame, `S` through `handle(_:)` and the next frame (timed), then \
-                waiting for the table and rendering it (timed from the key), each time on a new source and app.
+                waiting for the table and rendering it (timed from the key), each time on a new source and app. \
+                Session map: a new source and app on the session with dropped ranges, its first frame drawn with \
+                the map hidden, then `M` and the next frame (timed), then waiting for the map (computed off the UI \
+                thread) and the frame showing it (timed from the key); its per-frame update is \
+                `SessionMapView.render` alone, on a model whose session grew by 1,000 events since the map was \
+                computed (each row gathers the old buckets under it).
                 """,
             rows: rows)
     }
