@@ -19,6 +19,7 @@ struct IntegrationSnippetTests {
         ("import Observation", "samples/integrations/recorder/CounterModel.swift"),
         (".package(url: \"<this repository's URL>\", branch: \"main\"),", nil),  // a fragment of a Package.swift
         ("import Rewind", "samples/integrations/recorder/ReleaseBuilds.swift"),
+        ("import Foundation", "samples/integrations/recorder/BugReports.swift"),
     ]
 
     /// The text of each ```swift block of the page, without its fences.
