@@ -223,4 +223,18 @@ struct CaptureEndToEndTests {
         #expect(lines.last == ["type": "goodbye", "seq": 3], "the offline part ends where the daemon took over")
         #expect(try captures(in: root).count == 1, "nothing more is captured while the daemon records")
     }
+
+    @Test("capture with no recent actions kept says how to keep them, and writes nothing")
+    func captureWithNothingKept() throws {
+        let root = try directory("nothing-kept")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let app = try ChildProcess(Executables.path("counter"), ["--script", try script(["increment", "capture"], in: root)],
+                                   environment: ["REWIND_URL": unreachable, "XDG_STATE_HOME": root.path])
+        #expect(app.waitForExit() == 0)
+        #expect(app.stderrLines.contains { $0.contains("cannot capture the last actions: none are kept (captureRecentActions is 0: set REWIND_CAPTURE_RECENT=N") },
+                "\(app.stderrLines)")
+        #expect(app.stderrLines.contains { $0.contains("nothing captured") })
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("rewind").path))
+    }
 }
+

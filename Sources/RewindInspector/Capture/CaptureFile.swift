@@ -65,9 +65,15 @@ final class CaptureFile {
     }
 }
 
-/// A capture file could not be created or written (a full disk, a read-only directory, permissions).
+/// A capture file could not be created or written (a full disk, a read-only directory, permissions), or there was
+/// nothing to write.
 struct CaptureWriteError: Error, CustomStringConvertible {
-    /// The file or directory.
+    /// `captureNow` with no recent actions kept.
+    static let noneKept = CaptureWriteError(
+        path: "", doing: "capture the last actions",
+        reason: "none are kept (captureRecentActions is 0: set REWIND_CAPTURE_RECENT=N to keep the last N)")
+
+    /// The file or directory ("" when the failure is not about one).
     var path: String
     /// What was being done: "create", "write", "create the directory".
     var doing: String
@@ -75,6 +81,6 @@ struct CaptureWriteError: Error, CustomStringConvertible {
     var reason: String
 
     var description: String {
-        "cannot \(doing) \(path): \(reason)"
+        path.isEmpty ? "cannot \(doing): \(reason)" : "cannot \(doing) \(path): \(reason)"
     }
 }

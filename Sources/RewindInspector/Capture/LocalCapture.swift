@@ -125,10 +125,7 @@ final class LocalCapture {
     /// Writes the kept recent actions to a new capture file (reason `trigger`, `note` the app's words) and returns its
     /// location.
     func writeRecent(note: String, sources: [String]) -> Result<URL, CaptureWriteError> {
-        guard let recent else {
-            return .failure(CaptureWriteError(path: directory.url.path, doing: "capture recent actions into",
-                                              reason: "captureRecentActions is 0 (set REWIND_CAPTURE_RECENT)"))
-        }
+        guard let recent else { return .failure(CaptureWriteError.noneKept) }
         guard let window = recent.capture() else {
             return .failure(CaptureWriteError(path: directory.url.path, doing: "capture recent actions into",
                                               reason: "the last actions outgrew the memory kept for them"))

@@ -414,9 +414,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         captureRequests.removeAll { request in
             guard force || drained || now - request.asked >= 0.5 else { return false }
             guard let capture else {
-                request.answer(.failure(CaptureWriteError(
-                    path: "-", doing: "capture recent actions",
-                    reason: "captureRecentActions is 0 (set REWIND_CAPTURE_RECENT)")))
+                request.answer(.failure(CaptureWriteError.noneKept))
                 return true
             }
             request.answer(capture.writeRecent(note: request.note, sources: frames.sources.texts))
