@@ -148,12 +148,12 @@ package struct CaptureImport: Sendable {
                 endsWithGoodbye = false
                 while let next = try reader.nextMessage() {
                     let message = next.message
-                    if let time = message.firstEventTime { clock.advance(to: time) }
+                    if let time = message.firstActionTime { clock.advance(to: time) }
                     // Each row is written as soon as it is made, so that a batch's rows let go of their states
                     // before the next patch applies (in place).
                     ingest.receive(message, bytes: next.bytes, on: connection, at: clock, handingOverTo: carryOut)
                     if let failure { throw failure }
-                    if let time = message.lastEventTime { clock.advance(to: time) }
+                    if let time = message.lastActionTime { clock.advance(to: time) }
                     // No app waits for acknowledgments: what the machine keeps for them is let go at once.
                     _ = ingest.committed(through: ingest.nextIndex - 1, at: clock)
                     if case .goodbye = message { endsWithGoodbye = true } else { endsWithGoodbye = false }
@@ -180,25 +180,5 @@ extension IngestClock {
         guard time > wall else { return }
         monotonic += time - wall
         wall = time
-    }
-}
-
-extension AppMessage {
-    /// The `time` of the first action the message carries, nil for a message without actions.
-    fileprivate var firstEventTime: Double? {
-        switch self {
-        case .action(let event): return event.time
-        case .batch(let events): return events.first?.time
-        default: return nil
-        }
-    }
-
-    /// The `time` of the last action the message carries, nil for a message without actions.
-    fileprivate var lastEventTime: Double? {
-        switch self {
-        case .action(let event): return event.time
-        case .batch(let events): return events.map(\.time).max()
-        default: return nil
-        }
     }
 }

@@ -134,7 +134,7 @@ final class LocalCapture {
         // The file starts with the state before its first action: it was created, as far as a reader's clock goes,
         // no later than that action.
         var created = Date()
-        if let first = window.messages.lazy.compactMap(Self.firstActionTime).first,
+        if let first = window.messages.lazy.compactMap({ try? WireCodec.decodeAppMessage($0).firstActionTime }).first,
            first < created.timeIntervalSince1970 {
             created = Date(timeIntervalSince1970: first)
         }
@@ -152,15 +152,6 @@ final class LocalCapture {
             return .success(url)
         } catch {
             return .failure(error)
-        }
-    }
-
-    /// The `time` of the first action a frame carries, nil for a frame without one.
-    private static func firstActionTime(_ frame: [UInt8]) -> Double? {
-        switch try? WireCodec.decodeAppMessage(frame) {
-        case .action(let event)?: return event.time
-        case .batch(let events)?: return events.first?.time
-        default: return nil
         }
     }
 

@@ -312,8 +312,9 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
 
     /// Drains what the outbox holds (waiting on the poll schedule, or parked after a quiet spell, never past `until`),
     /// turns it into frames, publishes, and lets the outbox's charge go. `offline`: no daemon is connected, and the
-    /// frames go to the local capture (``LocalCapture``).
-    private func drainOutbox(offline: Bool, until deadline: Double = .infinity) {
+    /// frames go to the local capture (``LocalCapture``). Returns false when there was nothing to drain.
+    @discardableResult
+    private func drainOutbox(offline: Bool, until deadline: Double = .infinity) -> Bool {
         owner.check()
         let now = monotonicSeconds()
         let parking = now - lastEntrySeen >= pollSchedule.parkAfter
@@ -344,6 +345,7 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         // it held (see ``deliveryVerdict``).
         publish()
         outbox.release(drained.charge)
+        return !drained.entries.isEmpty || drained.lostAfter > 0
     }
 
     /// Reads the process's resident memory (at most once a millisecond) and has the outbox refuse states while it grew
@@ -388,19 +390,8 @@ final class InspectorPipeline<State: Sendable, Action: Sendable>: @unchecked Sen
         case .waiting, .connecting, .stopped:
             break
         }
-        while true {
-            let drained = outbox.drain(waitingUpTo: 0, limit: configuration.maxBatchEvents)
-            if drained.entries.isEmpty && drained.lostAfter == 0 { break }
-            capture.willCaptureOffline(seq: frames.baselineSeq, state: frames.baseline, sources: frames.sources.texts,
-                                       firstDispatchNanos: drained.entries.first?.finishedNanos,
-                                       daemonURL: configuration.url)
-            frames.frame(drained, now: monotonicSeconds(), emit: handOver)
-            delivery.handed(through: frames.latestSeq)
-            capture.turnEnded(rangeOpen: frames.rangeOpen, seq: frames.baselineSeq, state: frames.baseline,
-                              latestSeq: frames.latestSeq)
-            publish()
-            outbox.release(drained.charge)
-        }
+        // The outbox is closed: each turn takes what is left without waiting.
+        while drainOutbox(offline: true, until: monotonicSeconds()) {}
         capture.endOfflinePart(goodbyeSeq: frames.rangeOpen ? nil : frames.latestSeq)
     }
 
