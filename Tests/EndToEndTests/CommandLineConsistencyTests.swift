@@ -47,7 +47,9 @@ struct CommandLineConsistencyTests {
         defer { app.closeInput() }
         let prefix = String(id.rawValue.prefix(id.rawValue.count - 4))
 
+        let observers = harness.daemon.events.observerCount
         let tail = try ChildProcess(Executables.path("rewind"), ["tail", prefix, "--json", "--port", port])
+        try #require(harness.waitForEventObservers(observers + 1), "tail never subscribed: \(tail.stderrLines)")
         let jump = try rewind(["jump", prefix, "0", "--port", port])
         #expect(jump.status == 0, "\(jump.err)")
         #expect(jump.out.first?.hasPrefix(id.rawValue) == true, "names the whole id: \(jump.out)")

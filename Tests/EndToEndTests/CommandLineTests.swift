@@ -50,8 +50,10 @@ struct CommandLineTests {
         let harness = try DaemonHarness()
         defer { harness.tearDown() }
         let port = "\(harness.port)"
+        let observers = harness.daemon.events.observerCount
         let tail = try ChildProcess(Executables.path("rewind"), ["tail", "--json", "--port", port])
-        usleep(300_000)
+        // Subscribed before the app starts, however slowly the process starts (sanitizers): it sees every event.
+        try #require(harness.waitForEventObservers(observers + 1), "tail never subscribed: \(tail.stderrLines)")
         let app = try ChildProcess(Executables.path("counter"), ["--script", try file("add 2\nadd 3\n"), "--stay"],
                                    environment: ["REWIND_URL": harness.url])
         defer { app.closeInput() }

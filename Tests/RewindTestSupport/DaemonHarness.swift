@@ -67,6 +67,17 @@ package final class DaemonHarness: @unchecked Sendable {
         return nil
     }
 
+    /// Waits until the daemon calls at least `count` event observers (a `rewind tail` started is one once it has
+    /// subscribed), up to `timeout` (stretched by `TestTime.scale`); says whether it did.
+    package func waitForEventObservers(_ count: Int, timeout: Double = 15) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
+        while Date() < deadline {
+            if daemon.events.observerCount >= count { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
     /// The state at the last event of `session`, read back from its file.
     package func lastRecordedState(_ session: LiveSession) throws -> JSONValue {
         daemon.waitUntilIdle()

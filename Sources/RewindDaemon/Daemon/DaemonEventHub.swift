@@ -38,6 +38,14 @@ package final class DaemonEventHub: @unchecked Sendable {  // all state guarded 
         lock.unlock()
     }
 
+    /// How many observers are called: the timeline's, and one per `rewind tail` (tests wait on it to know a tail is
+    /// subscribed).
+    package var observerCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return observers.count
+    }
+
     /// Every event recorded since the daemon started (all sessions).
     package var totalRecorded: UInt64 {
         lock.lock()
