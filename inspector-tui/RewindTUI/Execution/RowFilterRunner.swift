@@ -5,8 +5,8 @@ import Foundation
 /// million events never freezes the screen. Starting a stretch of another filter cancels the running one.
 ///
 /// Threading: every method may be called from any thread (the UI thread, in practice); the work runs on the
-/// runner's serial queue. State is guarded by `condition`.
-final class RowFilterRunner: @unchecked Sendable {  // mutable state guarded by `condition`; the source is Sendable
+/// runner's serial queue (``BackgroundWork``).
+final class RowFilterRunner: Sendable {
     /// A computed (or cancelled, or failed) stretch.
     struct Outcome: Sendable {
         /// The filter the rows are for (its own rows not used).
@@ -20,11 +20,7 @@ final class RowFilterRunner: @unchecked Sendable {  // mutable state guarded by 
     }
 
     private let dataSource: any TimelineDataSource
-    private let queue = DispatchQueue(label: "rewind.timeline.rows")
-    private let condition = NSCondition()
-    private var current: (filter: TimelineRowFilter, progress: TimelineSearchProgress)?
-    private var outcomes: [Outcome] = []
-    private var unfinished = 0
+    private let work = BackgroundWork<TimelineRowFilter, Outcome>(label: "rewind.timeline.rows", keeping: .every)
 
     /// A runner reading `dataSource`.
     init(dataSource: any TimelineDataSource) {
@@ -34,66 +30,37 @@ final class RowFilterRunner: @unchecked Sendable {  // mutable state guarded by 
     /// Computes the rows `filter` shows in `range`, after the stretches already started for the same filter
     /// (a stretch of another filter is cancelled).
     func start(_ filter: TimelineRowFilter, range: ClosedRange<Int>) {
-        let progress = TimelineSearchProgress()
-        condition.lock()
-        if let running = current, !Self.same(running.filter, filter) { running.progress.cancel() }
-        current = (filter, progress)
-        unfinished += 1
-        condition.unlock()
-        queue.async { [self] in
-            var outcome: Outcome
+        work.start(filter, replaces: { !Self.same($0, filter) }) { [dataSource] progress in
             do {
                 let rows = try dataSource.visibleEvents(session: filter.session, filter: filter, in: range,
                                                         progress: progress)
-                outcome = Outcome(filter: filter, range: range, rows: rows, failure: nil)
+                return Outcome(filter: filter, range: range, rows: rows, failure: nil)
             } catch is TimelineSearchProgress.Cancelled {
-                outcome = Outcome(filter: filter, range: range, rows: nil, failure: nil)
+                return Outcome(filter: filter, range: range, rows: nil, failure: nil)
             } catch {
-                outcome = Outcome(filter: filter, range: range, rows: nil, failure: "\(error)")
+                return Outcome(filter: filter, range: range, rows: nil, failure: "\(error)")
             }
-            condition.lock()
-            if current?.progress === progress { current = nil }
-            outcomes.append(outcome)
-            unfinished -= 1
-            condition.broadcast()
-            condition.unlock()
         }
     }
 
     /// Cancels the running stretch, if any.
     func cancel() {
-        condition.lock()
-        current?.progress.cancel()
-        condition.unlock()
+        work.cancel()
     }
 
     /// How far the running stretch got, or nil when none runs.
     var running: (searched: Int, total: Int)? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard let current else { return nil }
-        let fraction = current.progress.fraction
-        return (fraction.searched, fraction.total)
+        work.running.map { ($0.searched, $0.total) }
     }
 
     /// The stretches finished since the last call, in order.
     func takeOutcomes() -> [Outcome] {
-        condition.lock()
-        defer { condition.unlock() }
-        let taken = outcomes
-        outcomes = []
-        return taken
+        work.takeOutcomes()
     }
 
     /// Waits until no stretch is being computed (at most `timeout` seconds); true when none is.
     func waitUntilIdle(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while unfinished > 0 {
-            if !condition.wait(until: deadline) { return unfinished == 0 }
-        }
-        return true
+        work.waitUntilIdle(timeout: timeout)
     }
 
     /// Whether two filters hide the same rows of the same session.

@@ -7,8 +7,8 @@ import Foundation
 /// A search looks from its start to the end of the session in its direction, then wraps around once.
 ///
 /// Threading: every method may be called from any thread (the UI thread, in practice); searches run on the
-/// runner's serial queue. State is guarded by `condition`.
-final class SearchRunner: @unchecked Sendable {  // mutable state guarded by `condition`; the source is Sendable
+/// runner's serial queue (``BackgroundWork``).
+final class SearchRunner: Sendable {
     /// A finished (or cancelled, or failed) search.
     struct Outcome: Sendable {
         /// The search.
@@ -24,11 +24,8 @@ final class SearchRunner: @unchecked Sendable {  // mutable state guarded by `co
     }
 
     private let dataSource: any TimelineDataSource
-    private let queue = DispatchQueue(label: "rewind.timeline.search")
-    private let condition = NSCondition()
-    private var current: (request: TimelineSearchRequest, progress: TimelineSearchProgress)?
-    private var outcome: Outcome?
-    private var unfinished = 0
+    private let work = BackgroundWork<TimelineSearchRequest, Outcome>(label: "rewind.timeline.search",
+                                                                      keeping: .latest)
 
     /// A runner searching `dataSource`.
     init(dataSource: any TimelineDataSource) {
@@ -37,64 +34,30 @@ final class SearchRunner: @unchecked Sendable {  // mutable state guarded by `co
 
     /// Starts `request`, cancelling the search running, if any (its outcome is dropped).
     func start(_ request: TimelineSearchRequest) {
-        let progress = TimelineSearchProgress()
-        progress.overallTotal = request.count
-        condition.lock()
-        current?.progress.cancel()
-        current = (request, progress)
-        outcome = nil
-        unfinished += 1
-        condition.unlock()
-        queue.async { [self] in
-            let result = run(request, progress)
-            condition.lock()
-            if current?.progress === progress {
-                current = nil
-                outcome = result
-            }
-            unfinished -= 1
-            condition.broadcast()
-            condition.unlock()
+        work.start(request, prepare: { $0.overallTotal = request.count }) { [self] progress in
+            run(request, progress)
         }
     }
 
     /// Cancels the running search; true when one was running.
     @discardableResult
     func cancel() -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard let current else { return false }
-        current.progress.cancel()
-        return true
+        work.cancel()
     }
 
     /// The running search and how far it got, or nil.
     var running: (request: TimelineSearchRequest, searched: Int, total: Int)? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard let current else { return nil }
-        let fraction = current.progress.fraction
-        return (current.request, fraction.searched, fraction.total)
+        work.running.map { (request: $0.tag, searched: $0.searched, total: $0.total) }
     }
 
     /// The outcome of the last search, once (nil while it runs, or when already taken).
     func takeOutcome() -> Outcome? {
-        condition.lock()
-        defer { condition.unlock() }
-        let taken = outcome
-        outcome = nil
-        return taken
+        work.takeOutcomes().last
     }
 
     /// Waits until no search runs (at most `timeout` seconds); true when none does.
     func waitUntilIdle(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while unfinished > 0 {
-            if !condition.wait(until: deadline) { return unfinished == 0 }
-        }
-        return true
+        work.waitUntilIdle(timeout: timeout)
     }
 
     /// The search itself, on the runner's queue.

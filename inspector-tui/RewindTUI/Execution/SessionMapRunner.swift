@@ -6,8 +6,8 @@ import RewindSessionFile
 /// one (it stops at its next check, and reports nothing).
 ///
 /// Threading: every method may be called from any thread (the UI thread, in practice); the work runs on the
-/// runner's serial queue. State is guarded by `condition`.
-final class SessionMapRunner: @unchecked Sendable {  // mutable state guarded by `condition`; the source is Sendable
+/// runner's serial queue (``BackgroundWork``).
+final class SessionMapRunner: Sendable {
     /// A finished (or failed) computation.
     struct Outcome: Sendable {
         /// What it was asked.
@@ -19,11 +19,7 @@ final class SessionMapRunner: @unchecked Sendable {  // mutable state guarded by
     }
 
     private let dataSource: any TimelineDataSource
-    private let queue = DispatchQueue(label: "rewind.timeline.map")
-    private let condition = NSCondition()
-    private var current: TimelineSearchProgress?
-    private var outcomes: [Outcome] = []
-    private var unfinished = 0
+    private let work = BackgroundWork<SessionMapState.Request, Outcome>(label: "rewind.timeline.map", keeping: .every)
 
     /// A runner reading `dataSource`.
     init(dataSource: any TimelineDataSource) {
@@ -32,27 +28,14 @@ final class SessionMapRunner: @unchecked Sendable {  // mutable state guarded by
 
     /// Computes what `request` asks (a running computation is cancelled).
     func start(_ request: SessionMapState.Request) {
-        let progress = TimelineSearchProgress()
-        condition.lock()
-        current?.cancel()
-        current = progress
-        unfinished += 1
-        condition.unlock()
-        queue.async { [self] in
-            let outcome: Outcome?
+        work.start(request) { [self] progress in
             do {
-                outcome = Outcome(request: request, map: try compute(request, progress: progress), failure: nil)
+                return Outcome(request: request, map: try compute(request, progress: progress), failure: nil)
             } catch is TimelineSearchProgress.Cancelled {
-                outcome = nil
+                return nil
             } catch {
-                outcome = Outcome(request: request, map: nil, failure: "\(error)")
+                return Outcome(request: request, map: nil, failure: "\(error)")
             }
-            condition.lock()
-            if current === progress { current = nil }
-            if let outcome { outcomes.append(outcome) }
-            unfinished -= 1
-            condition.broadcast()
-            condition.unlock()
         }
     }
 
@@ -74,29 +57,16 @@ final class SessionMapRunner: @unchecked Sendable {  // mutable state guarded by
 
     /// Cancels the running computation, if any.
     func cancel() {
-        condition.lock()
-        current?.cancel()
-        current = nil
-        condition.unlock()
+        work.cancel()
     }
 
     /// The computations finished since the last call, in order.
     func takeOutcomes() -> [Outcome] {
-        condition.lock()
-        defer { condition.unlock() }
-        let taken = outcomes
-        outcomes = []
-        return taken
+        work.takeOutcomes()
     }
 
     /// Waits until nothing is being computed (at most `timeout` seconds); true when nothing is.
     func waitUntilIdle(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while unfinished > 0 {
-            if !condition.wait(until: deadline) { return unfinished == 0 }
-        }
-        return true
+        work.waitUntilIdle(timeout: timeout)
     }
 }

@@ -6,8 +6,8 @@ import RewindSessionFile
 /// one.
 ///
 /// Threading: every method may be called from any thread (the UI thread, in practice); the work runs on the
-/// runner's serial queue. State is guarded by `condition`.
-final class StatsRunner: @unchecked Sendable {  // mutable state guarded by `condition`; the source is Sendable
+/// runner's serial queue (``BackgroundWork``).
+final class StatsRunner: Sendable {
     /// A finished (or failed, or cancelled) computation.
     struct Outcome: Sendable {
         /// The session it was for.
@@ -19,11 +19,7 @@ final class StatsRunner: @unchecked Sendable {  // mutable state guarded by `con
     }
 
     private let dataSource: any TimelineDataSource
-    private let queue = DispatchQueue(label: "rewind.timeline.stats")
-    private let condition = NSCondition()
-    private var current: TimelineSearchProgress?
-    private var outcome: Outcome?
-    private var unfinished = 0
+    private let work = BackgroundWork<String, Outcome>(label: "rewind.timeline.stats", keeping: .latest)
 
     /// A runner reading `dataSource`.
     init(dataSource: any TimelineDataSource) {
@@ -32,58 +28,30 @@ final class StatsRunner: @unchecked Sendable {  // mutable state guarded by `con
 
     /// Computes the statistics of `session`'s first `count` events (a running computation is cancelled).
     func start(session: String, count: Int) {
-        let progress = TimelineSearchProgress()
-        condition.lock()
-        current?.cancel()
-        current = progress
-        unfinished += 1
-        condition.unlock()
-        queue.async { [self] in
-            let result: Outcome?
+        work.start(session) { [dataSource] progress in
             do {
                 let statistics = try dataSource.labelStatistics(session: session, count: count, progress: progress)
-                result = Outcome(session: session, statistics: statistics, failure: nil)
+                return Outcome(session: session, statistics: statistics, failure: nil)
             } catch is TimelineSearchProgress.Cancelled {
-                result = nil
+                return nil
             } catch {
-                result = Outcome(session: session, statistics: nil, failure: "\(error)")
+                return Outcome(session: session, statistics: nil, failure: "\(error)")
             }
-            condition.lock()
-            if current === progress {
-                current = nil
-                if let result { outcome = result }
-            }
-            unfinished -= 1
-            condition.broadcast()
-            condition.unlock()
         }
     }
 
     /// Cancels the running computation, if any.
     func cancel() {
-        condition.lock()
-        current?.cancel()
-        current = nil
-        condition.unlock()
+        work.cancel()
     }
 
     /// The computation finished since the last call, if any.
     func takeOutcome() -> Outcome? {
-        condition.lock()
-        defer { condition.unlock() }
-        let taken = outcome
-        outcome = nil
-        return taken
+        work.takeOutcomes().last
     }
 
     /// Waits until nothing is being computed (at most `timeout` seconds); true when nothing is.
     func waitUntilIdle(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while unfinished > 0 {
-            if !condition.wait(until: deadline) { return unfinished == 0 }
-        }
-        return true
+        work.waitUntilIdle(timeout: timeout)
     }
 }
