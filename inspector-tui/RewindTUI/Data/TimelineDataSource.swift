@@ -94,6 +94,15 @@ package protocol TimelineDataSource: AnyObject, Sendable {
     /// each event's state with the one before it: right, but reads every state (for small in-memory sources).
     func history(session: String, pointer: JSONPointer, through index: Int) throws -> [Int]
 
+    /// The values at `pointers` in the state after each event of `indices` (0: the initial state), each on its own
+    /// branch, in the order of `indices`: one array per index, one value per pointer (`unknown` where the state after
+    /// the event is not recorded). What the pinned watches show beside the rows and the value plot draws. Called on
+    /// the pinned-values and plot threads, never the UI thread; stops with `TimelineSearchProgress.Cancelled` soon
+    /// after `progress` is cancelled. Default: `TimelineDataSource+Values.swift`.
+    func values(
+        session: String, pointers: [JSONPointer], after indices: [Int], progress: TimelineSearchProgress
+    ) throws -> [[RecordedValue]]
+
     /// What each label of events 1…`count` cost — count, reducer times, patch bytes — most frequent first (the
     /// stats view, `S`). Called on the stats thread, never the UI thread: it may take long; reports to `progress`
     /// and stops with `TimelineSearchProgress.Cancelled` once it is cancelled. The default reads rows in chunks

@@ -39,6 +39,7 @@ package final class SessionTimelineSource: TimelineDataSource, @unchecked Sendab
     private var readers: [String: SessionReader] = [:]
     private var annotations: [String: SessionAnnotations] = [:]
     private var searches: [String: SessionSearch] = [:]
+    private var valuesReaders: [String: SessionReader] = [:]
     private var cachedSessions: [TimelineSession] = []
     private var sessionsReadAt = -Double.infinity
     private var rateSamples: [(time: Double, total: UInt64)] = []
@@ -133,6 +134,7 @@ package final class SessionTimelineSource: TimelineDataSource, @unchecked Sendab
         readers[session] = nil
         annotations[session] = nil
         searches[session] = nil
+        valuesReaders[session] = nil
         sessionsReadAt = -Double.infinity  // the next `sessions()` lists the directory again
         lock.unlock()
         do {
@@ -248,6 +250,17 @@ package final class SessionTimelineSource: TimelineDataSource, @unchecked Sendab
         let search = try reader.makeSearch()
         searches[session] = search
         return search
+    }
+
+    /// The session's values reader: a connection of its own, opened once, for the pinned watches' and the value
+    /// plot's reads (`SessionTimelineSource+Values.swift`), which run off the UI thread and keep its reader free.
+    func valuesReader(_ session: String) throws -> SessionReader {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = valuesReaders[session] { return cached }
+        let reader = try store.openSession(try SessionID(validating: session))
+        valuesReaders[session] = reader
+        return reader
     }
 
     /// A reader of the session with a connection of its own, for work off the UI thread that holds it long (the
