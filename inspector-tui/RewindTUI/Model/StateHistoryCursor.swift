@@ -10,13 +10,16 @@ package struct StateHistoryCursor: Sendable, Hashable {
     package var events: [Int]
     /// The position in `events` of the event selected.
     package var position: Int
+    /// The event the history was asked at (the newest event it looks at; the value plot's strip ends there).
+    package var through: Int
 
-    /// A cursor at `position`.
-    package init(session: String, path: String, events: [Int], position: Int) {
+    /// A cursor at `position`; `through` defaults to the newest change.
+    package init(session: String, path: String, events: [Int], position: Int, through: Int? = nil) {
         self.session = session
         self.path = path
         self.events = events
         self.position = position
+        self.through = max(through ?? events.first ?? 0, events.first ?? 0)
     }
 
     /// The status line's text: the location, how many events changed it, the first few, and where the user is.
