@@ -56,7 +56,7 @@ struct ValuePlotAndPinsTmuxTests {
         tmux.send("G", "3", "Tab", "g")
         #expect(tmux.waitForScreen { $0.contains("count: 24") } != nil, "\(tmux.screen)")
         tmux.send("b")
-        let plotted = try #require(tmux.waitForScreen { $0.contains("min 1 · max 24") && $0.contains("▲ #7 = 24") },
+        let plotted = try #require(tmux.waitForScreen { $0.contains("▲ #7 = 24 · min 1 · max 24") },
                                    "\(tmux.screen)")
         #expect(plotted.contains("█"), "the largest value fills its column: \(plotted)")
         #expect(plotted.split(separator: "\n").contains { $0.contains("▲") && $0.contains("#1") && !$0.contains("min") },

@@ -61,7 +61,7 @@ struct HistoryPlotTests {
         let frame = app.renderOnce(width: 100, height: 30)
         let lines = Self.plotLines(frame, path: "/count", rows: 4)
         #expect(lines.count == 4, "\(frame)")
-        #expect(lines.first?.contains("/count · 9 changes · min 1 · max 20 · ▲ #11 = 20 (9/9)") == true, "\(lines)")
+        #expect(lines.first?.contains("/count · ▲ #11 = 20 · min 1 · max 20 · 9/9 changes") == true, "\(lines)")
         #expect(lines[1].contains("█"), "the largest value fills its column: \(lines)")
         #expect(lines[3].contains("#1") && lines[3].contains("#11") && lines[3].contains("▲"), "\(lines)")
         // The marker stands under the last column; b moves it one column left, to event 8's value.
@@ -69,7 +69,7 @@ struct HistoryPlotTests {
         app.handle(.character("b"))
         #expect(app.model.cursor == 8)
         let older = Self.plotLines(app.renderOnce(width: 100, height: 30), path: "/count", rows: 4)
-        #expect(older.first?.contains("▲ #8 = 7 (8/9)") == true, "\(older)")
+        #expect(older.first?.contains("/count · ▲ #8 = 7 · min 1 · max 20 · 8/9 changes") == true, "\(older)")
         let markerAfter = try #require(older.last?.firstIndex(of: "▲"))
         #expect(older[3].distance(from: older[3].startIndex, to: markerAfter)
                 < lines[3].distance(from: lines[3].startIndex, to: markerBefore))
@@ -92,7 +92,7 @@ struct HistoryPlotTests {
         #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(app.model.historyPlot?.answer?.isNumeric == false)
         let lines = Self.plotLines(app.renderOnce(width: 100, height: 30), path: "/mode", rows: 4)
-        #expect(lines.first?.contains("/mode · 2 changes along #0–#8 (not numbers) · ▲ #6 (2/2)") == true, "\(lines)")
+        #expect(lines.first?.contains("/mode · ▲ #6 · along #0–#8 (not numbers) · 2/2 changes") == true, "\(lines)")
         // Events 0…8, one column each: a change at 4, the selected one at 6.
         #expect(lines[2].trimmingCharacters(in: .whitespaces) == "····│·◆··", "\(lines)")
         let marker = lines[3].trimmingCharacters(in: .whitespaces)
@@ -116,7 +116,7 @@ struct HistoryPlotTests {
         source.open()
         #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         let plotted = Self.plotLines(app.renderOnce(width: 100, height: 30), path: "/count", rows: 4)
-        #expect(plotted.first?.contains("min 1 · max 20 · ▲ #8 = 7") == true, "\(plotted)")
+        #expect(plotted.first?.contains("/count · ▲ #8 = 7 · min 1 · max 20") == true, "\(plotted)")
     }
 
     @Test("the README's capture of the plot is what the renderer draws for the same fixture")
@@ -131,5 +131,39 @@ struct HistoryPlotTests {
         let lines = Self.plotLines(app.renderOnce(width: 100, height: 50), path: "/count", rows: 6)
         let readme = try ValueFixtures.readmeBlock(after: "<!-- value plot capture -->")
         #expect(lines == readme, "rendered:\n\(lines.joined(separator: "\n"))")
+    }
+}
+
+@Suite("A long value history: the newest changes at once, the rest with the plot")
+struct LongHistoryPlotTests {
+    @Test("b reads the newest 1,000 changes on the UI thread; the plot thread reads all 1,500, and the list grows")
+    func partialThenWhole() throws {
+        let source = InMemoryTimelineDataSource(header: TimelineHeader(caption: "long"))
+        source.addSession(id: "s-long", appName: "long", startedAt: Fixtures.start, status: .ended, initialState: ["n": 0])
+        for index in 1...1_500 {
+            _ = try? source.append(session: "s-long", time: Fixtures.start + Double(index), label: "tick",
+                                   patch: JSONPatch([.replace(path: JSONPointer(tokens: ["n"]), value: .int(Int64(index)))]))
+        }
+        let app = TimelineApp(dataSource: source, actions: RecordingActions(), initialSession: "s-long",
+                              environment: [:], clock: { 0 },
+                              pinFile: PinFile(url: ValueFixtures.temporaryConfigDirectory().appendingPathComponent("pins.json")))
+        _ = app.renderOnce(width: 100, height: 30)
+        app.handle(.character("G"))
+        app.handle(.character("3"))
+        app.handle(.tab)
+        app.handle(.character("g"))
+        app.handle(.character("b"))
+        let first = try #require(app.model.history)
+        #expect(first.events.count == StateHistoryCursor.firstReadLimit && !first.complete)
+        #expect(first.summary.hasPrefix("/n changed by more than 1000 events, newest first: [#1500] #1499"),
+                "\(first.summary)")
+        #expect(app.waitForCommands(timeout: TestTime.seconds(20)))
+        let whole = try #require(app.model.history)
+        #expect(whole.complete && whole.events == Array((1...1_500).reversed()))
+        #expect(app.model.status?.text.hasPrefix("/n changed by 1500 events") == true, "\(app.model.status?.text ?? "")")
+        let lines = HistoryPlotTests.plotLines(app.renderOnce(width: 100, height: 30), path: "/n", rows: 4)
+        #expect(lines.first?.contains("/n · ▲ #1500 = 1500 · min ") == true, "\(lines)")
+        #expect(lines.first?.contains("· max 1500 · 1,500/1,500 changes") == true, "\(lines)")
+        #expect(app.model.historyPlot?.answer?.events == nil, "the list lives in the history, not twice")
     }
 }

@@ -392,7 +392,9 @@ package struct TimelineController {
            line?.path == nil || line?.path == history.path {
             let next = history.position + (older ? 1 : -1)
             guard history.events.indices.contains(next) else {
-                model.status = StatusMessage((older ? "no older change; " : "no newer change; ") + history.summary)
+                let why = older && !history.complete ? "the older changes are still being read (b again in a moment); "
+                    : older ? "no older change; " : "no newer change; "
+                model.status = StatusMessage(why + history.summary)
                 return
             }
             history.position = next
@@ -406,16 +408,19 @@ package struct TimelineController {
             model.status = StatusMessage("select a node of the State tab first", isError: true)
             return
         }
+        // The newest changes only, on this thread (a few index lookups); the plot thread reads the rest.
+        let limit = StateHistoryCursor.firstReadLimit
         let events: [Int]
         do {
-            events = try dataSource.history(session: session.id, pointer: pointer, through: model.cursor)
+            events = try dataSource.history(session: session.id, pointer: pointer, through: model.cursor,
+                                            limit: limit + 1)
         } catch {
             model.status = StatusMessage("cannot read the history of \(path.isEmpty ? "the state" : path): \(error)",
                                          isError: true)
             return
         }
-        let history = StateHistoryCursor(session: session.id, path: path, events: events, position: 0,
-                                         through: model.cursor)
+        let history = StateHistoryCursor(session: session.id, path: path, events: Array(events.prefix(limit)),
+                                         position: 0, through: model.cursor, complete: events.count <= limit)
         model.history = history
         askHistoryPlot()
         if let newest = events.first, newest != model.cursor {
@@ -432,11 +437,8 @@ package struct TimelineController {
             model.historyPlot = nil
             return
         }
-        let width = model.historyPlotWidth
-        let columns = HistoryPlotColumns(changeCount: history.events.count, width: width)
         model.historyPlot = HistoryPlotState(request: HistoryPlotState.Request(
-            session: history.session, path: history.path, through: history.through,
-            changeCount: history.events.count, width: width, sampledEvents: columns.sampledEvents(history.events)))
+            session: history.session, path: history.path, through: history.through, width: model.historyPlotWidth))
     }
 
     /// The value plot's computation to hand to the plot thread now (marking it handed out), or nil: there is no
@@ -451,15 +453,28 @@ package struct TimelineController {
         guard !plot.handedOut else { return nil }
         plot.handedOut = true
         model.historyPlot = plot
-        return HistoryPlotJob(request: plot.request, events: history.events)
+        return HistoryPlotJob(request: plot.request, events: history.events, complete: history.complete)
     }
 
     /// The plot thread answered `request` (nil: it failed, saying why in `failure`): shown when it is still the plot
-    /// asked.
+    /// asked; a history read only in part (`StateHistoryCursor.complete` false) takes the whole list it brings.
     package mutating func receiveHistoryPlot(
         _ request: HistoryPlotState.Request, answer: HistoryPlotState.Answer?, failure: String?
     ) {
         guard var plot = model.historyPlot, plot.request == request else { return }
+        var answer = answer
+        if let every = answer?.events {
+            // The whole history, read with the plot: the cursor's list grows to it (its newest part is the same).
+            if var history = model.history, history.session == request.session, history.path == request.path,
+               history.through == request.through, !history.complete {
+                let showing = model.status?.text == history.summary
+                history.events = every
+                history.complete = true
+                model.history = history
+                if showing { model.status = StatusMessage(history.summary) }
+            }
+            answer?.events = nil
+        }
         plot.answer = answer
         plot.failure = answer == nil ? failure ?? "cancelled" : nil
         model.historyPlot = plot

@@ -4,7 +4,7 @@ import RewindSessionFile
 /// it answered — the value after each column's change, and the strip of where the changes lie along the session.
 /// Threading: a plain value, owned by the UI thread's model; the answer is computed on the plot thread.
 package struct HistoryPlotState: Sendable, Hashable {
-    /// What the plot thread is asked: the history's session, location and extent, and the columns' events.
+    /// What the plot thread is asked: the history's session, location and extent, and the plot's width.
     package struct Request: Sendable, Hashable {
         /// The session.
         package var session: String
@@ -12,40 +12,34 @@ package struct HistoryPlotState: Sendable, Hashable {
         package var path: String
         /// The event the history was asked at (the strip runs from the initial state to it).
         package var through: Int
-        /// How many changes the history holds.
-        package var changeCount: Int
         /// The plot's width in columns.
         package var width: Int
-        /// The events whose values the columns show, left (oldest) to right.
-        package var sampledEvents: [Int]
 
         /// A request.
-        package init(session: String, path: String, through: Int, changeCount: Int, width: Int, sampledEvents: [Int]) {
+        package init(session: String, path: String, through: Int, width: Int) {
             self.session = session
             self.path = path
             self.through = through
-            self.changeCount = changeCount
             self.width = width
-            self.sampledEvents = sampledEvents
-        }
-
-        /// The columns of the plot.
-        package var columns: HistoryPlotColumns {
-            HistoryPlotColumns(changeCount: changeCount, width: width)
         }
     }
 
     /// What the plot thread answers.
     package struct Answer: Sendable, Hashable {
-        /// The value after each sampled event, left to right.
+        /// The value after each column's change (`HistoryPlotColumns`), left to right.
         package var values: [RecordedValue]
-        /// For each of `width` slices of the events 0…`through`, whether a change lies in it.
+        /// For each of `width` slices of the events 0…`through` (fewer when there are fewer events), whether a
+        /// change lies in it.
         package var strip: [Bool]
+        /// Every change, newest first, when the history the plot was asked for held only the newest ones
+        /// (`StateHistoryCursor.complete` false): the controller moves them into the history and drops them here.
+        package var events: [Int]?
 
         /// An answer.
-        package init(values: [RecordedValue], strip: [Bool]) {
+        package init(values: [RecordedValue], strip: [Bool], events: [Int]? = nil) {
             self.values = values
             self.strip = strip
+            self.events = events
         }
 
         /// Whether the values are drawn as a plot: at least one is a number, and every value there is (absent and

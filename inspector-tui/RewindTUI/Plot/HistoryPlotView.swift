@@ -2,7 +2,7 @@ import Foundation
 import RewindSessionFile
 
 /// The value plot at the bottom of the State tab while `b`/`B` step through a node's changes: a title (the location,
-/// how many changes, the smallest and largest value, the selected change), then
+/// the selected change and its value, the smallest and largest value, which change of how many: `k/N changes`), then
 /// - when the values are numbers, a bar chart of the value after each change, oldest left, newest right, in the
 ///   eight block characters ▁▂▃▄▅▆▇█ (one to four rows high; a column stands for a run of changes when there are
 ///   more changes than columns, and shows the value after the newest of them);
@@ -33,30 +33,33 @@ package struct HistoryPlotView {
         let markerRow = rect.bottom - 1
         let place = history.path.isEmpty ? "the state" : history.path
         let count = history.events.count == 1 ? "1 change" : "\(Formatting.grouped(history.events.count)) changes"
-        var title = [TextSpan(place, CellStyle(bold: true)), TextSpan(" · \(count)", Theme.dim)]
+        var title = [TextSpan(place, CellStyle(bold: true))]
         defer { buffer.put(title, row: rect.row, column: rect.column + 1, width: rect.width - 2) }
         guard let answer = plot.answer else {
+            title.append(TextSpan(" · \(count)", Theme.dim))
             title.append(TextSpan(plot.failure.map { " · cannot read the values: \($0)" } ?? " · reading values…",
                                   plot.failure == nil ? Theme.dim : Theme.error))
             return
         }
+        // The selected change first, the extent next, the count last: a narrow pane cuts the least useful part.
         if answer.isNumeric {
             title += renderPlot(answer.values, chart: chart, markerRow: markerRow, into: &buffer)
         } else {
-            title.append(TextSpan(" along #0–#\(history.through) (not numbers)", Theme.dim))
             title += selectedTitle(value: nil)
+            title.append(TextSpan(" · along #0–#\(history.through) (not numbers)", Theme.dim))
             renderStrip(answer.strip, chart: chart, markerRow: markerRow, into: &buffer)
+        }
+        if history.events.indices.contains(history.position) {
+            title.append(TextSpan(" · \(Formatting.grouped(history.events.count - history.position))/\(count)",
+                                  Theme.dim))
         }
     }
 
-    /// The selected change: ` · ▲ #E k/N` and, when known, its value.
+    /// The selected change: ` · ▲ #E` and, when known, its value (` = V`).
     private func selectedTitle(value: String?) -> [TextSpan] {
         guard history.events.indices.contains(history.position) else { return [] }
-        let event = history.events[history.position]
-        let place = "\(history.events.count - history.position)/\(history.events.count)"
-        var spans = [TextSpan(" · ▲ #\(event)", CellStyle(bold: true))]
+        var spans = [TextSpan(" · ▲ #\(history.events[history.position])", CellStyle(bold: true))]
         if let value { spans.append(TextSpan(" = \(value)", Theme.jsonNumber)) }
-        spans.append(TextSpan(" (\(place))", Theme.dim))
         return spans
     }
 
@@ -65,7 +68,7 @@ package struct HistoryPlotView {
     ) -> [TextSpan] {
         let numbers = values.compactMap(\.number)
         guard let low = numbers.min(), let high = numbers.max() else { return [] }
-        let columns = plot.request.columns
+        let columns = HistoryPlotColumns(changeCount: history.events.count, width: plot.request.width)
         let cellWidth = min(3, max(1, chart.width / max(1, columns.count)))
         let barWidth = cellWidth >= 2 ? cellWidth - 1 : 1
         let steps = chart.height * Self.levels.count
@@ -99,8 +102,8 @@ package struct HistoryPlotView {
                  row: markerRow, chart: chart, used: min(chart.width, columns.count * cellWidth), into: &buffer)
         let sampled = columns.sampledPosition(ofColumn: selected) == history.position
         let value = sampled && values.indices.contains(selected) ? values[selected].number.map(Self.label) : nil
-        return [TextSpan(" · min \(Self.label(low)) · max \(Self.label(high))", Theme.dim)]
-            + selectedTitle(value: value)
+        return selectedTitle(value: value)
+            + [TextSpan(" · min \(Self.label(low)) · max \(Self.label(high))", Theme.dim)]
     }
 
     private func renderStrip(_ strip: [Bool], chart: Rect, markerRow: Int, into buffer: inout ScreenBuffer) {

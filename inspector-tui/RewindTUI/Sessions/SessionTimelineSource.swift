@@ -175,11 +175,14 @@ package final class SessionTimelineSource: TimelineDataSource, @unchecked Sendab
     /// The state of the event's branch before it: the main line's state after `index - 1`, or for a recomputed
     /// row its branch's state after the previous row of that branch (nil for the branch's first row).
     /// From the session file's path index (`SessionReader.history`), on the event's own branch's lineage.
-    package func history(session: String, pointer: JSONPointer, through index: Int) throws -> [Int] {
-        let reader = try reader(session)
+    /// A limited read (the UI thread's) goes through the UI's reader; the whole list (the plot thread's, seconds for
+    /// half a million changes) through the values reader, which leaves the UI's free.
+    package func history(session: String, pointer: JSONPointer, through index: Int, limit: Int?) throws -> [Int] {
+        let reader = try limit == nil ? valuesReader(session) : reader(session)
         guard index > 0 else { return [] }
         let branch = try reader.event(at: Int64(index)).branch
-        return try reader.history(of: pointer, through: Int64(index), branch: branch).map { Int($0.index) }
+        return try reader.history(of: pointer, through: Int64(index), branch: branch, limit: limit)
+            .map { Int($0.index) }
     }
 
     package func stateBefore(session: String, index: Int) throws -> JSONValue? {
