@@ -3,9 +3,9 @@ import RewindSessionFile
 import RewindTUI
 import RewindWire
 
-/// A data source whose `values` (the pinned watches' and the value plot's reads) wait until `open()` — at most
-/// `TestTime`-free 30 s, so a failing test cannot hang — so that tests see what the screen does while those reads
-/// run off the UI thread. Everything else is forwarded unchanged. Threading: any thread; `gate` and the counter are
+/// A data source whose `values` (the pinned watches' and the value plot's reads) wait until `open()` (at most 30 s,
+/// so that a failing test cannot hang), so that tests see what the screen does while those reads run off the UI
+/// thread. Everything else is forwarded unchanged. Threading: any thread; `gate` and the counter are
 /// thread-safe.
 final class GatedValuesSource: TimelineDataSource, @unchecked Sendable {  // immutable but for `lock`-guarded `started`
     private let wrapped: any TimelineDataSource
@@ -25,6 +25,7 @@ final class GatedValuesSource: TimelineDataSource, @unchecked Sendable {  // imm
     /// How many reads have started waiting.
     var started: Int { lock.withLock { startedCount } }
 
+    // Forwarded unchanged.
     var changeCounter: UInt64 { wrapped.changeCounter }
     func header() -> TimelineHeader { wrapped.header() }
     func sessions() -> [TimelineSession] { wrapped.sessions() }
@@ -35,6 +36,7 @@ final class GatedValuesSource: TimelineDataSource, @unchecked Sendable {  // imm
         try wrapped.eventDetail(session: session, index: index)
     }
     func state(session: String, index: Int) throws -> JSONValue { try wrapped.state(session: session, index: index) }
+    /// Waits for `open()`, then forwards.
     func values(
         session: String, pointers: [JSONPointer], after indices: [Int], progress: TimelineSearchProgress
     ) throws -> [[RecordedValue]] {

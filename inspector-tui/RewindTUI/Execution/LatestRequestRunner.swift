@@ -18,11 +18,17 @@ final class LatestRequestRunner<Request: Sendable, Answer: Sendable>: @unchecked
         let failure: String?
     }
 
+    /// Answers one request on the runner's thread.
     private let work: @Sendable (Request, TimelineSearchProgress) throws -> Answer
+    /// The runner's serial queue (its thread).
     private let queue: DispatchQueue
+    /// Guards the state below; signalled when a read finishes.
     private let condition = NSCondition()
+    /// The running read's progress (to cancel it), if any.
     private var current: TimelineSearchProgress?
+    /// The reads finished and not taken yet.
     private var outcomes: [Outcome] = []
+    /// The reads started and not finished (cancelled ones included).
     private var unfinished = 0
 
     /// A runner whose thread is labelled `label` and answers each request with `work` (which checks the progress it

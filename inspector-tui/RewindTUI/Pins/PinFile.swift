@@ -37,7 +37,9 @@ package struct PinFile: Sendable, Hashable {
 
     /// The file's shape on disk.
     private struct Contents: Codable {
+        /// The file's format: 1.
         var version: Int
+        /// The pinned pointers of each app, by its name.
         var apps: [String: [String]]
     }
 

@@ -17,6 +17,7 @@ package struct HistoryPlotView {
     /// Its plot, as asked and (once read) answered.
     package var plot: HistoryPlotState
 
+    /// The eighths of a row, lowest first.
     private static let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// Creates the view.
@@ -63,6 +64,8 @@ package struct HistoryPlotView {
         return spans
     }
 
+    /// Draws the bar chart of `values` (one per column, oldest left) into `chart` and the marker row; returns the
+    /// title's spans from the selected change on (its value, the smallest and largest value shown).
     private func renderPlot(
         _ values: [RecordedValue], chart: Rect, markerRow: Int, into buffer: inout ScreenBuffer
     ) -> [TextSpan] {
@@ -106,6 +109,8 @@ package struct HistoryPlotView {
             + [TextSpan(" · min \(Self.label(low)) · max \(Self.label(high))", Theme.dim)]
     }
 
+    /// Draws the strip of changes (`strip`: whether a change lies in each slice of the session) on the chart's last
+    /// row, and the marker row.
     private func renderStrip(_ strip: [Bool], chart: Rect, markerRow: Int, into buffer: inout ScreenBuffer) {
         let width = min(strip.count, chart.width)
         guard width > 0 else { return }
