@@ -28,8 +28,9 @@ extension TimelineSearchTmuxTests {
         tmux.send("?")
         #expect(tmux.waitForScreen(timeout: 20) { $0.contains("Keys") } != nil, "\(tmux.screen)")
         tmux.send("Escape")
-        let plotted = try #require(tmux.waitForScreen(timeout: 60) { $0.contains("▲ #500000 = 500000 · min ") && $0.contains(" · max 500000") },
-                                   "\(tmux.screen)")
+        let plotted = try #require(tmux.waitForScreen(timeout: 60) { screen in
+            screen.contains("▲ #500000 = 500000 · min ") && screen.contains(" · max 500000")
+        }, "\(tmux.screen)")
         let plottedAfter = Date().timeIntervalSince(started)
         print("b on /n at event 500,000 of 1,000,000: changes listed after \(Int(listedAfter * 1000)) ms, "
               + "plot on screen after \(Int(plottedAfter * 1000)) ms")

@@ -72,8 +72,9 @@ package final class TimelineApp {
             try job.answer(from: dataSource, progress: progress)
         }
         pinReads = LatestRequestRunner(label: "rewind.timeline.pins") { request, progress in
-            try dataSource.values(session: request.session, pointers: request.pointers.map { (try? JSONPointer($0)) ?? .root },
-                                  after: request.indices, progress: progress)
+            let pointers = request.pointers.map { (try? JSONPointer($0)) ?? .root }
+            return try dataSource.values(session: request.session, pointers: pointers, after: request.indices,
+                                         progress: progress)
         }
         self.pinFile = pinFile ?? PinFile(environment: environment)
         self.environment = environment

@@ -44,7 +44,8 @@ struct PinFileTests {
         let directory = ValueFixtures.temporaryConfigDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = PinFile(environment: ["XDG_CONFIG_HOME": directory.path])
-        try FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(),
+                                                withIntermediateDirectories: true)
         let corrupt = "{\"version\": 1, \"apps\": {\"counter\": \"/count\"}"
         try corrupt.write(to: file.url, atomically: true, encoding: .utf8)
         guard case .corrupt(let problem) = file.load() else {

@@ -29,7 +29,8 @@ struct SessionFileValuesTests {
                 let inside = index > 10 && index < 15
                 let before = state
                 state = index % 2 == 0 ? ["n": .int(Int64(index)), "tag": "even"] : ["n": .int(Int64(index))]
-                recording.append(NewEvent(appSeq: Int64(index), time: time, label: "set", action: ["n": .int(Int64(index))],
+                recording.append(NewEvent(appSeq: Int64(index), time: time, label: "set",
+                                          action: ["n": .int(Int64(index))],
                                           patch: inside ? nil : JSONPatch.diff(from: before, to: state),
                                           meaning: RowMeaning(unknownState: inside ? unknown : nil)),
                                  stateAfter: state)
@@ -41,7 +42,8 @@ struct SessionFileValuesTests {
 
     @Test("values after each asked event, in the order asked: the value, — absent, unknown inside a dropped range")
     func valuesFromTheFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-values-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("rewind-values-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let id = try writeSession(in: directory)
         let source = SessionTimelineSource(store: try SessionStore(directory: directory), daemon: nil, only: id)
@@ -65,13 +67,15 @@ struct SessionFileValuesTests {
 
     @Test("the history of a node, limited to the newest changes or whole, matches the session's changes")
     func limitedHistory() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-values-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("rewind-values-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let id = try writeSession(in: directory)
         let source = SessionTimelineSource(store: try SessionStore(directory: directory), daemon: nil, only: id)
         let pointer = try JSONPointer("/n")
         let whole = try source.history(session: id.rawValue, pointer: pointer, through: 30, limit: nil)
         #expect(whole.first == 30 && whole.contains(15) && !whole.contains(10), "\(whole)")
-        #expect(try source.history(session: id.rawValue, pointer: pointer, through: 30, limit: 3) == Array(whole.prefix(3)))
+        #expect(try source.history(session: id.rawValue, pointer: pointer, through: 30, limit: 3)
+                == Array(whole.prefix(3)))
     }
 }

@@ -8,7 +8,9 @@ import RewindWire
 @Suite("The value plot (b B on a node of the State tab)")
 struct HistoryPlotTests {
     /// Puts `app` on event `event` (the last, 11, by default), State tab, detail pane focused, on the node `path`.
-    static func onNode(_ path: String, at event: Int = 11, in app: TimelineApp, width: Int = 100, height: Int = 30) throws {
+    static func onNode(
+        _ path: String, at event: Int = 11, in app: TimelineApp, width: Int = 100, height: Int = 30
+    ) throws {
         _ = app.renderOnce(width: width, height: height)
         for _ in 0..<3 where app.model.focus != .timeline { app.handle(.tab) }
         app.handle(.character("G"))
@@ -50,7 +52,7 @@ struct HistoryPlotTests {
     func plotsNumbers() throws {
         let app = TimelineApp(dataSource: ValueFixtures.counterSource(), actions: RecordingActions(),
                               initialSession: "s-count", environment: [:], clock: { 0 },
-                              pinFile: PinFile(url: ValueFixtures.temporaryConfigDirectory().appendingPathComponent("pins.json")))
+                              pinFile: ValueFixtures.temporaryPinFile())
         try Self.onNode("/count", in: app)
         app.handle(.character("b"))
         #expect(app.model.history?.events == [11, 8, 7, 6, 5, 4, 3, 2, 1])
@@ -85,7 +87,7 @@ struct HistoryPlotTests {
     func stripOfChanges() throws {
         let app = TimelineApp(dataSource: ValueFixtures.counterSource(), actions: RecordingActions(),
                               initialSession: "s-count", environment: [:], clock: { 0 },
-                              pinFile: PinFile(url: ValueFixtures.temporaryConfigDirectory().appendingPathComponent("pins.json")))
+                              pinFile: ValueFixtures.temporaryPinFile())
         try Self.onNode("/mode", at: 8, in: app)
         app.handle(.character("b"))
         #expect(app.model.history?.events == [6, 4])
@@ -105,7 +107,7 @@ struct HistoryPlotTests {
         defer { source.open() }
         let app = TimelineApp(dataSource: source, actions: RecordingActions(), initialSession: "s-count",
                               environment: [:], clock: { 0 },
-                              pinFile: PinFile(url: ValueFixtures.temporaryConfigDirectory().appendingPathComponent("pins.json")))
+                              pinFile: ValueFixtures.temporaryPinFile())
         try Self.onNode("/count", in: app)
         app.handle(.character("b"))
         let reading = Self.plotLines(app.renderOnce(width: 100, height: 30), path: "/count", rows: 4)
@@ -123,7 +125,7 @@ struct HistoryPlotTests {
     func readmeCapture() throws {
         let app = TimelineApp(dataSource: ValueFixtures.counterSource(), actions: RecordingActions(),
                               initialSession: "s-count", environment: [:], clock: { 0 },
-                              pinFile: PinFile(url: ValueFixtures.temporaryConfigDirectory().appendingPathComponent("pins.json")))
+                              pinFile: ValueFixtures.temporaryPinFile())
         try Self.onNode("/count", in: app, width: 100, height: 50)
         app.handle(.character("b"))
         app.handle(.character("b"))
@@ -139,14 +141,16 @@ struct LongHistoryPlotTests {
     @Test("b reads the newest 1,000 changes on the UI thread; the plot thread reads all 1,500, and the list grows")
     func partialThenWhole() throws {
         let source = InMemoryTimelineDataSource(header: TimelineHeader(caption: "long"))
-        source.addSession(id: "s-long", appName: "long", startedAt: Fixtures.start, status: .ended, initialState: ["n": 0])
+        source.addSession(id: "s-long", appName: "long", startedAt: Fixtures.start, status: .ended,
+                          initialState: ["n": 0])
         for index in 1...1_500 {
             _ = try? source.append(session: "s-long", time: Fixtures.start + Double(index), label: "tick",
-                                   patch: JSONPatch([.replace(path: JSONPointer(tokens: ["n"]), value: .int(Int64(index)))]))
+                                   patch: JSONPatch([.replace(path: JSONPointer(tokens: ["n"]),
+                                                              value: .int(Int64(index)))]))
         }
         let app = TimelineApp(dataSource: source, actions: RecordingActions(), initialSession: "s-long",
                               environment: [:], clock: { 0 },
-                              pinFile: PinFile(url: ValueFixtures.temporaryConfigDirectory().appendingPathComponent("pins.json")))
+                              pinFile: ValueFixtures.temporaryPinFile())
         _ = app.renderOnce(width: 100, height: 30)
         app.handle(.character("G"))
         app.handle(.character("3"))
@@ -160,7 +164,8 @@ struct LongHistoryPlotTests {
         #expect(app.waitForCommands(timeout: TestTime.seconds(20)))
         let whole = try #require(app.model.history)
         #expect(whole.complete && whole.events == Array((1...1_500).reversed()))
-        #expect(app.model.status?.text.hasPrefix("/n changed by 1500 events") == true, "\(app.model.status?.text ?? "")")
+        #expect(app.model.status?.text.hasPrefix("/n changed by 1500 events") == true,
+                "\(app.model.status?.text ?? "")")
         let lines = HistoryPlotTests.plotLines(app.renderOnce(width: 100, height: 30), path: "/n", rows: 4)
         #expect(lines.first?.contains("/n · ▲ #1500 = 1500 · min ") == true, "\(lines)")
         #expect(lines.first?.contains("· max 1500 · 1,500/1,500 changes") == true, "\(lines)")

@@ -8,8 +8,9 @@ enum ValueFixtures {
     static let counts = [1, 3, 6, 2, 5, 9, 4, 7]
 
     /// Session `s-count` of app `counter`, ended, starting from `{"count": 0, "mode": "idle"}`: events 1…8 (`add`)
-    /// set `/count` to `counts`; event 4 sets `/mode` to `"busy"`, event 6 back to `"idle"`; event 9 is an app's `dropped` row, so the state
-    /// after event 10 (an `add`) is unknown; event 11 is a snapshot with `/count` 20 and no `/mode`.
+    /// set `/count` to `counts`; event 4 sets `/mode` to `"busy"`, event 6 back to `"idle"`; event 9 is an app's
+    /// `dropped` row, so the state after event 10 (an `add`) is unknown; event 11 is a snapshot with `/count` 20 and
+    /// no `/mode`.
     static func counterSource() -> InMemoryTimelineDataSource {
         let start = Fixtures.start
         let source = InMemoryTimelineDataSource(header: TimelineHeader(caption: "fixture"))
@@ -42,6 +43,11 @@ enum ValueFixtures {
             .appendingPathComponent("rewind-pins-\(UUID().uuidString)", isDirectory: true)
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
+    }
+
+    /// A `pins.json` in a fresh temporary directory (never the user's config).
+    static func temporaryPinFile() -> PinFile {
+        PinFile(url: temporaryConfigDirectory().appendingPathComponent("pins.json"))
     }
 
     /// The lines of README.md's ```text block that follows the line containing `marker`, without the indentation of

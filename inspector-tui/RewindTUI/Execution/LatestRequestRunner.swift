@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Threading: every method may be called from any thread (the UI thread, in practice); `work` runs on the runner's
 /// serial queue. State is guarded by `condition`.
-final class LatestRequestRunner<Request: Sendable, Answer: Sendable>: @unchecked Sendable {  // state guarded by `condition`
+final class LatestRequestRunner<Request: Sendable, Answer: Sendable>: @unchecked Sendable {  // see `condition`
     /// A finished (or failed) read.
     struct Outcome: Sendable {
         /// What it was asked.

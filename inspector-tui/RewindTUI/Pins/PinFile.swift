@@ -57,7 +57,8 @@ package struct PinFile: Sendable, Hashable {
         do {
             let contents = try JSONDecoder().decode(Contents.self, from: data)
             guard contents.version == 1 else {
-                return .corrupt("\(url.path) is version \(contents.version) of the pins file; this rewind reads version 1")
+                return .corrupt("\(url.path) is version \(contents.version) of the pins file; this rewind reads "
+                    + "version 1")
             }
             return .board(PinBoard(apps: contents.apps))
         } catch {

@@ -3,8 +3,8 @@ import RewindWire
 
 /// The pinned watches' columns at the right of the timeline's rows (left of the session map): one compact column per
 /// pin, headed by the pointer's last token, each row showing the value after that row's event — compact JSON,
-/// right-aligned, cut with `…`; `—` when the state has nothing there; `?` when the state after the row is not recorded;
-/// a dim `·` until the value has been read (off the UI thread). As many pins as fit while the rows keep
+/// right-aligned, cut with `…`; `—` when the state has nothing there; `?` when the state after the row is not
+/// recorded; a dim `·` until the value has been read (off the UI thread). As many pins as fit while the rows keep
 /// `minimumRowsWidth` columns. Pure layout and text: safe from any thread.
 package struct PinnedColumns: Sendable, Hashable {
     /// Each pin's column, its separating space included.

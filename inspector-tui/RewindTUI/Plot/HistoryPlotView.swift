@@ -4,8 +4,8 @@ import RewindSessionFile
 /// The value plot at the bottom of the State tab while `b`/`B` step through a node's changes: a title (the location,
 /// the selected change and its value, the smallest and largest value, which change of how many: `k/N changes`), then
 /// - when the values are numbers, a bar chart of the value after each change, oldest left, newest right, in the
-///   eight block characters ▁▂▃▄▅▆▇█ (one to four rows high; a column stands for a run of changes when there are
-///   more changes than columns, and shows the value after the newest of them);
+///   eight block characters ▁▂▃▄▅▆▇█ (one to four rows high; a column stands for a run of changes when there
+///   are more changes than columns, and shows the value after the newest of them);
 /// - otherwise a strip of the session from the initial state to the event the history was asked at, `│` where a
 ///   change lies and `·` elsewhere;
 /// and a marker row: `▲` under the selected change's column (which is also in reverse video), the first and last
@@ -138,7 +138,7 @@ package struct HistoryPlotView {
         if leftEnd < marker { buffer.put(left, row: row, column: chart.column, style: Theme.dim) }
         let end = min(chart.right, chart.column + max(used, DisplayWidth.of(left) + 1 + DisplayWidth.of(right)))
         var rightStart = end - DisplayWidth.of(right)
-        if rightStart <= marker { rightStart = marker + 2 }  // the marker at the right end: the label after it
+        if rightStart <= marker + 1 { rightStart = marker + 2 }  // the marker at the right end: the label after it
         if rightStart > leftEnd && rightStart + DisplayWidth.of(right) <= chart.right {
             buffer.put(right, row: row, column: rightStart, style: Theme.dim)
         }
