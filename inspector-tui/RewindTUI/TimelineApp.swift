@@ -17,7 +17,9 @@ import RewindWire
 /// commands it started.
 ///
 /// Threading: create, run and drive it on one thread (the UI thread; usually the main thread). The data source
-/// is called on that thread; the actions' commands on the command queue's thread, and `quit()` on the UI thread.
+/// is called on that thread; the actions' commands on the command queue's thread, and `quit()` on the UI thread; the
+/// value plot's and the pinned watches' reads on threads of their own (`LatestRequestRunner`); `pins.json` is written
+/// on the UI thread.
 package final class TimelineApp {
     /// The longest wait between repaints while data keeps changing: 1/30 s.
     package static let frameInterval = 1.0 / 30.0
@@ -49,7 +51,7 @@ package final class TimelineApp {
     /// A timeline over `dataSource` whose commands `actions` executes.
     /// - Parameters:
     ///   - initialSession: the session to show first (`rewind open SESSION`); otherwise the first live one.
-    ///   - environment: where `TERM` and `NO_COLOR` are read.
+    ///   - environment: where `TERM` and `NO_COLOR` are read, and `XDG_CONFIG_HOME` / `HOME` (where `pins.json` is).
     ///   - clock: monotonic seconds (frame pacing, detail throttling); injectable for tests.
     ///   - pinFile: where the pinned watches are read from (at once) and saved; by default `pins.json` under the
     ///     config directory `environment` names (`PinFile(environment:)`).

@@ -1,5 +1,6 @@
 import Foundation
 import RewindSessionFile
+import RewindTestSupport
 import RewindTUI
 import RewindWire
 
@@ -41,7 +42,7 @@ final class GatedValuesSource: TimelineDataSource, @unchecked Sendable {  // imm
         session: String, pointers: [JSONPointer], after indices: [Int], progress: TimelineSearchProgress
     ) throws -> [[RecordedValue]] {
         lock.withLock { startedCount += 1 }
-        if gate.wait(timeout: .now() + 30) == .success { gate.signal() }
+        if gate.wait(timeout: .now() + TestTime.seconds(30)) == .success { gate.signal() }
         return try wrapped.values(session: session, pointers: pointers, after: indices, progress: progress)
     }
 }
