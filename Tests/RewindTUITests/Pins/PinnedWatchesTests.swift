@@ -130,3 +130,33 @@ struct PinnedWatchesTests {
         #expect(shown == readme, "rendered:\n\(shown.joined(separator: "\n"))")
     }
 }
+
+@Suite("Pinned watches: the footer and a narrow timeline")
+struct PinnedWatchesFooterTests {
+    @Test("the State tab's footer offers w pin on a node, w unpin on a pinned one; a pin that does not fit says so")
+    func footerAndRoom() throws {
+        let directory = ValueFixtures.temporaryConfigDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = TimelineApp(dataSource: ValueFixtures.counterSource(), actions: RecordingActions(),
+                              initialSession: "s-count", environment: [:], clock: { 0 },
+                              pinFile: PinFile(environment: ["XDG_CONFIG_HOME": directory.path]))
+        try HistoryPlotTests.onNode("/count", at: 8, in: app, width: 160, height: 40)
+        let footer = { app.renderFrame(width: 160, height: 40).lines[39] }
+        #expect(footer().contains("w pin"), "\(footer())")
+        app.handle(.character("w"))
+        #expect(footer().contains("w unpin"), "\(footer())")
+        // At 80 columns (with the session map) three pins fit; the fourth is kept but not shown, and the status says so.
+        var board = app.model.pinBoard
+        board.toggle("/a", for: "counter")
+        board.toggle("/b", for: "counter")
+        try PinFile(environment: ["XDG_CONFIG_HOME": directory.path]).save(board)
+        let crowded = TimelineApp(dataSource: ValueFixtures.counterSource(), actions: RecordingActions(),
+                                  initialSession: "s-count", environment: [:], clock: { 0 },
+                                  pinFile: PinFile(environment: ["XDG_CONFIG_HOME": directory.path]))
+        try HistoryPlotTests.onNode("/mode", at: 8, in: crowded, width: 80, height: 24)
+        crowded.handle(.character("w"))
+        #expect(crowded.model.pinnedPointers == ["/count", "/a", "/b", "/mode"])
+        #expect(crowded.model.status?.text.contains("only 3 of 4 pins fit beside the rows") == true,
+                "\(crowded.model.status?.text ?? "")")
+    }
+}

@@ -512,9 +512,15 @@ package struct TimelineController {
         }
         let pinned = model.pinBoard.toggle(path, for: session.appName)
         let place = path.isEmpty ? "the state" : path
-        let said = pinned
+        var said = pinned
             ? "pinned \(place) for \(session.appName): its value shows beside every row (w on it again unpins)"
             : "unpinned \(place) for \(session.appName)"
+        let shown = PinnedColumns(pinned: model.pinnedPointers,
+                                  width: model.layout.timeline.width - (model.showsMap ? SessionMapView.width : 0))
+        if pinned && shown.pointers.count < model.pinnedPointers.count {
+            said += "; only \(shown.pointers.count) of \(model.pinnedPointers.count) pins fit beside the rows at this "
+                + "width (widen the terminal, or unpin one)"
+        }
         model.status = StatusMessage(said)
         return [.savePins(model.pinBoard, said: said)]
     }
