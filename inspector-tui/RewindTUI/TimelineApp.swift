@@ -1,4 +1,6 @@
 import Foundation
+import RewindSessionFile
+import RewindWire
 
 /// The live timeline: the public entry point the `rewind` executable calls.
 ///
@@ -15,7 +17,9 @@ import Foundation
 /// commands it started.
 ///
 /// Threading: create, run and drive it on one thread (the UI thread; usually the main thread). The data source
-/// is called on that thread; the actions' commands on the command queue's thread, and `quit()` on the UI thread.
+/// is called on that thread; the actions' commands on the command queue's thread, and `quit()` on the UI thread; the
+/// value plot's and the pinned watches' reads on threads of their own (`LatestRequestRunner`); `pins.json` is written
+/// on the UI thread.
 package final class TimelineApp {
     /// The longest wait between repaints while data keeps changing: 1/30 s.
     package static let frameInterval = 1.0 / 30.0
@@ -27,6 +31,12 @@ package final class TimelineApp {
     private let rowFilters: RowFilterRunner
     private let stats: StatsRunner
     private let maps: SessionMapRunner
+    /// Reads the value plot's samples (`b` on a node) off the UI thread.
+    private let plots: LatestRequestRunner<HistoryPlotJob, HistoryPlotState.Answer>
+    /// Reads the pinned watches' values for the rows on screen off the UI thread.
+    private let pinReads: LatestRequestRunner<PinnedValuesState.Request, [[RecordedValue]]>
+    /// Where the pinned watches are saved (`pins.json`).
+    private let pinFile: PinFile
     /// The running search's last shown progress (searched events), to repaint only when it moves.
     private var shownSearchProgress = -1
     /// Commands submitted and not yet reported, oldest (the running one) first.
@@ -41,14 +51,17 @@ package final class TimelineApp {
     /// A timeline over `dataSource` whose commands `actions` executes.
     /// - Parameters:
     ///   - initialSession: the session to show first (`rewind open SESSION`); otherwise the first live one.
-    ///   - environment: where `TERM` and `NO_COLOR` are read.
+    ///   - environment: where `TERM` and `NO_COLOR` are read, and `XDG_CONFIG_HOME` / `HOME` (where `pins.json` is).
     ///   - clock: monotonic seconds (frame pacing, detail throttling); injectable for tests.
+    ///   - pinFile: where the pinned watches are read from (at once) and saved; by default `pins.json` under the
+    ///     config directory `environment` names (`PinFile(environment:)`).
     package init(
         dataSource: any TimelineDataSource,
         actions: any TimelineActions,
         initialSession: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        clock: @escaping () -> Double = MonotonicClock.now
+        clock: @escaping () -> Double = MonotonicClock.now,
+        pinFile: PinFile? = nil
     ) {
         self.dataSource = dataSource
         self.actions = actions
@@ -57,12 +70,22 @@ package final class TimelineApp {
         rowFilters = RowFilterRunner(dataSource: dataSource)
         stats = StatsRunner(dataSource: dataSource)
         maps = SessionMapRunner(dataSource: dataSource)
+        plots = LatestRequestRunner(label: "rewind.timeline.plot") { job, progress in
+            try job.answer(from: dataSource, progress: progress)
+        }
+        pinReads = LatestRequestRunner(label: "rewind.timeline.pins") { request, progress in
+            let pointers = request.pointers.map { (try? JSONPointer($0)) ?? .root }
+            return try dataSource.values(session: request.session, pointers: pointers, after: request.indices,
+                                         progress: progress)
+        }
+        self.pinFile = pinFile ?? PinFile(environment: environment)
         self.environment = environment
         self.clock = clock
         let detailContent = DetailContentCache(dataSource: dataSource)
         controller = TimelineController(
             dataSource: dataSource, initialSession: initialSession, detailContent: detailContent, clock: clock)
         renderer = TimelineRenderer(dataSource: dataSource, detailContent: detailContent)
+        controller.loadPins(self.pinFile.load())
     }
 
     /// The UI state (for tests and for callers that want to know what is selected).
@@ -136,6 +159,7 @@ package final class TimelineApp {
                 controller.refresh()
                 startRowFilter()
                 startMap()
+                startValueReads()
                 terminal.painter.paint(renderer.render(controller.model, now: now))
                 lastPaint = now
                 needsPaint = false
@@ -156,6 +180,7 @@ package final class TimelineApp {
         controller.applyDuePreview()
         startRowFilter()
         startMap()
+        startValueReads()
         return false
     }
 
@@ -169,6 +194,8 @@ package final class TimelineApp {
             && rowFilters.waitUntilIdle(timeout: max(0, deadline - clock()))
             && stats.waitUntilIdle(timeout: max(0, deadline - clock()))
             && maps.waitUntilIdle(timeout: max(0, deadline - clock()))
+            && plots.waitUntilIdle(timeout: max(0, deadline - clock()))
+            && pinReads.waitUntilIdle(timeout: max(0, deadline - clock()))
         collectOutcomes()
         return finished
     }
@@ -187,6 +214,7 @@ package final class TimelineApp {
         controller.applyDuePreview()
         startRowFilter()
         startMap()
+        startValueReads()
         return renderer.render(controller.model, now: clock())
     }
 
@@ -204,6 +232,8 @@ package final class TimelineApp {
             searches.cancel()
             stats.cancel()
             maps.cancel()
+            plots.cancel()
+            pinReads.cancel()
             rowFilters.cancel()
             commands.cancelQueued()
             actions.quit()
@@ -216,6 +246,8 @@ package final class TimelineApp {
             copy(text, what: what)
         case .deleteSession(let session):
             deleteSession(session)
+        case .savePins(let board, let said):
+            savePins(board, said: said)
         case .jump, .skip, .replay, .dispatch, .export:
             running.append(command)
             if let replaced = commands.submit(command), let position = running.lastIndex(of: replaced) {
@@ -256,6 +288,22 @@ package final class TimelineApp {
         controller.finishDeletion(of: session, outcome: outcome)
     }
 
+    /// `w`: saves the pinned watches to `pins.json`, atomically (a few hundred bytes, on the UI thread) — unless the
+    /// file could not be read as a pins file at start: it is never written over then, and the status line says so.
+    private func savePins(_ board: PinBoard, said: String) {
+        if controller.model.pinFileProblem != nil {
+            controller.report(StatusMessage("\(said) — for this run only: \(pinFile.url.path) is not a pins file, "
+                + "so it is not written over (fix or remove it)", isError: true))
+            return
+        }
+        do {
+            try pinFile.save(board)
+        } catch {
+            controller.report(StatusMessage("\(said) — for this run only: cannot save \(pinFile.url.path): "
+                + "\(error.localizedDescription)", isError: true))
+        }
+    }
+
     /// `y` / `Y`: writes `text` to the copy file in the data directory, and also sends it with OSC 52 when the
     /// terminal takes it (`Clipboard`); the status line says where it went.
     private func copy(_ text: String, what: String) {
@@ -282,6 +330,14 @@ package final class TimelineApp {
         changed = collectRows() || changed
         for outcome in maps.takeOutcomes() {
             controller.receiveMap(outcome.request, map: outcome.map, failure: outcome.failure)
+            changed = true
+        }
+        for outcome in plots.takeOutcomes() {
+            controller.receiveHistoryPlot(outcome.request.request, answer: outcome.answer, failure: outcome.failure)
+            changed = true
+        }
+        for outcome in pinReads.takeOutcomes() {
+            controller.receivePinnedValues(outcome.request, values: outcome.answer, failure: outcome.failure)
             changed = true
         }
         if let outcome = stats.takeOutcome() {
@@ -316,6 +372,13 @@ package final class TimelineApp {
     /// bounded rate — event count changed).
     private func startMap() {
         if let request = controller.mapToCompute() { maps.start(request) }
+    }
+
+    /// Starts the reads off the UI thread the controller asks for: the value plot's samples, and the pinned watches'
+    /// values of the rows on screen not read yet.
+    private func startValueReads() {
+        if let job = controller.historyPlotToCompute() { plots.start(job) }
+        if let request = controller.pinnedValuesToCompute() { pinReads.start(request) }
     }
 
     /// Hands finished row-filter stretches to the controller, or shows the running one's progress; true when the

@@ -90,9 +90,20 @@ package protocol TimelineDataSource: AnyObject, Sendable {
     func firstEvent(session: String, atOrAfter time: Double, count: Int) throws -> Int
 
     /// The events of event `index`'s lineage (its own branch, and the main line before a recomputed branch) up to
-    /// `index` that changed the value at `pointer`, newest first (`SessionReader.history`). The default compares
-    /// each event's state with the one before it: right, but reads every state (for small in-memory sources).
-    func history(session: String, pointer: JSONPointer, through index: Int) throws -> [Int]
+    /// `index` that changed the value at `pointer`, newest first, at most `limit` of them (nil: all)
+    /// (`SessionReader.history`). The timeline reads the newest few on the UI thread (`b`) and the whole list, which
+    /// may take seconds for half a million changes, on the plot thread. The default compares each event's state with
+    /// the one before it: right, but reads every state (for small in-memory sources).
+    func history(session: String, pointer: JSONPointer, through index: Int, limit: Int?) throws -> [Int]
+
+    /// The values at `pointers` in the state after each event of `indices` (0: the initial state), each on its own
+    /// branch, in the order of `indices`: one array per index, one value per pointer (`unknown` where the state after
+    /// the event is not recorded). What the pinned watches show beside the rows and the value plot draws. Called on
+    /// the pinned-values and plot threads, never the UI thread; stops with `TimelineSearchProgress.Cancelled` soon
+    /// after `progress` is cancelled. Default: `TimelineDataSource+Values.swift`.
+    func values(
+        session: String, pointers: [JSONPointer], after indices: [Int], progress: TimelineSearchProgress
+    ) throws -> [[RecordedValue]]
 
     /// What each label of events 1…`count` cost — count, reducer times, patch bytes — most frequent first (the
     /// stats view, `S`). Called on the stats thread, never the UI thread: it may take long; reports to `progress`
@@ -173,12 +184,14 @@ extension TimelineDataSource {
         return builder.statistics()
     }
 
-    /// Compares the value at `pointer` after each event with the one before it, from `index` back to 1.
-    package func history(session: String, pointer: JSONPointer, through index: Int) throws -> [Int] {
+    /// Compares the value at `pointer` after each event with the one before it, from `index` back to 1 (or until
+    /// `limit` changes are found).
+    package func history(session: String, pointer: JSONPointer, through index: Int, limit: Int?) throws -> [Int] {
         guard index > 0 else { return [] }
         var result: [Int] = []
         var after = try state(session: session, index: index)[pointer]
         for event in stride(from: index, through: 1, by: -1) {
+            if let limit, result.count >= limit { break }
             let before = try state(session: session, index: event - 1)[pointer]
             if before != after { result.append(event) }
             after = before

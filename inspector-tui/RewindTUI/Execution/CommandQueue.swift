@@ -134,7 +134,7 @@ final class CommandQueue: @unchecked Sendable {  // mutable state guarded by `co
                 return StatusMessage(try actions.dispatch(session: session, action: action))
             case .export(let session):
                 return StatusMessage(try actions.export(session: session))
-            case .redraw, .quit, .openInPager, .copy, .search, .cancelSearch, .deleteSession, .computeStats:
+            case .redraw, .quit, .openInPager, .copy, .search, .cancelSearch, .deleteSession, .computeStats, .savePins:
                 return nil
             }
         } catch {

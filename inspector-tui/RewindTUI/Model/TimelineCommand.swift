@@ -26,6 +26,9 @@ package enum TimelineCommand: Sendable, Hashable {
     /// Compute what each label of a session cost (`S`, the stats view) off the UI thread, over its first `count`
     /// events; the outcome comes back through `TimelineController.receiveStats`.
     case computeStats(session: String, count: Int)
+    /// Save the pinned watches (`w`) to `pins.json` (`PinFile`), at once, on the UI thread (a few hundred bytes);
+    /// `said` is the status line's sentence about the pin, which the outcome completes.
+    case savePins(PinBoard, said: String)
     /// Repaint the whole terminal (Ctrl-L).
     case redraw
     /// Leave the timeline (`q`, confirmed when apps are connected).
@@ -45,7 +48,8 @@ package enum TimelineCommand: Sendable, Hashable {
         case .replay(_, let index): return "replaying from event \(index)…"
         case .dispatch(_, let action): return "dispatching \(action.serialized().prefix(60))…"
         case .export: return "exporting the session…"
-        case .redraw, .quit, .openInPager, .copy, .search, .cancelSearch, .deleteSession, .computeStats: return nil
+        case .redraw, .quit, .openInPager, .copy, .search, .cancelSearch, .deleteSession, .computeStats, .savePins:
+            return nil
         }
     }
 }

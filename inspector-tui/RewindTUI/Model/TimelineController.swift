@@ -312,7 +312,7 @@ package struct TimelineController {
 
     private mutating func handleDetailKey(_ key: Key) -> [TimelineCommand] {
         let lines = detailContent.content(for: model, now: clock()).lines
-        let page = model.layout.detailRows
+        let page = model.detailTreeRows
         model.detailCursor = min(max(0, model.detailCursor), max(0, lines.count - 1))
         let line = lines.indices.contains(model.detailCursor) ? lines[model.detailCursor] : nil
         switch key {
@@ -341,6 +341,8 @@ package struct TimelineController {
             }
         case .character("b"), .character("B"):
             stepHistory(older: key == .character("b"), line: line)
+        case .character("w"):
+            return togglePin(line)
         case .character("v"):
             guard let line, line.path != nil, !line.isMore else { return [] }
             openViewer(line)
@@ -390,7 +392,9 @@ package struct TimelineController {
            line?.path == nil || line?.path == history.path {
             let next = history.position + (older ? 1 : -1)
             guard history.events.indices.contains(next) else {
-                model.status = StatusMessage((older ? "no older change; " : "no newer change; ") + history.summary)
+                let why = older && !history.complete ? "the older changes are still being read (b again in a moment); "
+                    : older ? "no older change; " : "no newer change; "
+                model.status = StatusMessage(why + history.summary)
                 return
             }
             history.position = next
@@ -404,21 +408,151 @@ package struct TimelineController {
             model.status = StatusMessage("select a node of the State tab first", isError: true)
             return
         }
+        // The newest changes only, on this thread (a few index lookups); the plot thread reads the rest.
+        let limit = StateHistoryCursor.firstReadLimit
         let events: [Int]
         do {
-            events = try dataSource.history(session: session.id, pointer: pointer, through: model.cursor)
+            events = try dataSource.history(session: session.id, pointer: pointer, through: model.cursor,
+                                            limit: limit + 1)
         } catch {
             model.status = StatusMessage("cannot read the history of \(path.isEmpty ? "the state" : path): \(error)",
                                          isError: true)
             return
         }
-        let history = StateHistoryCursor(session: session.id, path: path, events: events, position: 0)
+        let history = StateHistoryCursor(session: session.id, path: path, events: Array(events.prefix(limit)),
+                                         position: 0, through: model.cursor, complete: events.count <= limit)
         model.history = history
+        askHistoryPlot()
         if let newest = events.first, newest != model.cursor {
             moveCursor(to: newest)
             keepDetailCursor(on: path)
         }
         model.status = StatusMessage(history.summary)
+    }
+
+    /// Asks for the plot of the history stepped through (`model.history`), `model.historyPlotWidth` columns wide: the
+    /// value after each column's change, read off the UI thread (`historyPlotToCompute()` hands it out).
+    private mutating func askHistoryPlot() {
+        guard let history = model.history, !history.events.isEmpty else {
+            model.historyPlot = nil
+            return
+        }
+        model.historyPlot = HistoryPlotState(request: HistoryPlotState.Request(
+            session: history.session, path: history.path, through: history.through, width: model.historyPlotWidth))
+    }
+
+    /// The value plot's computation to hand to the plot thread now (marking it handed out), or nil: there is no
+    /// history, or its plot was asked already at this width. A resize asks again at the new width.
+    mutating func historyPlotToCompute() -> HistoryPlotJob? {
+        guard let history = model.history, var plot = model.historyPlot else { return nil }
+        if plot.request.width != model.historyPlotWidth {
+            askHistoryPlot()
+            guard let asked = model.historyPlot else { return nil }
+            plot = asked
+        }
+        guard !plot.handedOut else { return nil }
+        plot.handedOut = true
+        model.historyPlot = plot
+        return HistoryPlotJob(request: plot.request, events: history.events, complete: history.complete)
+    }
+
+    /// The plot thread answered `request` (nil: it failed, saying why in `failure`): shown when it is still the plot
+    /// asked; a history read only in part (`StateHistoryCursor.complete` false) takes the whole list it brings.
+    package mutating func receiveHistoryPlot(
+        _ request: HistoryPlotState.Request, answer: HistoryPlotState.Answer?, failure: String?
+    ) {
+        guard var plot = model.historyPlot, plot.request == request else { return }
+        var answer = answer
+        if let every = answer?.events {
+            // The whole history, read with the plot: the cursor's list grows to it (its newest part is the same).
+            if var history = model.history, history.session == request.session, history.path == request.path,
+               history.through == request.through, !history.complete {
+                let showing = model.status?.text == history.summary
+                history.events = every
+                history.complete = true
+                model.history = history
+                if showing { model.status = StatusMessage(history.summary) }
+            }
+            answer?.events = nil
+        }
+        plot.answer = answer
+        plot.failure = answer == nil ? failure ?? "cancelled" : nil
+        model.historyPlot = plot
+    }
+
+    // MARK: - Pinned watches
+
+    /// Takes the pins read from `pins.json` (at start): the pins, or why the file is not used — said once in the
+    /// status line; pins then last this run only, and the file is never written over.
+    package mutating func loadPins(_ loaded: PinFile.Loaded) {
+        switch loaded {
+        case .board(let board):
+            model.pinBoard = board
+            model.pinFileProblem = nil
+        case .corrupt(let problem):
+            model.pinBoard = PinBoard()
+            model.pinFileProblem = problem
+            model.status = StatusMessage("pins not loaded: \(problem) — pins last this run only (the file is kept "
+                + "as it is: fix or remove it)", isError: true)
+        }
+    }
+
+    /// `w` on a node of the State tab: pins its JSON Pointer for the session's app (its value then shows beside every
+    /// row of the timeline), or unpins it; asks for the pins to be saved.
+    private mutating func togglePin(_ line: DetailLine?) -> [TimelineCommand] {
+        guard model.detailTab == .state else {
+            model.status = StatusMessage("w pins a node of the State tab (3): its value shows beside every row",
+                                         isError: true)
+            return []
+        }
+        guard let session = requireSession() else { return [] }
+        guard let line, let path = line.path, !line.isMore else {
+            model.status = StatusMessage("select a node of the State tab first", isError: true)
+            return []
+        }
+        let pinned = model.pinBoard.toggle(path, for: session.appName)
+        let place = path.isEmpty ? "the state" : path
+        var said = pinned
+            ? "pinned \(place) for \(session.appName): its value shows beside every row (w on it again unpins)"
+            : "unpinned \(place) for \(session.appName)"
+        let shown = PinnedColumns(pinned: model.pinnedPointers,
+                                  width: model.layout.timeline.width - (model.showsMap ? SessionMapView.width : 0))
+        if pinned && shown.pointers.count < model.pinnedPointers.count {
+            said += "; only \(shown.pointers.count) of \(model.pinnedPointers.count) pins fit beside the rows at this "
+                + "width (widen the terminal, or unpin one)"
+        }
+        model.status = StatusMessage(said)
+        return [.savePins(model.pinBoard, said: said)]
+    }
+
+    /// The values of the pinned watches to read off the UI thread now (marking them asked): those of the rows on
+    /// screen not read yet; nil when there are none (or no pins). Starts over when the session or the pins change.
+    package mutating func pinnedValuesToCompute() -> PinnedValuesState.Request? {
+        let pointers = model.pinnedPointers
+        guard let session = model.selectedSessionID, !pointers.isEmpty else {
+            model.pinnedValues = nil
+            return nil
+        }
+        var state = model.pinnedValues
+        if state?.session != session || state?.pointers != pointers {
+            state = PinnedValuesState(session: session, pointers: pointers)
+        }
+        let request = state?.request(visible: model.visibleIndices)
+        model.pinnedValues = state
+        return request
+    }
+
+    /// The pinned-values thread answered `request` (nil: it failed, saying why in `failure`; its rows then show as
+    /// unknown): kept when the session and pins are still the ones asked about.
+    package mutating func receivePinnedValues(
+        _ request: PinnedValuesState.Request, values: [[RecordedValue]]?, failure: String?
+    ) {
+        guard var state = model.pinnedValues else { return }
+        state.receive(request, values: values, around: model.cursor)
+        model.pinnedValues = state
+        if values == nil, let failure, request.session == state.session {
+            model.status = StatusMessage("cannot read the pinned values: \(failure)", isError: true)
+        }
     }
 
     /// Puts the detail cursor back on the line showing `path` (after the timeline cursor moved).
@@ -562,7 +696,9 @@ package struct TimelineController {
                 moveCursor(to: model.index(movedBy: step), scrollBy: step)
             }
         } else if inside(layout.detail) {
-            let body = layout.detail.droppingTop(1)
+            let full = layout.detail.droppingTop(1)
+            let body = Rect(row: full.row, column: full.column, width: full.width,
+                            height: max(1, full.height - model.historyPlotRows))
             let lineCount = detailContent.content(for: model, now: clock()).lines.count
             if event.kind == .press {
                 model.focus = .detail
@@ -1407,7 +1543,7 @@ package struct TimelineController {
     }
 
     private mutating func ensureDetailCursorVisible() {
-        let rows = model.layout.detailRows
+        let rows = model.detailTreeRows
         if model.detailCursor < model.detailScroll {
             model.detailScroll = model.detailCursor
         } else if model.detailCursor >= model.detailScroll + rows {

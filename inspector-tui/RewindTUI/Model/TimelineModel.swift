@@ -94,6 +94,15 @@ package struct TimelineModel: Sendable, Hashable {
     package var status: StatusMessage?
     /// The state history being stepped through (`b`/`B` on a node of the State tab), if any.
     package var history: StateHistoryCursor?
+    /// The plot of the value whose history is stepped through (`history`), once asked of the plot thread.
+    package var historyPlot: HistoryPlotState?
+    /// The pinned watches of every app (`w`), as read from `pins.json` and changed since.
+    package var pinBoard = PinBoard()
+    /// Why `pins.json` is not written (it could not be read as a pins file): pins then last this run only; nil when
+    /// it is fine.
+    package var pinFileProblem: String?
+    /// The pinned watches' values for the selected session's rows.
+    package var pinnedValues: PinnedValuesState?
     /// The event marked for comparison (`m`): the Diff tab then shows the patch from its state to the selected
     /// event's state. Nil: the Diff tab shows the selected event's own patch.
     package var mark: Int?

@@ -39,6 +39,7 @@ package final class SessionTimelineSource: TimelineDataSource, @unchecked Sendab
     private var readers: [String: SessionReader] = [:]
     private var annotations: [String: SessionAnnotations] = [:]
     private var searches: [String: SessionSearch] = [:]
+    private var valuesReaders: [String: SessionReader] = [:]
     private var cachedSessions: [TimelineSession] = []
     private var sessionsReadAt = -Double.infinity
     private var rateSamples: [(time: Double, total: UInt64)] = []
@@ -133,6 +134,7 @@ package final class SessionTimelineSource: TimelineDataSource, @unchecked Sendab
         readers[session] = nil
         annotations[session] = nil
         searches[session] = nil
+        valuesReaders[session] = nil
         sessionsReadAt = -Double.infinity  // the next `sessions()` lists the directory again
         lock.unlock()
         do {
@@ -173,11 +175,14 @@ package final class SessionTimelineSource: TimelineDataSource, @unchecked Sendab
     /// The state of the event's branch before it: the main line's state after `index - 1`, or for a recomputed
     /// row its branch's state after the previous row of that branch (nil for the branch's first row).
     /// From the session file's path index (`SessionReader.history`), on the event's own branch's lineage.
-    package func history(session: String, pointer: JSONPointer, through index: Int) throws -> [Int] {
-        let reader = try reader(session)
+    /// A limited read (the UI thread's) goes through the UI's reader; the whole list (the plot thread's, seconds for
+    /// half a million changes) through the values reader, which leaves the UI's free.
+    package func history(session: String, pointer: JSONPointer, through index: Int, limit: Int?) throws -> [Int] {
+        let reader = try limit == nil ? valuesReader(session) : reader(session)
         guard index > 0 else { return [] }
         let branch = try reader.event(at: Int64(index)).branch
-        return try reader.history(of: pointer, through: Int64(index), branch: branch).map { Int($0.index) }
+        return try reader.history(of: pointer, through: Int64(index), branch: branch, limit: limit)
+            .map { Int($0.index) }
     }
 
     package func stateBefore(session: String, index: Int) throws -> JSONValue? {
@@ -248,6 +253,17 @@ package final class SessionTimelineSource: TimelineDataSource, @unchecked Sendab
         let search = try reader.makeSearch()
         searches[session] = search
         return search
+    }
+
+    /// The session's values reader: a connection of its own, opened once, for the pinned watches' and the value
+    /// plot's reads (`SessionTimelineSource+Values.swift`), which run off the UI thread and keep its reader free.
+    func valuesReader(_ session: String) throws -> SessionReader {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = valuesReaders[session] { return cached }
+        let reader = try store.openSession(try SessionID(validating: session))
+        valuesReaders[session] = reader
+        return reader
     }
 
     /// A reader of the session with a connection of its own, for work off the UI thread that holds it long (the

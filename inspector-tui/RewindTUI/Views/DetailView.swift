@@ -1,6 +1,7 @@
 /// The detail pane: a tab bar (Action, Diff, State; the active tab stands out in the opposite video) with the
 /// selected event's title and the scroll position, then the content lines from `DetailContentCache`, scrolled, with the cursor line
-/// reversed when the pane has the focus. Pure rendering.
+/// reversed when the pane has the focus; while `b`/`B` step through a node's changes, the value plot
+/// (`HistoryPlotView`) takes the bottom rows. Pure rendering.
 package struct DetailView {
     /// The model to draw.
     package var model: TimelineModel
@@ -17,7 +18,12 @@ package struct DetailView {
     package func render(into buffer: inout ScreenBuffer, rect: Rect) {
         guard !rect.isEmpty else { return }
         let focused = model.focus == .detail && model.dialog == nil
-        let body = rect.droppingTop(1)
+        let plotRows = model.historyPlotRows
+        let fullBody = rect.droppingTop(1)
+        let body = fullBody.droppingBottom(plotRows)
+        if plotRows > 0, let history = model.history, let plot = model.historyPlot {
+            HistoryPlotView(history: history, plot: plot).render(into: &buffer, rect: fullBody.bottom(plotRows))
+        }
         let lines = content.lines
         let cursor = min(max(0, model.detailCursor), max(0, lines.count - 1))
         var scroll = min(model.detailScroll, max(0, lines.count - body.height))

@@ -60,7 +60,7 @@ package enum KeyBindings {
             Binding("Enter ← →", "fold the state tree"),
             Binding("Enter v", "view value/more items"),
             Binding("o  y Y", "$PAGER; copy value/ptr"),
-            Binding("b B  m", "node changes; compare"),
+            Binding("b B  w  m", "history; pin; compare"),
         ]),
         Section(title: "Other", bindings: [
             Binding("?  F1", "this help"),
@@ -130,7 +130,10 @@ package enum KeyBindings {
                     bindings.append(Binding("Enter", folds ? "fold" : "view"))
                     if folds { bindings.append(Binding("v", "view")) }
                     bindings += [Binding("o", "pager"), Binding("y Y", "copy value/pointer")]
-                    if model.detailTab == .state { bindings.append(Binding("b B", "changes")) }
+                    if model.detailTab == .state {
+                        bindings.append(Binding("b B", "changes"))
+                        bindings.append(Binding("w", model.pinnedPointers.contains(line.path ?? "") ? "unpin" : "pin"))
+                    }
                 }
             }
             if model.detailTab == .state { bindings.append(Binding("← →", "collapse/expand")) }

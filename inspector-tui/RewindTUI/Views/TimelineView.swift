@@ -7,8 +7,9 @@
 /// `N` note, `?` an action whose state was not recorded (the row also says "state unknown", and its ops column
 /// `?`). Rows of a recomputed branch read `↳ #K label  (branch N)`: the event K they recompute. An event the
 /// app dispatched before it (re)connected shows "before connect" instead of a time earlier than the
-/// connection's. With a filter, matching labels are bold yellow and other rows dim. Pure rendering: the rows
-/// are fetched by the caller.
+/// connection's. With a filter, matching labels are bold yellow and other rows dim. The pinned watches' values
+/// (`PinnedColumns`) take compact columns at the right of the rows. Pure rendering: the rows (and the pinned
+/// values, read off the UI thread) are fetched by the caller.
 package struct TimelineView {
     /// The model to draw.
     package var model: TimelineModel
@@ -31,19 +32,28 @@ package struct TimelineView {
         renderTitle(into: &buffer, rect: rect, focused: focused)
         let headingRow = rect.droppingTop(1)
         guard !headingRow.isEmpty else { return }
-        // The session map takes the right edge of the rows when it is shown (`M`).
+        // The session map takes the right edge of the rows when it is shown (`M`), the pinned watches (`w`) the
+        // columns left of it.
         let mapWidth = model.showsMap ? SessionMapView.width : 0
-        let columns = Columns(width: rect.width - mapWidth, eventCount: model.eventCount, timeFormat: model.timeFormat,
-                              wideTime: rows.contains(where: \.beforeConnect))
+        let pins = PinnedColumns(pinned: model.pinnedPointers, width: rect.width - mapWidth)
+        let columns = Columns(width: rect.width - mapWidth - pins.width, eventCount: model.eventCount,
+                              timeFormat: model.timeFormat, wideTime: rows.contains(where: \.beforeConnect))
         buffer.fill(headingRow.top(1), style: Theme.heading)
         buffer.put(columns.heading, row: headingRow.row, column: rect.column, style: Theme.heading, maxWidth: rect.width)
+        let pinsColumn = rect.column + rect.width - mapWidth - pins.width
+        for (offset, pointer) in pins.pointers.enumerated() {
+            buffer.putRightAligned(PinnedColumns.heading(pointer), row: headingRow.row,
+                                   end: pinsColumn + (offset + 1) * PinnedColumns.columnWidth,
+                                   minColumn: pinsColumn + offset * PinnedColumns.columnWidth + 1, style: Theme.heading)
+        }
         let fullBody = headingRow.droppingTop(1)
         buffer.fill(fullBody)
-        let body = Rect(row: fullBody.row, column: fullBody.column, width: fullBody.width - mapWidth,
+        let body = Rect(row: fullBody.row, column: fullBody.column, width: fullBody.width - mapWidth - pins.width,
                         height: fullBody.height)
         if mapWidth > 0, model.selectedSession != nil {
             SessionMapView(model: model).render(
-                into: &buffer, rect: Rect(row: fullBody.row, column: body.right, width: mapWidth, height: fullBody.height))
+                into: &buffer,
+                rect: Rect(row: fullBody.row, column: body.right + pins.width, width: mapWidth, height: fullBody.height))
         }
         guard let session = model.selectedSession else {
             buffer.put("  No session selected.", row: body.row, column: body.column, style: Theme.dim, maxWidth: body.width)
@@ -66,8 +76,9 @@ package struct TimelineView {
             } else {
                 buffer.putRightAligned(String(index), row: row, end: body.column + columns.indexWidth, style: Theme.dim)
             }
+            renderPins(pins, index: index, row: row, column: body.right, into: &buffer)
             if index == model.cursor {
-                buffer.restyle(Rect(row: row, column: body.column, width: body.width, height: 1)) {
+                buffer.restyle(Rect(row: row, column: body.column, width: body.width + pins.width, height: 1)) {
                     $0.reverse = true
                     $0.dim = false
                 }
@@ -76,6 +87,20 @@ package struct TimelineView {
     }
 
     // MARK: - Parts
+
+    /// The pinned watches' values after event `index`, from `column` on (see `PinnedColumns`).
+    private func renderPins(_ pins: PinnedColumns, index: Int, row: Int, column: Int, into buffer: inout ScreenBuffer) {
+        guard !pins.pointers.isEmpty else { return }
+        let state = model.pinnedValues
+        let known = state.flatMap { $0.session == model.selectedSessionID && $0.pointers == model.pinnedPointers
+            ? $0.values[index] : nil }
+        for offset in pins.pointers.indices {
+            let value = known.flatMap { offset < $0.count ? $0[offset] : nil }
+            let left = column + offset * PinnedColumns.columnWidth
+            buffer.putRightAligned(PinnedColumns.text(value), row: row, end: left + PinnedColumns.columnWidth,
+                                   minColumn: left + 1, style: PinnedColumns.style(value))
+        }
+    }
 
     private func renderTitle(into buffer: inout ScreenBuffer, rect: Rect, focused: Bool) {
         // The session id (which names the app too) rather than the word "Timeline": every command takes it.
