@@ -6,8 +6,8 @@ import Foundation
 /// request still matters to the screen.
 ///
 /// Threading: every method may be called from any thread (the UI thread, in practice); `work` runs on the runner's
-/// serial queue. State is guarded by `condition`.
-final class LatestRequestRunner<Request: Sendable, Answer: Sendable>: @unchecked Sendable {  // see `condition`
+/// serial queue (``BackgroundWork``).
+final class LatestRequestRunner<Request: Sendable, Answer: Sendable>: Sendable {
     /// A finished (or failed) read.
     struct Outcome: Sendable {
         /// What it was asked.
@@ -20,76 +20,42 @@ final class LatestRequestRunner<Request: Sendable, Answer: Sendable>: @unchecked
 
     /// Answers one request on the runner's thread.
     private let work: @Sendable (Request, TimelineSearchProgress) throws -> Answer
-    /// The runner's serial queue (its thread).
-    private let queue: DispatchQueue
-    /// Guards the state below; signalled when a read finishes.
-    private let condition = NSCondition()
-    /// The running read's progress (to cancel it), if any.
-    private var current: TimelineSearchProgress?
-    /// The reads finished and not taken yet.
-    private var outcomes: [Outcome] = []
-    /// The reads started and not finished (cancelled ones included).
-    private var unfinished = 0
+    /// The runner's queue, the running read and the outcomes not taken yet.
+    private let reads: BackgroundWork<Request, Outcome>
 
     /// A runner whose thread is labelled `label` and answers each request with `work` (which checks the progress it
     /// is given between steps and throws `TimelineSearchProgress.Cancelled` once it is cancelled).
     init(label: String, work: @escaping @Sendable (Request, TimelineSearchProgress) throws -> Answer) {
         self.work = work
-        queue = DispatchQueue(label: label)
+        reads = BackgroundWork(label: label, keeping: .every)
     }
 
     /// Answers `request` on the runner's thread (a running read is cancelled).
     func start(_ request: Request) {
-        let progress = TimelineSearchProgress()
-        condition.lock()
-        current?.cancel()
-        current = progress
-        unfinished += 1
-        condition.unlock()
-        queue.async { [self] in
-            let outcome: Outcome?
+        reads.start(request) { [work] progress in
             do {
                 try progress.check()
-                outcome = Outcome(request: request, answer: try work(request, progress), failure: nil)
+                return Outcome(request: request, answer: try work(request, progress), failure: nil)
             } catch is TimelineSearchProgress.Cancelled {
-                outcome = nil
+                return nil
             } catch {
-                outcome = Outcome(request: request, answer: nil, failure: "\(error)")
+                return Outcome(request: request, answer: nil, failure: "\(error)")
             }
-            condition.lock()
-            if current === progress { current = nil }
-            if let outcome { outcomes.append(outcome) }
-            unfinished -= 1
-            condition.broadcast()
-            condition.unlock()
         }
     }
 
     /// Cancels the running read, if any.
     func cancel() {
-        condition.lock()
-        current?.cancel()
-        current = nil
-        condition.unlock()
+        reads.cancel()
     }
 
     /// The reads finished since the last call, in order.
     func takeOutcomes() -> [Outcome] {
-        condition.lock()
-        defer { condition.unlock() }
-        let taken = outcomes
-        outcomes = []
-        return taken
+        reads.takeOutcomes()
     }
 
     /// Waits until nothing is being read (at most `timeout` seconds); true when nothing is.
     func waitUntilIdle(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while unfinished > 0 {
-            if !condition.wait(until: deadline) { return unfinished == 0 }
-        }
-        return true
+        reads.waitUntilIdle(timeout: timeout)
     }
 }
