@@ -27,6 +27,7 @@ package final class TimelineApp {
     private let rowFilters: RowFilterRunner
     private let stats: StatsRunner
     private let maps: SessionMapRunner
+    private let charts: SessionChartRunner
     /// The running search's last shown progress (searched events), to repaint only when it moves.
     private var shownSearchProgress = -1
     /// Commands submitted and not yet reported, oldest (the running one) first.
@@ -57,6 +58,7 @@ package final class TimelineApp {
         rowFilters = RowFilterRunner(dataSource: dataSource)
         stats = StatsRunner(dataSource: dataSource)
         maps = SessionMapRunner(dataSource: dataSource)
+        charts = SessionChartRunner(dataSource: dataSource)
         self.environment = environment
         self.clock = clock
         let detailContent = DetailContentCache(dataSource: dataSource)
@@ -169,6 +171,7 @@ package final class TimelineApp {
             && rowFilters.waitUntilIdle(timeout: max(0, deadline - clock()))
             && stats.waitUntilIdle(timeout: max(0, deadline - clock()))
             && maps.waitUntilIdle(timeout: max(0, deadline - clock()))
+            && charts.waitUntilIdle(timeout: max(0, deadline - clock()))
         collectOutcomes()
         return finished
     }
@@ -204,6 +207,7 @@ package final class TimelineApp {
             searches.cancel()
             stats.cancel()
             maps.cancel()
+            charts.cancel()
             rowFilters.cancel()
             commands.cancelQueued()
             actions.quit()
@@ -247,6 +251,7 @@ package final class TimelineApp {
         if searches.running?.request.session == session { searches.cancel() }
         if controller.model.hiding?.session == session { rowFilters.cancel() }
         if controller.model.map?.session == session { maps.cancel() }
+        if controller.model.chart?.session == session { charts.cancel() }
         let outcome: Result<String, any Error>
         do {
             outcome = .success(try dataSource.deleteSession(session))
@@ -284,6 +289,10 @@ package final class TimelineApp {
             controller.receiveMap(outcome.request, map: outcome.map, failure: outcome.failure)
             changed = true
         }
+        for outcome in charts.takeOutcomes() {
+            controller.receiveChart(outcome.request, chart: outcome.chart, failure: outcome.failure)
+            changed = true
+        }
         if let outcome = stats.takeOutcome() {
             controller.receiveStats(session: outcome.session, statistics: outcome.statistics, failure: outcome.failure)
             changed = true
@@ -313,9 +322,11 @@ package final class TimelineApp {
     }
 
     /// Starts computing the session map when the controller asks (shown, and its session, height, search or — at a
-    /// bounded rate — event count changed).
+    /// bounded rate — event count changed), and the chart likewise (shown, and its session, width or — at a bounded
+    /// rate — event count changed).
     private func startMap() {
         if let request = controller.mapToCompute() { maps.start(request) }
+        if let request = controller.chartToCompute() { charts.start(request) }
     }
 
     /// Hands finished row-filter stretches to the controller, or shows the running one's progress; true when the

@@ -1,0 +1,63 @@
+import RewindSessionFile
+
+/// The chart under the timeline's rows (`C`, issue 33): what the chart thread last computed for the selected session,
+/// and what it was last asked, so that the controller asks again only when something changed — the session, the
+/// chart's width (one slice per column), or, at most once per ``growthInterval``, the event count of a session that
+/// grows. The metric shown is not part of it: every metric comes from the same slices. A plain value type.
+package struct SessionChartState: Sendable, Hashable {
+    /// What one computation is for: `session`'s events 0…`count` in `buckets` slices.
+    package struct Request: Sendable, Hashable {
+        /// The session.
+        package var session: String
+        /// The events charted are 0…`count`.
+        package var count: Int
+        /// How many slices (the chart's columns).
+        package var buckets: Int
+    }
+
+    /// How often a growing session's chart is computed again, at most (seconds).
+    package static let growthInterval = 0.5
+
+    /// The session.
+    package var session: String
+    /// The last chart computed, for `charted.range` in `charted.buckets.count` slices; nil before the first.
+    package var charted: SessionChart?
+    /// Why the last computation failed, if it did.
+    package var failure: String?
+    /// The last request handed to the chart thread.
+    package var asked: Request?
+    /// When `asked` was handed over (monotonic seconds).
+    package var askedAt = -Double.infinity
+    /// Whether `asked` is still being computed.
+    package var computing = false
+
+    /// A chart of `session` not computed yet.
+    package init(session: String) {
+        self.session = session
+    }
+
+    /// The request to hand to the chart thread now for events 0…`count` in `buckets` slices, or nil when the last
+    /// one asked covers it, or only the count grew and less than ``growthInterval`` passed since the last request
+    /// (or it is still computing).
+    package func request(count: Int, buckets: Int, now: Double) -> Request? {
+        let wanted = Request(session: session, count: count, buckets: buckets)
+        guard let asked else { return wanted }
+        if asked == wanted { return nil }
+        if asked.buckets == buckets && (computing || now - askedAt < Self.growthInterval) {
+            return nil  // only the count moved (a live session): bounded rate, one computation at a time
+        }
+        return wanted
+    }
+
+    /// Takes a finished computation in: `chart`, or why it failed. Ignored unless it answers the last request.
+    package mutating func receive(_ request: Request, chart: SessionChart?, failure: String?) {
+        guard request == asked else { return }
+        computing = false
+        if let chart {
+            charted = chart
+            self.failure = nil
+        } else {
+            self.failure = failure
+        }
+    }
+}
