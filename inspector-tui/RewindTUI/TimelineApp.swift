@@ -290,7 +290,8 @@ package final class TimelineApp {
             changed = true
         }
         for outcome in charts.takeOutcomes() {
-            controller.receiveChart(outcome.request, chart: outcome.chart, failure: outcome.failure)
+            controller.receiveChart(outcome.request, chart: outcome.chart, failure: outcome.failure,
+                                    seconds: outcome.seconds)
             changed = true
         }
         if let outcome = stats.takeOutcome() {

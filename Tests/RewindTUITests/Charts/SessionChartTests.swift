@@ -228,6 +228,10 @@ struct SessionChartTests {
         #expect(state.request(count: 150, buckets: 60, now: 10.3) == nil, "growth within the interval")
         #expect(state.request(count: 150, buckets: 60, now: 10.6)?.count == 150)
         #expect(state.request(count: 100, buckets: 72, now: 10.1)?.buckets == 72, "a resize at once")
+        // A slow computation spaces the next ones out: three times as long as it took.
+        state.receive(first, chart: SessionChart(range: 0...100, buckets: 60), failure: nil, seconds: 0.4)
+        #expect(state.request(count: 150, buckets: 60, now: 11.1) == nil, "within 1.2 s of the last")
+        #expect(state.request(count: 150, buckets: 60, now: 11.3)?.count == 150)
     }
 
     @Test("a chart computed for another width or count is rescaled: each column merges the slices of its events")

@@ -16,6 +16,8 @@ final class SessionChartRunner: @unchecked Sendable {  // mutable state guarded 
         let chart: SessionChart?
         /// Why it failed, if it did.
         let failure: String?
+        /// How long it took (seconds).
+        let seconds: Double
     }
 
     private let dataSource: any TimelineDataSource
@@ -40,14 +42,16 @@ final class SessionChartRunner: @unchecked Sendable {  // mutable state guarded 
         condition.unlock()
         queue.async { [self] in
             let outcome: Outcome?
+            let started = MonotonicClock.now()
             do {
                 let chart = try dataSource.sessionChart(session: request.session, count: request.count,
                                                         buckets: request.buckets, progress: progress)
-                outcome = Outcome(request: request, chart: chart, failure: nil)
+                outcome = Outcome(request: request, chart: chart, failure: nil, seconds: MonotonicClock.now() - started)
             } catch is TimelineSearchProgress.Cancelled {
                 outcome = nil
             } catch {
-                outcome = Outcome(request: request, chart: nil, failure: "\(error)")
+                outcome = Outcome(request: request, chart: nil, failure: "\(error)",
+                                  seconds: MonotonicClock.now() - started)
             }
             condition.lock()
             if current === progress { current = nil }

@@ -15,7 +15,9 @@ package struct SessionChartState: Sendable, Hashable {
         package var buckets: Int
     }
 
-    /// How often a growing session's chart is computed again, at most (seconds).
+    /// How often a growing session's chart is computed again, at most (seconds); less often when a computation
+    /// takes long: at most once per three times the last one took, so that the chart thread of a large live session
+    /// is idle at least two thirds of the time.
     package static let growthInterval = 0.5
 
     /// The session.
@@ -30,6 +32,8 @@ package struct SessionChartState: Sendable, Hashable {
     package var askedAt = -Double.infinity
     /// Whether `asked` is still being computed.
     package var computing = false
+    /// How long the last computation took (seconds; 0 before the first).
+    package var lastSeconds = 0.0
 
     /// A chart of `session` not computed yet.
     package init(session: String) {
@@ -43,16 +47,18 @@ package struct SessionChartState: Sendable, Hashable {
         let wanted = Request(session: session, count: count, buckets: buckets)
         guard let asked else { return wanted }
         if asked == wanted { return nil }
-        if asked.buckets == buckets && (computing || now - askedAt < Self.growthInterval) {
+        if asked.buckets == buckets && (computing || now - askedAt < max(Self.growthInterval, 3 * lastSeconds)) {
             return nil  // only the count moved (a live session): bounded rate, one computation at a time
         }
         return wanted
     }
 
-    /// Takes a finished computation in: `chart`, or why it failed. Ignored unless it answers the last request.
-    package mutating func receive(_ request: Request, chart: SessionChart?, failure: String?) {
+    /// Takes a finished computation in: `chart`, or why it failed, and how long it took (`seconds`). Ignored unless
+    /// it answers the last request.
+    package mutating func receive(_ request: Request, chart: SessionChart?, failure: String?, seconds: Double = 0) {
         guard request == asked else { return }
         computing = false
+        lastSeconds = seconds
         if let chart {
             charted = chart
             self.failure = nil

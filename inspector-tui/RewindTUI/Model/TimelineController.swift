@@ -1212,8 +1212,8 @@ package struct TimelineController {
             model.status = StatusMessage("no session selected", isError: true)
         } else if model.showsChart {
             let following = metric.next.map { "C: \($0.title)" } ?? "C hides it"
-            model.status = StatusMessage("chart: \(metric.title) per slice of the session; ▲ the selected row's slice, "
-                + "← → move by a slice; \(following)")
+            model.status = StatusMessage("chart: \(metric.title); ▲ the selected row's slice, ← → move by slices; "
+                + following)
         } else {
             model.status = StatusMessage("the chart needs a taller timeline; enlarge the terminal", isError: true)
         }
@@ -1256,11 +1256,13 @@ package struct TimelineController {
         return request
     }
 
-    /// A chart computation finished (`chart` nil: it failed, saying why in `failure`): shown when it answers the
-    /// last request of the selected session's chart.
-    package mutating func receiveChart(_ request: SessionChartState.Request, chart: SessionChart?, failure: String?) {
+    /// A chart computation finished (`chart` nil: it failed, saying why in `failure`) after `seconds`: shown when
+    /// it answers the last request of the selected session's chart.
+    package mutating func receiveChart(
+        _ request: SessionChartState.Request, chart: SessionChart?, failure: String?, seconds: Double = 0
+    ) {
         guard var state = model.chart, state.session == request.session else { return }
-        state.receive(request, chart: chart, failure: failure)
+        state.receive(request, chart: chart, failure: failure, seconds: seconds)
         model.chart = state
     }
 
