@@ -143,6 +143,23 @@ struct SessionChartReaderTests {
         }
     }
 
+    @Test("slices computed a few at a time add up to the whole chart")
+    func slicesAddUp() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-chart-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SessionStore(directory: directory, options: RecordingOptions(keyframeInterval: 5))
+        let id = try #require(Self.writeSession(seed: 7, count: 200, into: store))
+        let reader = try store.openSession(id)
+        let whole = try reader.sessionChart(buckets: 30, in: 0...200)
+        var pieced = SessionChart(range: 0...200, buckets: 30)
+        for slices in [0..<1, 1..<4, 4..<17, 17..<30] {
+            let part = try reader.sessionChart(buckets: 30, in: 0...200, slices: slices)
+            for bucket in 0..<30 where !slices.contains(bucket) { #expect(part.buckets[bucket] == SessionChart.Bucket()) }
+            for bucket in slices { pieced.buckets[bucket] = part.buckets[bucket] }
+        }
+        #expect(pieced == whole)
+    }
+
     @Test("stop: a chart asked to stop returns at once with the slices not computed left empty")
     func stops() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-chart-\(UUID())")
@@ -167,11 +184,15 @@ struct SessionChartReaderTests {
         let id = try #require(Self.writeSession(seed: 4, count: 120, into: store))
         let source = SessionTimelineSource(store: store, daemon: nil, only: id)
         let progress = TimelineSearchProgress()
-        let fromFile = try source.sessionChart(session: id.rawValue, count: 120, buckets: 13, progress: progress)
-        let rowByRow = try ChartRowByRow(source).sessionChart(session: id.rawValue, count: 120, buckets: 13,
-                                                              progress: progress)
-        // A keyframe after every event: the file's state sizes are the states after each slice's last event.
-        #expect(Self.rounded(fromFile) == Self.rounded(rowByRow))
+        for slices in [0..<13, 0..<1, 4..<9, 12..<13, 13..<20] {
+            let fromFile = try source.sessionChart(session: id.rawValue, count: 120, buckets: 13, slices: slices,
+                                                   progress: progress)
+            let rowByRow = try ChartRowByRow(source).sessionChart(session: id.rawValue, count: 120, buckets: 13,
+                                                                  slices: slices, progress: progress)
+            // A keyframe after every event: the file's state sizes are the states after each slice's last event.
+            #expect(Self.rounded(fromFile) == Self.rounded(rowByRow), "slices \(slices)")
+            #expect(fromFile.buckets.indices.filter { fromFile.buckets[$0].events > 0 } == Array(slices.clamped(to: 0..<13)))
+        }
     }
 }
 

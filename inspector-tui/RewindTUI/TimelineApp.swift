@@ -291,7 +291,7 @@ package final class TimelineApp {
         }
         for outcome in charts.takeOutcomes() {
             controller.receiveChart(outcome.request, chart: outcome.chart, failure: outcome.failure,
-                                    seconds: outcome.seconds)
+                                    seconds: outcome.seconds, complete: outcome.complete)
             changed = true
         }
         if let outcome = stats.takeOutcome() {
@@ -327,7 +327,10 @@ package final class TimelineApp {
     /// rate — event count changed).
     private func startMap() {
         if let request = controller.mapToCompute() { maps.start(request) }
-        if let request = controller.chartToCompute() { charts.start(request) }
+        // A chart not shown yet fills in as its slices come; one shown is replaced once the new one is complete.
+        let shown = controller.model.chart.map { $0.session == controller.model.selectedSessionID && $0.charted != nil }
+            ?? false
+        if let request = controller.chartToCompute() { charts.start(request, progressive: !shown) }
     }
 
     /// Hands finished row-filter stretches to the controller, or shows the running one's progress; true when the

@@ -9,16 +9,19 @@ extension SessionReader {
     /// 1,000,000 events); and the state's size at each slice's end: the main line's last keyframe at or before it,
     /// found by one seek in the keyframes' index per slice, its length read once per distinct keyframe.
     ///
-    /// `stop` is asked between slices; when it says true, the slices not yet computed stay empty and the chart is
-    /// returned as it is (the caller, which asked to stop, throws it away). May be called from any thread; takes the
-    /// reader's lock one slice at a time, so that other calls go on meanwhile (long work is better on a reader of its
-    /// own).
-    package func sessionChart(buckets: Int, in range: ClosedRange<Int64>, stop: () -> Bool = { false })
-        throws(SessionStoreError) -> SessionChart {
+    /// `slices` (nil: all of them) are the slices computed; the others stay empty, so that a caller can compute a
+    /// long session's chart a few slices at a time and show it as it goes. `stop` is asked between slices; when it
+    /// says true, the slices not yet computed stay empty and the chart is returned as it is (the caller, which asked
+    /// to stop, throws it away). May be called from any thread; takes the reader's lock one slice at a time, so that
+    /// other calls go on meanwhile (long work is better on a reader of its own).
+    package func sessionChart(
+        buckets: Int, in range: ClosedRange<Int64>, slices: Range<Int>? = nil, stop: () -> Bool = { false }
+    ) throws(SessionStoreError) -> SessionChart {
         var chart = SessionChart(range: range, buckets: buckets)
         guard buckets > 0 else { return chart }
+        let slices = (slices ?? 0..<buckets).clamped(to: 0..<buckets)
         var keyframeBytes: [Int64: Int64] = [:]
-        for bucket in 0..<buckets {
+        for bucket in slices {
             if stop() { return chart }
             let first = chart.firstIndex(ofBucket: bucket)
             let last = min(chart.firstIndex(ofBucket: bucket + 1) - 1, range.upperBound)

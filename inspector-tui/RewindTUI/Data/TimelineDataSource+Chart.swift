@@ -1,20 +1,24 @@
 import RewindSessionFile
 
 extension TimelineDataSource {
-    /// Reads rows in chunks of 1,000 through `events(session:range:)` (each row's kind, time and reducer time), the
-    /// patch of each row that has one through `eventDetail` (its bytes as compact JSON, as a file stores it), and
-    /// the state after each slice's last event through `state(session:index:)` (its compact JSON's bytes; the
-    /// slice's `stateKeyframe` is that event). Nothing is charted beyond `rowByRowMapLimit` events. Right for
-    /// in-memory sources; session files do better (`SessionTimelineSource+Chart.swift`). Called on the chart thread.
-    package func sessionChart(session: String, count: Int, buckets: Int, progress: TimelineSearchProgress) throws
-        -> SessionChart {
+    /// Reads the rows of `slices` in chunks of 1,000 through `events(session:range:)` (each row's kind, time and
+    /// reducer time), the patch of each row that has one through `eventDetail` (its bytes as compact JSON, as a file
+    /// stores it), and the state after each slice's last event through `state(session:index:)` (its compact JSON's
+    /// bytes; the slice's `stateKeyframe` is that event). Nothing is charted beyond `rowByRowMapLimit` events. Right
+    /// for in-memory sources; session files do better (`SessionTimelineSource+Chart.swift`). Called on the chart
+    /// thread.
+    package func sessionChart(
+        session: String, count: Int, buckets: Int, slices: Range<Int>, progress: TimelineSearchProgress
+    ) throws -> SessionChart {
         var chart = SessionChart(range: 0...Int64(max(0, count)), buckets: buckets)
-        guard buckets > 0, count <= Self.rowByRowMapLimit else { return chart }
-        var position = 1
-        while position <= count {
+        let slices = slices.clamped(to: 0..<max(0, buckets))
+        guard !slices.isEmpty, count <= Self.rowByRowMapLimit else { return chart }
+        let end = Int(min(chart.firstIndex(ofBucket: slices.upperBound) - 1, Int64(count)))
+        var position = max(1, Int(chart.firstIndex(ofBucket: slices.lowerBound)))
+        while position <= end {
             try progress.check()
             progress.report(searched: position - 1, of: count)
-            let last = min(count, position + 999)
+            let last = min(end, position + 999)
             for event in try events(session: session, range: position...last) {
                 var row = SessionChart.Bucket()
                 row.events = 1
@@ -35,7 +39,7 @@ extension TimelineDataSource {
             }
             position = last + 1
         }
-        for bucket in chart.buckets.indices {
+        for bucket in slices {
             try progress.check()
             let end = min(chart.firstIndex(ofBucket: bucket + 1) - 1, Int64(count))
             guard end >= chart.firstIndex(ofBucket: bucket) else { continue }

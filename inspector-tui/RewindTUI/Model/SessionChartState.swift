@@ -13,6 +13,13 @@ package struct SessionChartState: Sendable, Hashable {
         package var count: Int
         /// How many slices (the chart's columns).
         package var buckets: Int
+
+        /// A request for `session`'s events 0…`count` in `buckets` slices.
+        package init(session: String, count: Int, buckets: Int) {
+            self.session = session
+            self.count = count
+            self.buckets = buckets
+        }
     }
 
     /// How often a growing session's chart is computed again, at most (seconds); less often when a computation
@@ -22,8 +29,11 @@ package struct SessionChartState: Sendable, Hashable {
 
     /// The session.
     package var session: String
-    /// The last chart computed, for `charted.range` in `charted.buckets.count` slices; nil before the first.
+    /// The last chart computed, for `charted.range` in `charted.buckets.count` slices (while the first computation
+    /// goes on, the slices computed so far); nil before the first.
     package var charted: SessionChart?
+    /// Whether `charted` is a progressive report: the first computation goes on, its slices to the right to come.
+    package var partial = false
     /// Why the last computation failed, if it did.
     package var failure: String?
     /// The last request handed to the chart thread.
@@ -53,12 +63,23 @@ package struct SessionChartState: Sendable, Hashable {
         return wanted
     }
 
-    /// Takes a finished computation in: `chart`, or why it failed, and how long it took (`seconds`). Ignored unless
-    /// it answers the last request.
-    package mutating func receive(_ request: Request, chart: SessionChart?, failure: String?, seconds: Double = 0) {
+    /// Takes a computation in: `chart`, or why it failed, and how long it took (`seconds`); `complete` false: a
+    /// progressive report (the slices to its right not computed yet), shown while the computation goes on. Ignored
+    /// unless it answers the last request.
+    package mutating func receive(
+        _ request: Request, chart: SessionChart?, failure: String?, seconds: Double = 0, complete: Bool = true
+    ) {
         guard request == asked else { return }
+        guard complete else {
+            if let chart {
+                charted = chart
+                partial = true
+            }
+            return
+        }
         computing = false
         lastSeconds = seconds
+        partial = false
         if let chart {
             charted = chart
             self.failure = nil

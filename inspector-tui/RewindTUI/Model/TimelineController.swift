@@ -1256,13 +1256,14 @@ package struct TimelineController {
         return request
     }
 
-    /// A chart computation finished (`chart` nil: it failed, saying why in `failure`) after `seconds`: shown when
-    /// it answers the last request of the selected session's chart.
+    /// A chart computation finished (`chart` nil: it failed, saying why in `failure`) after `seconds`, or reported
+    /// its slices so far (`complete` false): shown when it answers the last request of the selected session's chart.
     package mutating func receiveChart(
-        _ request: SessionChartState.Request, chart: SessionChart?, failure: String?, seconds: Double = 0
+        _ request: SessionChartState.Request, chart: SessionChart?, failure: String?, seconds: Double = 0,
+        complete: Bool = true
     ) {
         guard var state = model.chart, state.session == request.session else { return }
-        state.receive(request, chart: chart, failure: failure, seconds: seconds)
+        state.receive(request, chart: chart, failure: failure, seconds: seconds, complete: complete)
         model.chart = state
     }
 

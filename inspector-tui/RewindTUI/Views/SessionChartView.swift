@@ -4,7 +4,7 @@ import RewindSessionFile
 /// events 0…count, one column per slice, as bars of the eight block characters ▁▂▃▄▅▆▇█ stacked over the band's rows.
 ///
 /// Rows, top to bottom: the caption (the metric's name, then the selected slice — `▲ #first–last` and its value —
-/// and the keys), the bars (the y-axis left of them, its largest value labelled at the top), and the x-axis, where
+/// and, while the first computation fills the chart in from the left, `charting…`; the keys at the right), the bars (the y-axis left of them, its largest value labelled at the top), and the x-axis, where
 /// `▲` marks the slice of the timeline's selected row. That slice's column is drawn in bold yellow with a `│` above
 /// its bar, so the selection shows in monochrome too (`▲`, `│`, bold); colours only add to the block characters.
 /// Pure rendering from the model's last computed chart (`SessionChartState`), rescaled when the session grew or the
@@ -106,6 +106,7 @@ package struct SessionChartView {
                                           Theme.dim))
                 }
             }
+            if state?.partial == true { spans.append(TextSpan("  charting…", Theme.dim)) }
         }
         let keys = [TextSpan("C", Theme.key), TextSpan(" next  ", Theme.dim), TextSpan("← →", Theme.key),
                     TextSpan(" slice ", Theme.dim)]
