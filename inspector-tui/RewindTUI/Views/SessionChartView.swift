@@ -3,7 +3,8 @@ import RewindSessionFile
 /// The chart under the timeline's rows (`C`, issue 33): one quantity of the session (a `ChartMetric`) over its
 /// events 0…count, one column per slice, as bars of the eight block characters ▁▂▃▄▅▆▇█ stacked over the band's rows.
 ///
-/// Rows, top to bottom: the caption (the metric's name, then the selected slice — `▲ #first–last` and its value —
+/// Rows, top to bottom: the caption (the metric's name, then the selected slice — `▲ #first–last`, the time of its
+/// first row after the session's start, and its value —
 /// and, while the first computation fills the chart in from the left, `charting…`; the keys at the right), the bars (the y-axis left of them, its largest value labelled at the top), and the x-axis, where
 /// `▲` marks the slice of the timeline's selected row. That slice's column is drawn in bold yellow with a `│` above
 /// its bar, so the selection shows in monochrome too (`▲`, `│`, bold); colours only add to the block characters.
@@ -87,8 +88,11 @@ package struct SessionChartView {
             let range = first == last ? "#\(Formatting.grouped(first))"
                 : "#\(Formatting.grouped(first))–\(Formatting.grouped(last))"
             spans.append(TextSpan("▲ " + range + " ", Self.selectionStyle))
-            spans.append(TextSpan(values[selected].map(metric.format) ?? "—"))
             let bucket = buckets[selected]
+            if let time = bucket.firstTime, let start = model.selectedSession?.startedAt {
+                spans.append(TextSpan(Formatting.relativeTime(time - start) + "  ", Theme.dim))
+            }
+            spans.append(TextSpan(values[selected].map(metric.format) ?? "—"))
             switch metric {
             case .stateSize:
                 break
