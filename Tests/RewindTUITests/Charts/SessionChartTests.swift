@@ -263,6 +263,24 @@ struct SessionChartTests {
         #expect(SessionChartView.eighths(.nan, peak: 10, rows: 4) == 0)
     }
 
+    @Test("small and odd terminal sizes: every metric renders, ← → and clicks stay within the session")
+    func smallSizes() throws {
+        for (width, height) in [(40, 10), (40, 30), (41, 20), (60, 16), (121, 18), (47, 60)] {
+            let app = Self.app(presses: 0, width: width, height: height)
+            for _ in 0...ChartMetric.allCases.count {
+                app.handle(.character("C"))
+                for key in [Key.right, .right, .left, .end, .right, .home, .left] { app.handle(key) }
+                let chart = app.model.layout.chart
+                app.handle(.mouse(MouseEvent(.press, row: chart.bottom - 1, column: chart.right - 1)))
+                app.handle(.mouse(MouseEvent(.press, row: chart.row + 1, column: chart.column)))
+                _ = app.renderFrame(width: width, height: height)
+                #expect(app.waitForCommands())
+                #expect((0...240).contains(app.model.cursor), "\(width)×\(height)")
+                _ = app.renderFrame(width: width, height: height)
+            }
+        }
+    }
+
     @Test("too low a timeline shows no chart, and C says why")
     func tooLow() {
         let app = Self.app(presses: 1, width: 80, height: 14)

@@ -38,7 +38,7 @@ package struct SessionChartView {
         let selected = columns > 0 ? model.chartColumn(of: model.cursor, columns: columns) : -1
         renderCaption(into: &buffer, rect: rect, metric: metric, state: state, buckets: buckets, values: values,
                       selected: selected, columns: columns)
-        guard rect.height >= 3 else { return }
+        guard rect.height >= 3, columns > 0 else { return }
         let barRows = rect.height - 2
         let plot = rect.column + Self.gutterWidth
         for line in 0..<barRows {
