@@ -37,6 +37,7 @@ package final class TimelineApp {
     private let pinReads: LatestRequestRunner<PinnedValuesState.Request, [[RecordedValue]]>
     /// Where the pinned watches are saved (`pins.json`).
     private let pinFile: PinFile
+    private let charts: SessionChartRunner
     /// The running search's last shown progress (searched events), to repaint only when it moves.
     private var shownSearchProgress = -1
     /// Commands submitted and not yet reported, oldest (the running one) first.
@@ -79,6 +80,7 @@ package final class TimelineApp {
                                          progress: progress)
         }
         self.pinFile = pinFile ?? PinFile(environment: environment)
+        charts = SessionChartRunner(dataSource: dataSource)
         self.environment = environment
         self.clock = clock
         let detailContent = DetailContentCache(dataSource: dataSource)
@@ -196,6 +198,7 @@ package final class TimelineApp {
             && maps.waitUntilIdle(timeout: max(0, deadline - clock()))
             && plots.waitUntilIdle(timeout: max(0, deadline - clock()))
             && pinReads.waitUntilIdle(timeout: max(0, deadline - clock()))
+            && charts.waitUntilIdle(timeout: max(0, deadline - clock()))
         collectOutcomes()
         return finished
     }
@@ -234,6 +237,7 @@ package final class TimelineApp {
             maps.cancel()
             plots.cancel()
             pinReads.cancel()
+            charts.cancel()
             rowFilters.cancel()
             commands.cancelQueued()
             actions.quit()
@@ -279,6 +283,7 @@ package final class TimelineApp {
         if searches.running?.request.session == session { searches.cancel() }
         if controller.model.hiding?.session == session { rowFilters.cancel() }
         if controller.model.map?.session == session { maps.cancel() }
+        if controller.model.chart?.session == session { charts.cancel() }
         let outcome: Result<String, any Error>
         do {
             outcome = .success(try dataSource.deleteSession(session))
@@ -340,6 +345,11 @@ package final class TimelineApp {
             controller.receivePinnedValues(outcome.request, values: outcome.answer, failure: outcome.failure)
             changed = true
         }
+        for outcome in charts.takeOutcomes() {
+            controller.receiveChart(outcome.request, chart: outcome.chart, failure: outcome.failure,
+                                    seconds: outcome.seconds, complete: outcome.complete)
+            changed = true
+        }
         if let outcome = stats.takeOutcome() {
             controller.receiveStats(session: outcome.session, statistics: outcome.statistics, failure: outcome.failure)
             changed = true
@@ -359,7 +369,6 @@ package final class TimelineApp {
         return changed
     }
 
-    /// Shows the running search's progress (when it moved) or its outcome; true when the screen changed.
     /// Starts computing the rows of the row filter the controller asks for (set just now, or events recorded since).
     private func startRowFilter() {
         if controller.model.hiding == nil { rowFilters.cancel() }  // cleared (Esc): stop computing its rows
@@ -369,9 +378,14 @@ package final class TimelineApp {
     }
 
     /// Starts computing the session map when the controller asks (shown, and its session, height, search or — at a
-    /// bounded rate — event count changed).
+    /// bounded rate — event count changed), and the chart likewise (shown, and its session, width or — at a bounded
+    /// rate — event count changed).
     private func startMap() {
         if let request = controller.mapToCompute() { maps.start(request) }
+        // A chart not shown yet fills in as its slices come; one shown is replaced once the new one is complete.
+        let shown = controller.model.chart.map { $0.session == controller.model.selectedSessionID && $0.charted != nil }
+            ?? false
+        if let request = controller.chartToCompute() { charts.start(request, progressive: !shown) }
     }
 
     /// Starts the reads off the UI thread the controller asks for: the value plot's samples, and the pinned watches'
@@ -394,6 +408,7 @@ package final class TimelineApp {
         return true
     }
 
+    /// Shows the running search's progress (when it moved) or its outcome; true when the screen changed.
     private func collectSearch() -> Bool {
         if let outcome = searches.takeOutcome() {
             controller.finishSearch(outcome.request, found: outcome.found, wrapped: outcome.wrapped,

@@ -124,6 +124,16 @@ package protocol TimelineDataSource: AnyObject, Sendable {
     func matchBuckets(
         session: String, filter: TimelineLabelFilter, count: Int, buckets: Int, progress: TimelineSearchProgress
     ) throws -> [Bool]
+
+    /// The session over time (the charts under the rows, `C`): events 0…`count` cut into `buckets` equal slices (as
+    /// the map cuts them), and what the events of each of `slices` cost — rows, actions, times, reducer times, patch
+    /// bytes — and the state's size at its end (the other slices empty: the chart thread asks for a long session's
+    /// slices a few at a time, to show them as they come). Called on the chart thread, never the UI thread; stops
+    /// with `TimelineSearchProgress.Cancelled` once `progress` is cancelled (between reads). The default reads rows
+    /// in chunks through `events(session:range:)`; session files answer with SQL aggregates
+    /// (`SessionReader.sessionChart`). Default: `TimelineDataSource+Chart.swift`.
+    func sessionChart(session: String, count: Int, buckets: Int, slices: Range<Int>, progress: TimelineSearchProgress)
+        throws -> SessionChart
 }
 
 extension TimelineDataSource {

@@ -58,6 +58,14 @@ final class BackgroundWork<Tag: Sendable, Outcome: Sendable>: @unchecked Sendabl
         }
     }
 
+    /// Keeps `outcome` now, ahead of the computation's last, while the computation `progress` belongs to is current
+    /// and not cancelled (a chart filling in as its slices come); dropped otherwise. Called from the work itself.
+    func report(_ outcome: Outcome, of progress: TimelineSearchProgress) {
+        condition.lock()
+        if current?.progress === progress && !progress.isCancelled { outcomes.append(outcome) }
+        condition.unlock()
+    }
+
     /// Cancels the current computation, if any (it stops at its next check); true when one was running.
     @discardableResult
     func cancel() -> Bool {

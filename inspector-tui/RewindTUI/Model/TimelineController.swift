@@ -157,6 +157,8 @@ package struct TimelineController {
             model.filterPreview = FilterPreview(of: model)
         case .character("M"):
             toggleMap()
+        case .character("C"):
+            cycleChart()
         case .character(":"):
             guard requireSession() != nil else { return [] }
             model.dialog = .prompt(PromptState(kind: .goTo))
@@ -294,6 +296,8 @@ package struct TimelineController {
         case .control("u"): moveCursor(to: model.index(movedBy: -page / 2), scrollBy: -page / 2)
         case .control("d"): moveCursor(to: model.index(movedBy: page / 2), scrollBy: page / 2)
         case .home, .character("g"): moveCursor(to: 0)
+        case .left where model.showsChart: moveBySlice(-1)
+        case .right where model.showsChart: moveBySlice(1)
         case .end, .character("G"):
             model.following = true
             model.cursor = model.lastRowIndex
@@ -678,6 +682,14 @@ package struct TimelineController {
             }
             guard model.sessions.indices.contains(target) else { return }
             if target != position || model.selectedSession == nil { select(model.sessions[target]) }
+        } else if model.showsChart && inside(layout.chart) {
+            // A click on the chart's bars or axis: the first event of that slice, centred.
+            let columns = layout.chart.width - SessionChartView.gutterWidth
+            let column = point.column - layout.chart.column - SessionChartView.gutterWidth
+            model.focus = .timeline
+            guard event.kind == .press, point.row > layout.chart.row, column >= 0, column < columns else { return }
+            moveCursor(to: model.firstIndex(ofChartColumn: column, columns: columns))
+            centreCursor()
         } else if inside(layout.timeline) {
             let body = layout.timeline.droppingTop(2)
             if event.kind == .press {
@@ -1320,6 +1332,75 @@ package struct TimelineController {
         guard var state = model.map, state.session == request.session else { return }
         state.receive(request, map: map, failure: failure)
         model.map = state
+    }
+
+    // MARK: - The chart
+
+    /// `C`: shows the chart under the timeline's rows, then the next metric, then hides it (after the last).
+    private mutating func cycleChart() {
+        model.chartMetric = model.chartMetric.map(\.next) ?? ChartMetric.allCases.first
+        ensureCursorVisible()  // the band takes rows from the timeline, or gives them back
+        guard let metric = model.chartMetric else {
+            model.status = StatusMessage("chart hidden; C shows it")
+            return
+        }
+        if model.selectedSession == nil {
+            model.status = StatusMessage("no session selected", isError: true)
+        } else if model.showsChart {
+            let following = metric.next.map { "C: \($0.title)" } ?? "C hides it"
+            model.status = StatusMessage("chart: \(metric.title); ▲ the selected row's slice, ← → move by slices; "
+                + following)
+        } else {
+            model.status = StatusMessage("the chart needs a taller timeline; enlarge the terminal", isError: true)
+        }
+    }
+
+    /// ← → with the chart shown: the selection moves to the first event of the chart's previous or next slice (the
+    /// first one shown, with rows hidden), centred.
+    private mutating func moveBySlice(_ direction: Int) {
+        let columns = model.layout.chart.width - SessionChartView.gutterWidth
+        guard columns > 0 else { return }
+        let current = model.chartColumn(of: model.cursor, columns: columns)
+        var column = current + direction
+        while column >= 0 && column < columns {
+            let first = model.firstIndex(ofChartColumn: column, columns: columns)
+            let shown = model.visibleIndex(near: first)
+            let moved = model.chartColumn(of: shown, columns: columns)
+            if direction < 0 ? moved < current : moved > current {
+                moveCursor(to: shown)
+                centreCursor()
+                return
+            }
+            column += direction
+        }
+    }
+
+    /// The chart computation to hand to the chart thread now (marking it asked), or nil: no chart is shown, or what
+    /// it shows is current (a growing session is charted again at most once per `SessionChartState.growthInterval`).
+    package mutating func chartToCompute() -> SessionChartState.Request? {
+        guard model.showsChart, let session = model.selectedSession else { return nil }
+        var state = model.chart?.session == session.id ? model.chart! : SessionChartState(session: session.id)
+        let now = clock()
+        guard let request = state.request(count: session.eventCount, buckets: model.chartBuckets, now: now) else {
+            if model.chart?.session != session.id { model.chart = state }
+            return nil
+        }
+        state.asked = request
+        state.askedAt = now
+        state.computing = true
+        model.chart = state
+        return request
+    }
+
+    /// A chart computation finished (`chart` nil: it failed, saying why in `failure`) after `seconds`, or reported
+    /// its slices so far (`complete` false): shown when it answers the last request of the selected session's chart.
+    package mutating func receiveChart(
+        _ request: SessionChartState.Request, chart: SessionChart?, failure: String?, seconds: Double = 0,
+        complete: Bool = true
+    ) {
+        guard var state = model.chart, state.session == request.session else { return }
+        state.receive(request, chart: chart, failure: failure, seconds: seconds, complete: complete)
+        model.chart = state
     }
 
     private mutating func clearHiding() {

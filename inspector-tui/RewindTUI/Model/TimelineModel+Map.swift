@@ -13,8 +13,8 @@ extension TimelineModel {
     /// or going (which takes rows from the timeline) does not compute it again — the view rescales it to the rows
     /// there are (`SessionMapView.rowMarks`); a resize does.
     package var mapBuckets: Int {
-        TimelineLayout(width: screenWidth, height: screenHeight, sessionCount: sessions.count, statusLines: 0)
-            .timelineRows
+        TimelineLayout(width: screenWidth, height: screenHeight, sessionCount: sessions.count, statusLines: 0,
+                       wantsChart: wantsChart).timelineRows
     }
 
     /// The search whose matches the map marks: the `/` label search (or the preview typed), else the label filter of

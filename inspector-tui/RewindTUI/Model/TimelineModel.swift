@@ -47,6 +47,10 @@ package struct TimelineModel: Sendable, Hashable {
     package var mapWanted = true
     /// The session map's last computation and request (see `TimelineModel+Map.swift`).
     package var map: SessionMapState?
+    /// What the chart under the timeline's rows shows (`C` cycles the metrics, then hides it); nil: no chart.
+    package var chartMetric: ChartMetric?
+    /// The chart's last computation and request (see `TimelineModel+Chart.swift`).
+    package var chart: SessionChartState?
     /// The rows hidden (`/REGEX` Tab, `/-kind,…`), if any; see `TimelineModel+Rows.swift`.
     package var hiding: TimelineRowFilter?
     /// The row filter's progress line while its rows are computed; nil otherwise.
@@ -152,7 +156,7 @@ package struct TimelineModel: Sendable, Hashable {
         default: break
         }
         return TimelineLayout(width: screenWidth, height: screenHeight, sessionCount: sessions.count,
-                              statusLines: statusLines)
+                              statusLines: statusLines, wantsChart: wantsChart)
     }
 
     /// What the status rows show when no prompt is open: the status message, else the running search's or row

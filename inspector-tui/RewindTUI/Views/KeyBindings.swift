@@ -35,6 +35,8 @@ package enum KeyBindings {
             Binding(":", "go to event/time/%"),
             Binding("Tab S-Tab", "next / previous pane"),
             Binding("M", "session map on / off"),
+            Binding("C", "chart: next metric/off"),
+            Binding("← →", "chart: prev/next slice"),
         ]),
         Section(title: "Events", bindings: [
             Binding("Enter", "jump app to this state"),
@@ -154,6 +156,7 @@ package enum KeyBindings {
             bindings.append(Binding("< >", "step"))
         }
         bindings += [Binding(":", "go to"), Binding("/", "search")]
+        if model.showsChart { bindings.append(Binding("← →", "slice")) }
         if model.search != nil {
             bindings.append(Binding("Esc", "cancel search"))
         } else if model.searchQuery != nil {
@@ -173,7 +176,8 @@ package enum KeyBindings {
             bindings.append(Binding("p", "pause"))
         }
         if session.status == .live && !model.following { bindings.append(Binding("f", "follow")) }
-        bindings += [Binding("t", "time"), Binding("e", "export"), Binding("Tab", "pane")]
+        bindings += [Binding("C", "chart"),
+                     Binding("t", "time"), Binding("e", "export"), Binding("Tab", "pane")]
         return bindings
     }
 }

@@ -29,6 +29,9 @@ package struct TimelineLayout: Sendable, Hashable {
     package var separator: Rect
     /// The detail pane (tab bar + content).
     package var detail: Rect
+    /// The chart band under the timeline's rows (`C`): zero height when no chart is shown or the timeline has no
+    /// room for one (see ``chartHeight(timelineHeight:)``).
+    package var chart: Rect
     /// The status/prompt rows (zero height when not shown; more than one when a long message wraps).
     package var status: Rect
     /// The footer row with the keys.
@@ -48,7 +51,9 @@ package struct TimelineLayout: Sendable, Hashable {
 
     /// Lays out a `width`×`height` screen whose status rows (above the footer) are `statusLines` high: a long
     /// message wraps onto up to `maximumStatusLines` rows, taken from the panes.
-    package init(width: Int, height: Int, sessionCount: Int, statusLines: Int) {
+    /// `wantsChart`: a chart is to go under the timeline's rows (`C`), taking its rows from the timeline pane's
+    /// bottom when the pane keeps ``minimumRowsBesideChart`` rows of events beside it.
+    package init(width: Int, height: Int, sessionCount: Int, statusLines: Int, wantsChart: Bool = false) {
         screen = Rect(row: 0, column: 0, width: width, height: height)
         isTooSmall = width < Self.minimumWidth || height < Self.minimumHeight
         isWide = width >= Self.wideWidth
@@ -78,6 +83,21 @@ package struct TimelineLayout: Sendable, Hashable {
             detail = rest.bottom(detailHeight)
             timeline = rest.droppingBottom(detailHeight)
         }
+        chart = Rect(row: timeline.bottom, column: timeline.column, width: timeline.width, height: 0)
+        let chartHeight = Self.chartHeight(timelineHeight: timeline.height)
+        if wantsChart && timeline.height - 2 - chartHeight >= Self.minimumRowsBesideChart {
+            chart = timeline.bottom(chartHeight)
+            timeline = timeline.droppingBottom(chartHeight)
+        }
+    }
+
+    /// The fewest event rows the timeline keeps beside a chart; a lower timeline shows none.
+    package static let minimumRowsBesideChart = 3
+
+    /// How high the chart band is (its caption, bars and axis) in a timeline pane `timelineHeight` rows high: 8 rows
+    /// from 30, 6 from 18, else 5 (three rows of bars).
+    package static func chartHeight(timelineHeight: Int) -> Int {
+        timelineHeight >= 30 ? 8 : timelineHeight >= 18 ? 6 : 5
     }
 
     /// Event rows the timeline shows at once (its height minus the title and the column headings).

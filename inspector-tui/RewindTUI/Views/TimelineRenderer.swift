@@ -52,6 +52,7 @@ package struct TimelineRenderer {
             }
         }
         TimelineView(model: model, rows: rows, error: rowsError).render(into: &buffer, rect: layout.timeline)
+        if model.wantsChart { SessionChartView(model: model).render(into: &buffer, rect: layout.chart) }
         for row in layout.separator.row..<layout.separator.bottom where layout.separator.width > 0 {
             buffer.put("│", row: row, column: layout.separator.column, style: Theme.dim)
         }

@@ -158,6 +158,51 @@ enum TUIBenchmarks {
             SessionMapView(model: grown).render(into: &mapBuffer, rect: strip)
         }
 
+        // The chart (`C`) of the long session: on a new source and app whose first frame is drawn (and its session
+        // map computed, outside the timing), `C` and the next frame (timed), then waiting for the chart (computed off
+        // the UI thread: an aggregate query per slice) and the frame showing it (timed from the key); then its
+        // per-frame update (the band redrawn from the computed slices, rescaled as if the session had grown since).
+        context.progress("tui: the chart of the \(events)-event session")
+        var chartModel: TimelineModel?
+        var chartKeyFrame: [Double] = []
+        var chartFirstBars: [Double] = []
+        let chartFirst = Sampler.collect(context.pick(full: SamplingPlan(minSamples: 5, minSeconds: 1),
+                                                      quick: SamplingPlan(minSamples: 2, minSeconds: 0.1))) {
+            let chartSource = SessionTimelineSource(store: session.store, daemon: nil, only: session.id)
+            let chartApp = TimelineApp(dataSource: chartSource, actions: NoTimelineActions(),
+                                       initialSession: session.id.rawValue, environment: ["TERM": "xterm-256color"])
+            _ = chartApp.renderFrame(width: 200, height: 60)
+            _ = chartApp.waitForCommands(timeout: 60)  // the session map, outside the timing
+            let begin = MonotonicClock.nanoseconds()
+            chartApp.handle(.character("C"))
+            _ = chartApp.renderFrame(width: 200, height: 60)
+            chartKeyFrame.append(Double(MonotonicClock.nanoseconds() &- begin))
+            // Frames until the first slices are drawn (the chart fills in from the left as they come).
+            let deadline = MonotonicClock.nanoseconds() &+ 60_000_000_000
+            while chartApp.model.chart?.charted == nil && MonotonicClock.nanoseconds() < deadline {
+                usleep(500)
+                _ = chartApp.renderFrame(width: 200, height: 60)
+            }
+            chartFirstBars.append(Double(MonotonicClock.nanoseconds() &- begin))
+            _ = chartApp.waitForCommands(timeout: 60)
+            _ = chartApp.renderFrame(width: 200, height: 60)
+            chartModel = chartApp.model
+            return Double(MonotonicClock.nanoseconds() &- begin)
+        }
+        let chartKey = Samples(chartKeyFrame)
+        let chartBars = Samples(chartFirstBars)
+        guard var grownChart = chartModel, let charted = grownChart.chart?.charted,
+              charted.buckets.reduce(0, { $0 + $1.events }) == Int64(session.events) else {
+            throw BenchFailure("the chart does not count every event: \(String(describing: chartModel?.chart))")
+        }
+        if let position = grownChart.selectedSessionPosition { grownChart.sessions[position].eventCount += 1_000 }
+        let band = grownChart.layout.chart
+        var chartBuffer = ScreenBuffer(width: 200, height: 60)
+        let chartFrame = Sampler.time(context.pick(full: SamplingPlan(minSamples: 2_000, minSeconds: 1, maxSeconds: 10),
+                                                   quick: SamplingPlan(minSamples: 200, minSeconds: 0.1, maxSeconds: 1))) {
+            SessionChartView(model: grownChart).render(into: &chartBuffer, rect: band)
+        }
+
         let twoMillis = Target.atMost(nanoseconds: 2_000_000)
         let rows = [
             ReportRow(
@@ -207,6 +252,25 @@ enum TUIBenchmarks {
             ReportRow(
                 "session map (M): its per-frame update (the strip redrawn, rescaled to a grown session)",
                 .nanoseconds(mapFrame.median), detail: "p99 \(Quantity.duration(mapFrame.p99))", target: twoMillis),
+            ReportRow(
+                "chart (C) on the \(events)-event session: the 200×60 frame after C", .nanoseconds(chartKey.median),
+                detail: "max \(Quantity.duration(chartKey.maximum)) of \(chartKey.count); the chart is computed off "
+                    + "the UI thread meanwhile", target: twoMillis),
+            ReportRow(
+                "chart (C) on the \(events)-event session: its first slices on screen", .nanoseconds(chartBars.median),
+                detail: "max \(Quantity.duration(chartBars.maximum)) of \(chartBars.count); the frames after C until "
+                    + "the chart thread's first report (one slice) is drawn", target: .atMost(nanoseconds: 300_000_000)),
+            ReportRow(
+                "chart (C) on the \(events)-event session: every event charted, the chart on screen",
+                .nanoseconds(chartFirst.median),
+                detail: "max \(Quantity.duration(chartFirst.maximum)) of \(chartFirst.count); an aggregate query per "
+                    + "slice (`SessionReader.sessionChart`), the chart filling in meanwhile",
+                target: .atMost(nanoseconds: 1_000_000_000),
+                baseline: "reading every row: \(Quantity.duration(loadAll))",
+                ratio: "\(Quantity.multiple(loadAll / chartFirst.median)) faster"),
+            ReportRow(
+                "chart (C): its per-frame update (the band redrawn, rescaled to a grown session)",
+                .nanoseconds(chartFrame.median), detail: "p99 \(Quantity.duration(chartFrame.p99))", target: twoMillis),
         ]
         return AreaReport(
             title: "TUI",
@@ -227,7 +291,12 @@ enum TUIBenchmarks {
                 the map hidden, then `M` and the next frame (timed), then waiting for the map (computed off the UI \
                 thread) and the frame showing it (timed from the key); its per-frame update is \
                 `SessionMapView.render` alone, on a model whose session grew by 1,000 events since the map was \
-                computed (each row gathers the old buckets under it).
+                computed (each row gathers the old buckets under it). Chart: a new source and app on the plain \
+                session, its first frame drawn and its session map computed, then `C` and the next frame (timed), \
+                frames until its first slices show (timed from the key: the chart thread reports one slice first, \
+                then a few at a time), then waiting for the whole chart and the frame showing it (timed from the \
+                key); its per-frame update is `SessionChartView.render` alone, on a model whose session grew by \
+                1,000 events since the chart was computed (each column merges the old slices under it).
                 """,
             rows: rows)
     }

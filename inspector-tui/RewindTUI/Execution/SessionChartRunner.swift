@@ -1,0 +1,98 @@
+import Foundation
+import RewindSessionFile
+
+/// Computes the chart's slices (`TimelineDataSource.sessionChart`) on a thread of its own, so that a million-event
+/// session never freezes the screen. One computation at a time: starting another cancels the running one (it stops
+/// at its next check, between slices, and reports nothing). It asks for the slices a few at a time, left to right —
+/// one first, then as many as take about ``chunkSeconds`` — and, when asked to be progressive (a chart not shown
+/// yet), reports the chart after each few, so that a long session's chart starts drawing at once and fills in.
+///
+/// Threading: every method may be called from any thread (the UI thread, in practice); the work runs on the
+/// runner's serial queue (``BackgroundWork``).
+final class SessionChartRunner: Sendable {
+    /// A finished (or failed) computation.
+    struct Outcome: Sendable {
+        /// What it was asked.
+        let request: SessionChartState.Request
+        /// The chart; nil when it failed.
+        let chart: SessionChart?
+        /// Why it failed, if it did.
+        let failure: String?
+        /// How long it took (seconds).
+        let seconds: Double
+        /// Whether every slice is computed (false: a progressive report, the slices to its right still empty).
+        let complete: Bool
+    }
+
+    /// About how long one request to the data source takes (seconds): the slices asked at a time are sized to it.
+    static let chunkSeconds = 0.05
+
+    private let dataSource: any TimelineDataSource
+    private let work = BackgroundWork<SessionChartState.Request, Outcome>(label: "rewind.timeline.chart",
+                                                                         keeping: .every)
+
+    /// A runner reading `dataSource`.
+    init(dataSource: any TimelineDataSource) {
+        self.dataSource = dataSource
+    }
+
+    /// Computes what `request` asks (a running computation is cancelled); `progressive`: reports the chart as its
+    /// slices come, not only once complete.
+    func start(_ request: SessionChartState.Request, progressive: Bool) {
+        work.start(request) { [self] progress in
+            let started = MonotonicClock.now()
+            do {
+                let chart = try compute(request, progress: progress) { partial in
+                    guard progressive else { return }
+                    work.report(Outcome(request: request, chart: partial, failure: nil,
+                                        seconds: MonotonicClock.now() - started, complete: false), of: progress)
+                }
+                return Outcome(request: request, chart: chart, failure: nil, seconds: MonotonicClock.now() - started,
+                               complete: true)
+            } catch is TimelineSearchProgress.Cancelled {
+                return nil
+            } catch {
+                return Outcome(request: request, chart: nil, failure: "\(error)",
+                               seconds: MonotonicClock.now() - started, complete: true)
+            }
+        }
+    }
+
+    /// The chart `request` asks for, its slices asked a few at a time (sized to take about `chunkSeconds`), handing
+    /// the chart so far to `partial` after each few but the last. Runs on the runner's queue.
+    private func compute(
+        _ request: SessionChartState.Request, progress: TimelineSearchProgress, partial: (SessionChart) -> Void
+    ) throws -> SessionChart {
+        var chart = SessionChart(range: 0...Int64(max(0, request.count)), buckets: request.buckets)
+        var next = 0
+        var size = 1
+        while next < request.buckets {
+            let slices = next..<min(request.buckets, next + size)
+            let begun = MonotonicClock.now()
+            let part = try dataSource.sessionChart(session: request.session, count: request.count,
+                                                   buckets: request.buckets, slices: slices, progress: progress)
+            try progress.check()
+            for bucket in slices where part.buckets.indices.contains(bucket) { chart.buckets[bucket] = part.buckets[bucket] }
+            next = slices.upperBound
+            let perSlice = (MonotonicClock.now() - begun) / Double(slices.count)
+            size = perSlice > 0 ? min(request.buckets, max(1, Int(Self.chunkSeconds / perSlice))) : request.buckets
+            if next < request.buckets { partial(chart) }
+        }
+        return chart
+    }
+
+    /// Cancels the running computation, if any.
+    func cancel() {
+        work.cancel()
+    }
+
+    /// The computations finished since the last call, in order.
+    func takeOutcomes() -> [Outcome] {
+        work.takeOutcomes()
+    }
+
+    /// Waits until nothing is being computed (at most `timeout` seconds); true when nothing is.
+    func waitUntilIdle(timeout: Double) -> Bool {
+        work.waitUntilIdle(timeout: timeout)
+    }
+}
