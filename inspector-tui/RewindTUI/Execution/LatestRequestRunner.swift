@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Threading: every method may be called from any thread (the UI thread, in practice); `work` runs on the runner's
 /// serial queue (``BackgroundWork``).
-final class LatestRequestRunner<Request: Sendable, Answer: Sendable>: Sendable {
+final class LatestRequestRunner<Request: Sendable, Answer: Sendable>: BackgroundRunner, Sendable {
     /// A finished (or failed) read.
     struct Outcome: Sendable {
         /// What it was asked.
@@ -19,43 +19,28 @@ final class LatestRequestRunner<Request: Sendable, Answer: Sendable>: Sendable {
     }
 
     /// Answers one request on the runner's thread.
-    private let work: @Sendable (Request, TimelineSearchProgress) throws -> Answer
+    private let answer: @Sendable (Request, TimelineSearchProgress) throws -> Answer
     /// The runner's queue, the running read and the outcomes not taken yet.
-    private let reads: BackgroundWork<Request, Outcome>
+    let work: BackgroundWork<Request, Outcome>
 
     /// A runner whose thread is labelled `label` and answers each request with `work` (which checks the progress it
     /// is given between steps and throws `TimelineSearchProgress.Cancelled` once it is cancelled).
     init(label: String, work: @escaping @Sendable (Request, TimelineSearchProgress) throws -> Answer) {
-        self.work = work
-        reads = BackgroundWork(label: label, keeping: .every)
+        answer = work
+        self.work = BackgroundWork(label: label, keeping: .every)
     }
 
     /// Answers `request` on the runner's thread (a running read is cancelled).
     func start(_ request: Request) {
-        reads.start(request) { [work] progress in
+        work.start(request) { [answer] progress in
             do {
                 try progress.check()
-                return Outcome(request: request, answer: try work(request, progress), failure: nil)
+                return Outcome(request: request, answer: try answer(request, progress), failure: nil)
             } catch is TimelineSearchProgress.Cancelled {
                 return nil
             } catch {
                 return Outcome(request: request, answer: nil, failure: "\(error)")
             }
         }
-    }
-
-    /// Cancels the running read, if any.
-    func cancel() {
-        reads.cancel()
-    }
-
-    /// The reads finished since the last call, in order.
-    func takeOutcomes() -> [Outcome] {
-        reads.takeOutcomes()
-    }
-
-    /// Waits until nothing is being read (at most `timeout` seconds); true when nothing is.
-    func waitUntilIdle(timeout: Double) -> Bool {
-        reads.waitUntilIdle(timeout: timeout)
     }
 }

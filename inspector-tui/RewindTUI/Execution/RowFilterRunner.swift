@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Threading: every method may be called from any thread (the UI thread, in practice); the work runs on the
 /// runner's serial queue (``BackgroundWork``).
-final class RowFilterRunner: Sendable {
+final class RowFilterRunner: BackgroundRunner, Sendable {
     /// A computed (or cancelled, or failed) stretch.
     struct Outcome: Sendable {
         /// The filter the rows are for (its own rows not used).
@@ -20,7 +20,8 @@ final class RowFilterRunner: Sendable {
     }
 
     private let dataSource: any TimelineDataSource
-    private let work = BackgroundWork<TimelineRowFilter, Outcome>(label: "rewind.timeline.rows", keeping: .every)
+    /// The queue, the current computation and the outcomes not taken yet (``BackgroundRunner``).
+    let work = BackgroundWork<TimelineRowFilter, Outcome>(label: "rewind.timeline.rows", keeping: .every)
 
     /// A runner reading `dataSource`.
     init(dataSource: any TimelineDataSource) {
@@ -43,24 +44,9 @@ final class RowFilterRunner: Sendable {
         }
     }
 
-    /// Cancels the running stretch, if any.
-    func cancel() {
-        work.cancel()
-    }
-
     /// How far the running stretch got, or nil when none runs.
     var running: (searched: Int, total: Int)? {
         work.running.map { ($0.searched, $0.total) }
-    }
-
-    /// The stretches finished since the last call, in order.
-    func takeOutcomes() -> [Outcome] {
-        work.takeOutcomes()
-    }
-
-    /// Waits until no stretch is being computed (at most `timeout` seconds); true when none is.
-    func waitUntilIdle(timeout: Double) -> Bool {
-        work.waitUntilIdle(timeout: timeout)
     }
 
     /// Whether two filters hide the same rows of the same session.

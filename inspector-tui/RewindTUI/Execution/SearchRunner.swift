@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Threading: every method may be called from any thread (the UI thread, in practice); searches run on the
 /// runner's serial queue (``BackgroundWork``).
-final class SearchRunner: Sendable {
+final class SearchRunner: BackgroundRunner, Sendable {
     /// A finished (or cancelled, or failed) search.
     struct Outcome: Sendable {
         /// The search.
@@ -24,7 +24,8 @@ final class SearchRunner: Sendable {
     }
 
     private let dataSource: any TimelineDataSource
-    private let work = BackgroundWork<TimelineSearchRequest, Outcome>(label: "rewind.timeline.search",
+    /// The queue, the current computation and the outcomes not taken yet (``BackgroundRunner``).
+    let work = BackgroundWork<TimelineSearchRequest, Outcome>(label: "rewind.timeline.search",
                                                                       keeping: .latest)
 
     /// A runner searching `dataSource`.
@@ -39,12 +40,6 @@ final class SearchRunner: Sendable {
         }
     }
 
-    /// Cancels the running search; true when one was running.
-    @discardableResult
-    func cancel() -> Bool {
-        work.cancel()
-    }
-
     /// The running search and how far it got, or nil.
     var running: (request: TimelineSearchRequest, searched: Int, total: Int)? {
         work.running.map { (request: $0.tag, searched: $0.searched, total: $0.total) }
@@ -53,11 +48,6 @@ final class SearchRunner: Sendable {
     /// The outcome of the last search, once (nil while it runs, or when already taken).
     func takeOutcome() -> Outcome? {
         work.takeOutcomes().last
-    }
-
-    /// Waits until no search runs (at most `timeout` seconds); true when none does.
-    func waitUntilIdle(timeout: Double) -> Bool {
-        work.waitUntilIdle(timeout: timeout)
     }
 
     /// The search itself, on the runner's queue.

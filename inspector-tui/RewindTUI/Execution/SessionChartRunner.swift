@@ -9,7 +9,7 @@ import RewindSessionFile
 ///
 /// Threading: every method may be called from any thread (the UI thread, in practice); the work runs on the
 /// runner's serial queue (``BackgroundWork``).
-final class SessionChartRunner: Sendable {
+final class SessionChartRunner: BackgroundRunner, Sendable {
     /// A finished (or failed) computation.
     struct Outcome: Sendable {
         /// What it was asked.
@@ -28,7 +28,8 @@ final class SessionChartRunner: Sendable {
     static let chunkSeconds = 0.05
 
     private let dataSource: any TimelineDataSource
-    private let work = BackgroundWork<SessionChartState.Request, Outcome>(label: "rewind.timeline.chart",
+    /// The queue, the current computation and the outcomes not taken yet (``BackgroundRunner``).
+    let work = BackgroundWork<SessionChartState.Request, Outcome>(label: "rewind.timeline.chart",
                                                                          keeping: .every)
 
     /// A runner reading `dataSource`.
@@ -79,20 +80,5 @@ final class SessionChartRunner: Sendable {
             if next < request.buckets { partial(chart) }
         }
         return chart
-    }
-
-    /// Cancels the running computation, if any.
-    func cancel() {
-        work.cancel()
-    }
-
-    /// The computations finished since the last call, in order.
-    func takeOutcomes() -> [Outcome] {
-        work.takeOutcomes()
-    }
-
-    /// Waits until nothing is being computed (at most `timeout` seconds); true when nothing is.
-    func waitUntilIdle(timeout: Double) -> Bool {
-        work.waitUntilIdle(timeout: timeout)
     }
 }

@@ -7,7 +7,7 @@ import RewindSessionFile
 ///
 /// Threading: every method may be called from any thread (the UI thread, in practice); the work runs on the
 /// runner's serial queue (``BackgroundWork``).
-final class SessionMapRunner: Sendable {
+final class SessionMapRunner: BackgroundRunner, Sendable {
     /// A finished (or failed) computation.
     struct Outcome: Sendable {
         /// What it was asked.
@@ -19,7 +19,8 @@ final class SessionMapRunner: Sendable {
     }
 
     private let dataSource: any TimelineDataSource
-    private let work = BackgroundWork<SessionMapState.Request, Outcome>(label: "rewind.timeline.map", keeping: .every)
+    /// The queue, the current computation and the outcomes not taken yet (``BackgroundRunner``).
+    let work = BackgroundWork<SessionMapState.Request, Outcome>(label: "rewind.timeline.map", keeping: .every)
 
     /// A runner reading `dataSource`.
     init(dataSource: any TimelineDataSource) {
@@ -53,20 +54,5 @@ final class SessionMapRunner: Sendable {
             }
         }
         return map
-    }
-
-    /// Cancels the running computation, if any.
-    func cancel() {
-        work.cancel()
-    }
-
-    /// The computations finished since the last call, in order.
-    func takeOutcomes() -> [Outcome] {
-        work.takeOutcomes()
-    }
-
-    /// Waits until nothing is being computed (at most `timeout` seconds); true when nothing is.
-    func waitUntilIdle(timeout: Double) -> Bool {
-        work.waitUntilIdle(timeout: timeout)
     }
 }

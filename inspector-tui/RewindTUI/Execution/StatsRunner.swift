@@ -7,7 +7,7 @@ import RewindSessionFile
 ///
 /// Threading: every method may be called from any thread (the UI thread, in practice); the work runs on the
 /// runner's serial queue (``BackgroundWork``).
-final class StatsRunner: Sendable {
+final class StatsRunner: BackgroundRunner, Sendable {
     /// A finished (or failed, or cancelled) computation.
     struct Outcome: Sendable {
         /// The session it was for.
@@ -19,7 +19,8 @@ final class StatsRunner: Sendable {
     }
 
     private let dataSource: any TimelineDataSource
-    private let work = BackgroundWork<String, Outcome>(label: "rewind.timeline.stats", keeping: .latest)
+    /// The queue, the current computation and the outcomes not taken yet (``BackgroundRunner``).
+    let work = BackgroundWork<String, Outcome>(label: "rewind.timeline.stats", keeping: .latest)
 
     /// A runner reading `dataSource`.
     init(dataSource: any TimelineDataSource) {
@@ -40,18 +41,8 @@ final class StatsRunner: Sendable {
         }
     }
 
-    /// Cancels the running computation, if any.
-    func cancel() {
-        work.cancel()
-    }
-
     /// The computation finished since the last call, if any.
     func takeOutcome() -> Outcome? {
         work.takeOutcomes().last
-    }
-
-    /// Waits until nothing is being computed (at most `timeout` seconds); true when nothing is.
-    func waitUntilIdle(timeout: Double) -> Bool {
-        work.waitUntilIdle(timeout: timeout)
     }
 }
