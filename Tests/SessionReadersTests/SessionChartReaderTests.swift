@@ -187,32 +187,11 @@ struct SessionChartReaderTests {
         for slices in [0..<13, 0..<1, 4..<9, 12..<13, 13..<20] {
             let fromFile = try source.sessionChart(session: id.rawValue, count: 120, buckets: 13, slices: slices,
                                                    progress: progress)
-            let rowByRow = try ChartRowByRow(source).sessionChart(session: id.rawValue, count: 120, buckets: 13,
+            let rowByRow = try RowByRow(source).sessionChart(session: id.rawValue, count: 120, buckets: 13,
                                                                   slices: slices, progress: progress)
             // A keyframe after every event: the file's state sizes are the states after each slice's last event.
             #expect(Self.rounded(fromFile) == Self.rounded(rowByRow), "slices \(slices)")
             #expect(fromFile.buckets.indices.filter { fromFile.buckets[$0].events > 0 } == Array(slices.clamped(to: 0..<13)))
         }
     }
-}
-
-/// A data source that only passes the rows, details, states and the listing on, so that the chart comes from the
-/// protocol's default (row by row).
-private final class ChartRowByRow: TimelineDataSource, @unchecked Sendable {  // immutable; the source is Sendable
-    let source: SessionTimelineSource
-
-    init(_ source: SessionTimelineSource) {
-        self.source = source
-    }
-
-    var changeCounter: UInt64 { 0 }
-    func header() -> TimelineHeader { source.header() }
-    func sessions() -> [TimelineSession] { source.sessions() }
-    func events(session: String, range: ClosedRange<Int>) throws -> [TimelineEvent] {
-        try source.events(session: session, range: range)
-    }
-    func eventDetail(session: String, index: Int) throws -> TimelineEventDetail {
-        try source.eventDetail(session: session, index: index)
-    }
-    func state(session: String, index: Int) throws -> JSONValue { try source.state(session: session, index: index) }
 }

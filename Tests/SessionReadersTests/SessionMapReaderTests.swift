@@ -109,9 +109,9 @@ struct SessionMapReaderTests {
     }
 }
 
-/// A data source that only passes `events(session:range:)` and the listing on, so that the map comes from the
-/// protocol's default (row by row).
-private final class RowByRow: TimelineDataSource, @unchecked Sendable {  // immutable; the wrapped source is Sendable
+/// A data source that only passes the rows, details, states and the listing on, so that the map and the chart come
+/// from the protocol's defaults (row by row). Shared by SessionMapReaderTests and SessionChartReaderTests.
+final class RowByRow: TimelineDataSource, @unchecked Sendable {  // immutable; the wrapped source is Sendable
     let source: SessionTimelineSource
 
     init(_ source: SessionTimelineSource) {
