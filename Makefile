@@ -124,15 +124,18 @@ soak: setup
 ## The tests' time limits are stretched (REWIND_TEST_TIME_SCALE) by about as much as each sanitizer slows the code.
 ## The sanitizer prints its own report, so Swift's backtracer is off (entered on the sanitizer's abort, it can spin
 ## forever failing to suspend the sanitizer's threads), and each run is killed after SANITIZE_TIMEOUT regardless.
+## Up to five tests that failed by their expectations alone (no sanitizer report, no crash) run once more on their own
+## (.ci/rerun-failures-alone): the sanitizer's slowdown under the whole suite's load can starve a timed test of a core.
+## Those that pass alone are named at the end of the output; a failure that repeats fails the run.
 SANITIZE_TIMEOUT ?= 30m
 SANITIZE_RUN      = SWIFT_BACKTRACE=enable=no timeout --kill-after=30s $(SANITIZE_TIMEOUT)
 sanitize: setup mcp-client
 	@$(call build-for-tests,--sanitize=thread --scratch-path .build-tsan)
 	REWIND_TEST_TIME_SCALE=10 TSAN_OPTIONS=halt_on_error=1:abort_on_error=1 \
-	    .ci/with-failure-summary $(SANITIZE_RUN) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip SoakTests
+	    .ci/with-failure-summary .ci/rerun-failures-alone $(SANITIZE_RUN) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip SoakTests
 	@$(call build-for-tests,--sanitize=address --scratch-path .build-asan)
 	REWIND_TEST_TIME_SCALE=4 ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
-	    .ci/with-failure-summary $(SANITIZE_RUN) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip SoakTests
+	    .ci/with-failure-summary .ci/rerun-failures-alone $(SANITIZE_RUN) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip SoakTests
 
 clean:
 	rm -rf .build
