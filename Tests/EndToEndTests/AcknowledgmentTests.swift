@@ -178,7 +178,7 @@ struct DeliveredMeansAcknowledgedTests {
         let daemon = ServerEventRecorder(greeting: Self.welcome)
         let (server, port) = try startServer(daemon)
         defer { server.stop() }
-        let recorder = makeRecorder("answering", port: port) { $0.answerTimeoutSeconds = 0.5 }
+        let recorder = makeRecorder("answering", port: port) { $0.answerTimeoutSeconds = TestTime.seconds(0.5) }
         // Two seconds of actions, each acknowledged a little after it arrives (within the timeout).
         for count in 1...10 {
             recorder.record("add", state: count)

@@ -43,7 +43,7 @@ struct BranchStateTests {
         }
         let session = try #require(harness.waitForSession(events: 5, app: "counter"))
         let daemon = harness.daemon
-        let outcome = try daemon.waitForOutcome(timeout: 30) { daemon.skip(session: session.id, index: 2, completion: $0) }.get()
+        let outcome = try daemon.waitForOutcome(timeout: TestTime.seconds(30)) { daemon.skip(session: session.id, index: 2, completion: $0) }.get()
         #expect(outcome.states == [["count": 4], ["count": 5], ["count": 15]])
 
         let branch = try events(of: 1, session, in: daemon)
@@ -88,7 +88,7 @@ struct BranchStateTests {
         let labels = try daemon.store.openSession(session.id).events(1...18).map(\.label)
         let thirdAdded = try #require(labels.indices.filter { labels[$0] == "added" }.dropFirst(2).first) + 1
 
-        _ = try daemon.waitForOutcome(timeout: 30) {
+        _ = try daemon.waitForOutcome(timeout: TestTime.seconds(30)) {
             daemon.skip(session: session.id, index: Int64(thirdAdded), completion: $0)
         }.get()
         let branch = try events(of: 1, session, in: daemon)
@@ -136,7 +136,7 @@ struct BranchStateTests {
         #expect(harness.waitForSession(events: 8 + 3 + 2) != nil)
 
         let before = app.stdoutLines.count
-        let outcome = try daemon.waitForOutcome(timeout: 30) { daemon.skip(session: session.id, index: 4, completion: $0) }.get()
+        let outcome = try daemon.waitForOutcome(timeout: TestTime.seconds(30)) { daemon.skip(session: session.id, index: 4, completion: $0) }.get()
         // From 3 without add 5: - reset add 40 +  → 2 0 40 41; then the jump to 0 put 0 in place: add 12 + → 12 13.
         #expect(outcome.states == [2, 0, 40, 41, 12, 13].map { ["count": .int(Int64($0))] })
         #expect(outcome.finalState == ["count": 13])

@@ -21,7 +21,7 @@ func recordedEvents(_ harness: DaemonHarness, _ id: String?, atLeast count: Int6
 /// The state after the last event of session `id`, read back from its file.
 func recordedFinalState(_ harness: DaemonHarness, _ id: String?) throws -> JSONValue {
     let sessionID = try SessionID(validating: try #require(id))
-    harness.daemon.waitUntilIdle()
+    harness.daemon.waitUntilIdle(timeout: TestTime.seconds(10))
     harness.daemon.session(sessionID)?.flush()
     let reader = try harness.daemon.store.openSession(sessionID)
     return try reader.state(at: reader.eventCount)

@@ -47,7 +47,7 @@ struct DaemonFaultTests {
         let reader = try SessionStore(directory: daemon.dataDirectory).openSession(sessions[0].id)
         let events = try reader.events(1...reader.eventCount)
         let reconnect = try #require(events.first { $0.kind == .reconnect })
-        #expect(reconnect.time - restartedAt <= 2.0, "reconnected \(reconnect.time - restartedAt) s after restart")
+        #expect(reconnect.time - restartedAt <= TestTime.seconds(2.0), "reconnected \(reconnect.time - restartedAt) s after restart")
         #expect(events.contains { $0.kind == .action && $0.index > reconnect.index })
         #expect(try reader.state(at: reader.eventCount) == final)
     }

@@ -135,7 +135,7 @@ struct DeliveryFaultTests {
         #expect(app.waitForExit(timeout: TestTime.seconds(90)) == 0, "\(app.stderrLines.suffix(5))")
         let sent = try SoakTests.sentActions(app)
         let report = try JSONValue(parsing: try #require(app.stderrLines.last { $0.hasPrefix("{") }))
-        harness.daemon.waitUntilIdle()
+        harness.daemon.waitUntilIdle(timeout: TestTime.seconds(10))
         session.flush()
         let account = try SessionAccount.of(instancePID: app.pid, in: harness.dataDirectory)
         #expect(heldBack < Int64(sent), "the writer really stalled")

@@ -18,7 +18,7 @@ struct HostilePeerTests {
                                    sourceLocation: sourceLocation)
         for seq in 1...count { try app.send(AppFrames.action(seq: seq)) }
         app.expectOpen(sourceLocation: sourceLocation)
-        harness.daemon.waitUntilIdle()
+        harness.daemon.waitUntilIdle(timeout: TestTime.seconds(10))
         let live = try #require(harness.daemon.session(try SessionID(validating: session)),
                                 sourceLocation: sourceLocation)
         #expect(try harness.lastRecordedState(live) == ["count": .int(Int64(count))], sourceLocation: sourceLocation)
@@ -107,7 +107,7 @@ struct HostilePeerTests {
         let cpuBefore = try #require(ProcessCPU.seconds(ofThreadNamed: thread))
         usleep(500_000)
         let cpuUsed = try #require(ProcessCPU.seconds(ofThreadNamed: thread)) - cpuBefore
-        #expect(cpuUsed < 0.1, "the service thread used \(cpuUsed) s of CPU in 0.5 s while at its limit")
+        #expect(cpuUsed < TestTime.seconds(0.1), "the service thread used \(cpuUsed) s of CPU in 0.5 s while at its limit")
         // The silent ones time out (in turns of 8), then a good app gets in and records.
         let deadline = Date(timeIntervalSinceNow: TestTime.seconds(10))
         var recorded = false

@@ -60,7 +60,7 @@ struct LargeStateReplayTests {
 
         stress.closeInput()
         #expect(stress.waitForExit(timeout: 10) == 0)
-        harness.daemon.waitUntilIdle()
+        harness.daemon.waitUntilIdle(timeout: TestTime.seconds(10))
 
         let verify = try ChildProcess(Executables.path("rewind"), [
             "verify", session.id.rawValue, "--data", harness.dataDirectory.path, "--",

@@ -106,7 +106,7 @@ struct MemoPipelineEndToEndTests {
         }
         #expect(waitDelivered(pipeline))
         let session = try #require(harness.waitForSession(events: Int64(count), app: "memo-truth"))
-        harness.daemon.waitUntilIdle()
+        harness.daemon.waitUntilIdle(timeout: TestTime.seconds(10))
         session.flush()
         let reader = try harness.daemon.store.openSession(session.id)
         var mismatches: [Int] = []
@@ -197,7 +197,7 @@ struct MemoPipelineEndToEndTests {
         #expect(stress.stderrLines.contains { $0.contains(#""handedOver":true"#) }, "\(stress.stderrLines.suffix(3))")
         let appFinal = try JSONValue(parsing: try String(contentsOf: printed, encoding: .utf8))
         let session = try #require(harness.waitForSession(events: Int64(count), app: "stress"))
-        harness.daemon.waitUntilIdle()
+        harness.daemon.waitUntilIdle(timeout: TestTime.seconds(10))
         session.flush()
 
         let export = try ChildProcess(Executables.path("rewind"), [
@@ -328,7 +328,7 @@ struct MemoPipelineEndToEndTests {
         defer { pipeline.stop() }
         outbox.push(seq: 1, finishedNanos: DispatchClock.nanoseconds(), action: 1, source: nil, state: 1, reducerNanos: 0)
         #expect(waitDelivered(pipeline))
-        Thread.sleep(forTimeInterval: 0.6)   // quiet for longer than PollSchedule.parkAfter
+        Thread.sleep(forTimeInterval: TestTime.seconds(0.6))   // quiet for longer than PollSchedule.parkAfter
         let before = pipeline.loopIterations
         Thread.sleep(forTimeInterval: 3)
         let wakeUps = pipeline.loopIterations - before

@@ -339,7 +339,7 @@ struct RecordedStateTruthTests {
         let session = try #require(harness.waitForSession(events: 7, app: "truth"))
         let id = session.id
 
-        let skip = daemon.waitForOutcome(timeout: 10) { daemon.skip(session: id, index: 4, completion: $0) }
+        let skip = daemon.waitForOutcome(timeout: TestTime.seconds(10)) { daemon.skip(session: id, index: 4, completion: $0) }
         guard case .failure(let skipError) = skip else {
             Issue.record("skipping event 4 was not refused")
             return
@@ -357,7 +357,7 @@ struct RecordedStateTruthTests {
         #expect(replayError.code == .badField)
         #expect(replayError.description.contains("the state after event 4 is unknown"), "\(replayError)")
 
-        let paced = daemon.waitForOutcome(timeout: 10) { daemon.recordedActions(session: id, from: 4, completion: $0) }
+        let paced = daemon.waitForOutcome(timeout: TestTime.seconds(10)) { daemon.recordedActions(session: id, from: 4, completion: $0) }
         guard case .failure(let pacedError) = paced else {
             Issue.record("a paced replay from event 4 was not refused")
             return
@@ -365,7 +365,7 @@ struct RecordedStateTruthTests {
         #expect(pacedError.description.contains("the state after event 3 is unknown"), "\(pacedError)")
 
         // From the range's first action, the state before it is known: allowed.
-        let allowed = daemon.waitForOutcome(timeout: 10) { daemon.recordedActions(session: id, from: 3, completion: $0) }
+        let allowed = daemon.waitForOutcome(timeout: TestTime.seconds(10)) { daemon.recordedActions(session: id, from: 3, completion: $0) }
         #expect((try? allowed.get())?.state == ["count": 1])
 
         // A main line that ends inside a range still open (no snapshot yet): its last state is unknown, so putting

@@ -215,7 +215,7 @@ struct RecorderEndToEndTests {
         session.flush()
         let reader = try harness.daemon.store.openSession(session.id)
         let outcome = try SessionVerifier(reader: reader).verify(replay: { state, actions in
-            try harness.daemon.waitFor(timeout: 10) {
+            try harness.daemon.waitFor(timeout: TestTime.seconds(10)) {
                 harness.daemon.replay(state: state, actions: actions, into: session.id, completion: $0)
             }.get().states ?? []
         })

@@ -30,7 +30,7 @@ struct SessionTakeoverTests {
 
         // A jump to the real app's session reaches the real app, not the impostor.
         let id = try SessionID(validating: realSession)
-        harness.daemon.waitUntilIdle()
+        harness.daemon.waitUntilIdle(timeout: TestTime.seconds(10))
         let box = CommandOutcome()
         harness.daemon.jump(session: id, to: 0) { box.set($0) }
         let jump = try real.next()
@@ -43,7 +43,7 @@ struct SessionTakeoverTests {
         _ = try? impostor.raw.readCloseCode()
         for seq in 2...20 { try real.send(AppFrames.action(seq: seq)) }
         real.expectOpen()
-        harness.daemon.waitUntilIdle()
+        harness.daemon.waitUntilIdle(timeout: TestTime.seconds(10))
         let live = try #require(harness.daemon.session(id))
         #expect(live.isLive)
         live.flush()
@@ -77,7 +77,7 @@ struct SessionTakeoverTests {
         }
         #expect(refused.isEmpty, "\(refused.prefix(5))")
         #expect(harness.daemon.sessions.count == 1)
-        harness.daemon.waitUntilIdle()
+        harness.daemon.waitUntilIdle(timeout: TestTime.seconds(10))
         let live = try #require(harness.daemon.sessions.first)
         _ = ProcessResources.settle { !live.isLive }
         live.flush()

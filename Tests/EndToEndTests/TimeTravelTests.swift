@@ -46,7 +46,7 @@ struct TimeTravelTests {
 
         // Skip event 2: the states of events 3…5 recomputed from the state after event 1.
         var before = app.stdoutLines.count
-        let first = try daemon.waitForOutcome(timeout: 30) { daemon.skip(session: session.id, index: 2, completion: $0) }.get()
+        let first = try daemon.waitForOutcome(timeout: TestTime.seconds(30)) { daemon.skip(session: session.id, index: 2, completion: $0) }.get()
         let withoutTwo = counts(["add 3", "increment", "add 10"], from: 1)
         #expect(first.skipped == [2])
         #expect(first.branch == 1)
@@ -72,7 +72,7 @@ struct TimeTravelTests {
 
         // Skip event 4 as well: both are left out.
         before = app.stdoutLines.count
-        let second = try daemon.waitForOutcome(timeout: 30) { daemon.skip(session: session.id, index: 4, completion: $0) }.get()
+        let second = try daemon.waitForOutcome(timeout: TestTime.seconds(30)) { daemon.skip(session: session.id, index: 4, completion: $0) }.get()
         let withoutTwoAndFour = counts(["add 3", "add 10"], from: 1)
         #expect(second.skipped == [2, 4])
         #expect(second.branch == 2)
@@ -88,11 +88,11 @@ struct TimeTravelTests {
         #expect(app.waitForLine(timeout: 5, after: before) { $0 == self.line(withoutTwo[2]) } != nil)
 
         // Un-skip 4, then 2: back on the main line's last state.
-        let third = try daemon.waitForOutcome(timeout: 30) { daemon.skip(session: session.id, index: 4, completion: $0) }.get()
+        let third = try daemon.waitForOutcome(timeout: TestTime.seconds(30)) { daemon.skip(session: session.id, index: 4, completion: $0) }.get()
         #expect(third.skipped == [2])
         #expect(third.states == withoutTwo)
         before = app.stdoutLines.count
-        let last = try daemon.waitForOutcome(timeout: 30) { daemon.skip(session: session.id, index: 2, completion: $0) }.get()
+        let last = try daemon.waitForOutcome(timeout: TestTime.seconds(30)) { daemon.skip(session: session.id, index: 2, completion: $0) }.get()
         #expect(last.skipped == [])
         #expect(last.branch == 0)
         #expect(last.finalState == original[4])
@@ -124,7 +124,7 @@ struct TimeTravelTests {
 
         let before = app.stdoutLines.count
         let daemon = harness.daemon
-        let outcome = try daemon.waitForOutcome(timeout: 30) { daemon.skip(session: session.id, index: 1, completion: $0) }.get()
+        let outcome = try daemon.waitForOutcome(timeout: TestTime.seconds(30)) { daemon.skip(session: session.id, index: 1, completion: $0) }.get()
         #expect(outcome.states == counts(Array(commands.dropFirst()), from: 0))
         #expect(app.waitForLine(timeout: 5, after: before) { $0 == #"{"count":40}"# } != nil)
         #expect(harness.waitForSession(events: 41 + 1 + 41 + 1) != nil)
@@ -145,7 +145,7 @@ struct TimeTravelTests {
         let session = try #require(harness.waitForSession(events: 2, app: "counter"))
         let daemon = harness.daemon
         for index in [Int64(0), 99] {
-            let result = daemon.waitForOutcome(timeout: 10) { daemon.skip(session: session.id, index: index, completion: $0) }
+            let result = daemon.waitForOutcome(timeout: TestTime.seconds(10)) { daemon.skip(session: session.id, index: index, completion: $0) }
             guard case .failure(let error) = result else {
                 Issue.record("event \(index) was skipped")
                 continue
@@ -298,7 +298,7 @@ struct TimeTravelTests {
         #expect(run.waitForExit(timeout: 30) == 0)
         let elapsed = Date().timeIntervalSince(started)
         #expect(elapsed >= 0.55, "took \(elapsed) s")
-        #expect(elapsed < 5, "took \(elapsed) s, nearly the recorded 6 s")
+        #expect(elapsed < TestTime.seconds(5), "took \(elapsed) s, nearly the recorded 6 s")
         #expect(run.stdoutLines.last == "replayed 4 actions of \(saved.rawValue) into \(fresh.rawValue)")
         // Each action reached the app on its own: every intermediate state was shown.
         for state in states {
@@ -312,17 +312,17 @@ struct TimeTravelTests {
         defer { harness.tearDown() }
         let (saved, states) = try savedSession(["add 1", "add 2", "add 3", "add 4", "add 5"], gap: 0.01, in: harness)
         let daemon = harness.daemon
-        let first = try daemon.waitForOutcome(timeout: 10) { daemon.recordedActions(session: saved, completion: $0) }.get()
+        let first = try daemon.waitForOutcome(timeout: TestTime.seconds(10)) { daemon.recordedActions(session: saved, completion: $0) }.get()
         #expect(first.actions.map(\.index) == [1, 2])
         #expect(first.state == ["count": 0])
         #expect(first.next == 3)
-        let second = try daemon.waitForOutcome(timeout: 10) {
+        let second = try daemon.waitForOutcome(timeout: TestTime.seconds(10)) {
             daemon.recordedActions(session: saved, from: 3, withState: false, completion: $0)
         }.get()
         #expect(second.actions.map(\.index) == [3, 4])
         #expect(second.state == Optional<JSONValue>.none, "a later page comes without the state")
         #expect(second.next == 5)
-        let last = try daemon.waitForOutcome(timeout: 10) {
+        let last = try daemon.waitForOutcome(timeout: TestTime.seconds(10)) {
             daemon.recordedActions(session: saved, from: 5, withState: false, completion: $0)
         }.get()
         #expect(last.actions.map(\.index) == [5])
@@ -350,7 +350,7 @@ struct TimeTravelTests {
         let run = try ChildProcess(Executables.path("rewind"), ["replay", saved.rawValue, "--into", fresh.rawValue,
                                                                 "--speed", "1", "--port", "\(harness.port)"])
         #expect(app.waitForLine(timeout: 10) { $0 == self.line(states[0]) } != nil)
-        usleep(200_000)  // into the 30 s wait before the second action
+        usleep(TestTime.microseconds(200_000))  // into the 30 s wait before the second action
         run.signal(SIGINT)
         #expect(run.waitForExit(timeout: 10) == 130)
         #expect(run.stdoutLines.last == "stopped after 1 of 3 actions of \(saved.rawValue) replayed into \(fresh.rawValue)")

@@ -17,7 +17,7 @@ struct URLSessionTransportDaemonTests {
         let harness = try DaemonHarness()
         defer { harness.tearDown() }
         let events = ClientEventRecorder()
-        let transport = URLSessionTransport(connectTimeoutSeconds: 5)
+        let transport = URLSessionTransport(connectTimeoutSeconds: Int(TestTime.seconds(5)))
         defer { transport.disconnect() }
         let started = Date()
         transport.connect(to: try #require(InspectorURL(string: harness.url)), subprotocol: WireProtocol.appSubprotocol,

@@ -1,4 +1,5 @@
 import Foundation
+import RewindTestSupport
 import RewindWire
 import Testing
 @testable import RewindDaemon
@@ -141,7 +142,7 @@ struct HostileFilesTests {
             }
             #expect(reason.contains("a device"), "\(reason)")
         }
-        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(Date().timeIntervalSince(started) < TestTime.seconds(2))
     }
 
     @Test("a line longer than the import limit fails without reading further, for a first line and a later one")
@@ -227,7 +228,7 @@ struct HostileFilesTests {
         // If reading blocks on a FIFO, a writer opened after a while unblocks it, and the test fails instead of hanging.
         let finished = Atomic(false)
         let watchdog = Thread {
-            let deadline = Date(timeIntervalSinceNow: 5)
+            let deadline = Date(timeIntervalSinceNow: TestTime.seconds(5))
             while Date() < deadline { if finished.value { return }; usleep(20_000) }
             while !finished.value {
                 for path in [fifo, wal, lockPath] {
@@ -243,7 +244,7 @@ struct HostileFilesTests {
         let sessions = try store.listSessions { url, _ in skipped.append(url.lastPathComponent) }
         _ = try store.recoverInterrupted()
         finished.value = true
-        #expect(Date().timeIntervalSince(started) < 4, "listing blocked on a FIFO")
+        #expect(Date().timeIntervalSince(started) < TestTime.seconds(4), "listing blocked on a FIFO")
         #expect(Set(sessions.map(\.id)) == [recording.id, live.id])
         #expect(Set(skipped) == ["20260101-000000-fifo-abcdef.rewind", "20260101-000000-dir-abcdef.rewind",
                                  "\(walTarget.id).rewind"])

@@ -1,4 +1,5 @@
 import Foundation
+import RewindTestSupport
 import RewindWire
 import Testing
 @testable import RewindDaemon
@@ -162,9 +163,9 @@ struct InterruptedSessionRecoveryTests {
         recording.finish(endState: .clean)
     }
 
-    /// Polls `condition` until it holds or `timeout` seconds pass; true when it held.
+    /// Polls `condition` until it holds or `timeout` seconds (stretched by `TestTime.scale`) pass; true when it held.
     private func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         while !condition() {
             if Date() >= deadline { return false }
             usleep(2_000)
@@ -206,9 +207,9 @@ private final class Lines: @unchecked Sendable {  // `stored` guarded by `condit
         }
     }
 
-    /// The first line satisfying `predicate`, waiting up to `timeout` seconds for it.
+    /// The first line satisfying `predicate`, waiting up to `timeout` seconds (stretched by `TestTime.scale`) for it.
     func waitForLine(timeout: Double, _ predicate: (String) -> Bool) -> String? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Date(timeIntervalSinceNow: TestTime.seconds(timeout))
         condition.lock()
         defer { condition.unlock() }
         while true {

@@ -1,4 +1,5 @@
 import Foundation
+import RewindTestSupport
 import RewindWire
 import Testing
 @testable import RewindDaemon
@@ -26,7 +27,7 @@ struct SessionStoreCrashTests {
         FileHandle.standardOutput.write(Data("\n\(Self.marker) \(recording.id) \(recording.committedIndex)\n".utf8))
         recordSynthetic(Self.unflushed, into: recording, app: &app, random: &random, startTime: 1_900_000_000)
         // Wait for SIGKILL; the parent kills well before this ends.
-        for _ in 0..<600 { usleep(100_000) }
+        for _ in 0..<Int(TestTime.seconds(600)) { usleep(100_000) }
         withExtendedLifetime(recording) {}
     }
 
@@ -46,7 +47,7 @@ struct SessionStoreCrashTests {
         try child.run()
         let pid = child.processIdentifier
         // A watchdog, so that a child that never reports cannot hang the suite.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + TestTime.seconds(60)) { kill(pid, SIGKILL) }
 
         var text = ""
         var report: [Substring]?

@@ -1,4 +1,5 @@
 import Foundation
+import RewindTestSupport
 import RewindWire
 import Testing
 @testable import RewindDaemon
@@ -155,7 +156,7 @@ struct SessionStoreRecordingTests {
 
         // Without flush: the writer commits within its flush interval (100 ms at most) on its own.
         let more = recordSynthetic(50, into: recording, app: &app, random: &random, startTime: 1_900_000_000)
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(TestTime.seconds(5))
         while reader.eventCount < 150, Date() < deadline {
             try reader.refresh()
         }

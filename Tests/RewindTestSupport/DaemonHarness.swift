@@ -80,7 +80,7 @@ package final class DaemonHarness: @unchecked Sendable {
 
     /// The state at the last event of `session`, read back from its file.
     package func lastRecordedState(_ session: LiveSession) throws -> JSONValue {
-        daemon.waitUntilIdle()
+        daemon.waitUntilIdle(timeout: TestTime.seconds(10))
         session.flush()
         let reader = try daemon.store.openSession(session.id)
         return try reader.state(at: reader.eventCount, branch: 0)

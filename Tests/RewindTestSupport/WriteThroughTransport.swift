@@ -21,7 +21,7 @@ package final class WriteThroughTransport: InspectorTransport, @unchecked Sendab
         let thread = Thread { [self] in
             let client: RawWebSocketClient
             do {
-                client = try RawWebSocketClient(port: url.port, timeout: 1)
+                client = try RawWebSocketClient(port: url.port, timeout: TestTime.seconds(1))
                 let response = try client.handshake(path: url.path, subprotocols: [subprotocol])
                 guard response.status == 101 else {
                     delegate.transportDidDisconnect(reason: "handshake answered \(response.status)")

@@ -121,7 +121,7 @@ struct TimelineTmuxTests {
         #expect(tmux.waitForScreen { $0.contains("Quit rewind?") } != nil)
         tmux.send("y")
         #expect(tmux.waitForExit(), "the demo ended")
-        usleep(500_000)
+        usleep(TestTime.microseconds(500_000))
         // The tmux server keeps the command line of the client that started it, which can be this test's while
         // other tests' tmux sessions keep the server running: it is not a process of the demo.
         let left = (Tmux.processes(matching: data.path) + Tmux.processes(matching: "--demo")

@@ -22,7 +22,7 @@ struct TimelineTruthTmuxTests {
         let session: String
 
         init(port: Int) throws {
-            peer = try DaemonPeer(port: port, timeout: 1)
+            peer = try DaemonPeer(port: port, timeout: TestTime.seconds(1))
             let hello = #"{"type":"hello","protocol":1,"app":{"name":"truth","instance":"\#(UUID().uuidString)"},"#
                 + #""state":{"count":0},"stateType":"Counter","capabilities":["jump","dispatch","replay"]}"#
             session = try #require(try peer.hello(hello))
@@ -57,7 +57,7 @@ struct TimelineTruthTmuxTests {
 
         func stop() {
             lock.withLock { stopped = true }
-            usleep(1_200_000)  // the reader's timeout
+            usleep(TestTime.microseconds(1_200_000))  // the reader's timeout
         }
 
         private func answer(_ message: JSONValue) throws {

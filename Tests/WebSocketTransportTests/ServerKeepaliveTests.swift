@@ -263,7 +263,7 @@ struct ServerKeepaliveTests {
         for _ in 0..<3 {
             let answers = ProbeAnswers()
             let start = ContinuousClock.now
-            server.probe(id, timeout: 5, completion: answers.completion)
+            server.probe(id, timeout: TestTime.seconds(5), completion: answers.completion)
             #expect(answers.wait(timeout: 5))
             #expect(answers.all == [true])
             let latency = seconds(from: start, to: try #require(answers.firstAt))
@@ -287,7 +287,7 @@ struct ServerKeepaliveTests {
         #expect(waited >= 0.3 - 0.002, "answered after \(waited) s")
         #expect(waited <= TestTime.seconds(0.3 + 0.3), "answered after \(waited) s")
         // The ping did go out; the probe closes nothing.
-        let (frames, _) = client.readFrames(for: 0.2)
+        let (frames, _) = client.readFrames(for: TestTime.seconds(0.2))
         #expect(frames.map(\.opcode) == [ping])
         #expect(server.connectionCount == 1)
         #expect(!recorder.events.hasClosed(id))
@@ -366,7 +366,7 @@ struct ServerKeepaliveTests {
             for index in 0..<200 {
                 group.addTask {
                     if index.isMultiple(of: 2) {
-                        server.probe(liveID, timeout: 10, completion: live.completion)
+                        server.probe(liveID, timeout: TestTime.seconds(10), completion: live.completion)
                     } else {
                         server.probe(silentID, timeout: 0.3, completion: dead.completion)
                     }
@@ -389,7 +389,7 @@ struct ServerKeepaliveTests {
         defer { server.stop() }
         let (client, id) = try rawPeer(port: port, recorder: recorder)
         server.setReceiving(false, for: id)
-        Thread.sleep(forTimeInterval: 0.05)  // applied on the service thread
+        Thread.sleep(forTimeInterval: TestTime.seconds(0.05))  // applied on the service thread
 
         // Silent: false at the deadline, though the ping went out.
         let silent = ProbeAnswers()
@@ -400,8 +400,8 @@ struct ServerKeepaliveTests {
         // The peer speaks: true, while the message stays unread.
         let answers = ProbeAnswers()
         let start = ContinuousClock.now
-        server.probe(id, timeout: 5, completion: answers.completion)
-        Thread.sleep(forTimeInterval: 0.05)
+        server.probe(id, timeout: TestTime.seconds(5), completion: answers.completion)
+        Thread.sleep(forTimeInterval: TestTime.seconds(0.05))
         try client.sendText("here")
         #expect(answers.wait(timeout: 5))
         #expect(answers.all == [true])
@@ -418,13 +418,13 @@ struct ServerKeepaliveTests {
         defer { server.stop() }
         let (client, id) = try rawPeer(port: port, recorder: recorder)
         server.setReceiving(false, for: id)
-        Thread.sleep(forTimeInterval: 0.05)
+        Thread.sleep(forTimeInterval: TestTime.seconds(0.05))
         try client.sendText("sent before the probe")
-        Thread.sleep(forTimeInterval: 0.05)  // in the server's kernel buffer, unread
+        Thread.sleep(forTimeInterval: TestTime.seconds(0.05))  // in the server's kernel buffer, unread
 
         let answers = ProbeAnswers()
         server.probe(id, timeout: 0.4, completion: answers.completion)
-        Thread.sleep(forTimeInterval: 0.05)  // the probe has begun
+        Thread.sleep(forTimeInterval: TestTime.seconds(0.05))  // the probe has begun
         server.setReceiving(true, for: id)  // the old message is read and delivered now
         #expect(recorder.events.wait { $0.receivedCount == 1 })
         #expect(answers.wait(timeout: 5))
@@ -440,9 +440,9 @@ struct ServerKeepaliveTests {
         // More than the loopback socket buffers hold, so the server is stuck mid-message when the probe comes.
         let big = payload(32 << 20, seed: 5)
         #expect(server.send(big, to: id))
-        Thread.sleep(forTimeInterval: 0.1)
+        Thread.sleep(forTimeInterval: TestTime.seconds(0.1))
         let answers = ProbeAnswers()
-        server.probe(id, timeout: 10, completion: answers.completion)
+        server.probe(id, timeout: TestTime.seconds(10), completion: answers.completion)
 
         let (frames, ended) = client.readFrames(for: TestTime.seconds(20), answeringPings: true) { frame in
             frame.fin && [RawWebSocketClient.Opcode.text, RawWebSocketClient.Opcode.continuation].contains(frame.opcode)
@@ -473,7 +473,7 @@ struct ServerKeepaliveTests {
         let big = payload(32 << 20, seed: 7)
         #expect(server.send(big, to: id))
         let answers = ProbeAnswers()
-        server.probe(id, timeout: 10, completion: answers.completion)
+        server.probe(id, timeout: TestTime.seconds(10), completion: answers.completion)
         #expect(answers.wait(timeout: 10))
         #expect(answers.all == [true])
         #expect(client.wait(timeout: 20) { $0.received.count == 1 })

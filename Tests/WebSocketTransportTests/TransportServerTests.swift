@@ -244,7 +244,7 @@ struct TransportServerMessageTests {
         let id = try #require(recorder.openedConnections.first)
 
         server.setReceiving(false, for: id)
-        usleep(100_000)  // applied on the service thread
+        usleep(TestTime.microseconds(100_000))  // applied on the service thread
         for number in 1...20 {
             try client.sendFrame(opcode: RawWebSocketClient.Opcode.text, payload: Array("held \(number)".utf8))
         }

@@ -62,7 +62,7 @@ struct TransportThroughputTests {
         let server = ServerEventRecorder(keepMessages: false)
         let (webSocketServer, port) = try startServer(server)
         defer { webSocketServer.stop() }
-        let client = try RawWebSocketClient(port: port, timeout: 30)
+        let client = try RawWebSocketClient(port: port, timeout: TestTime.seconds(30))
         try client.handshake()
         let (frame, eventsPerMessage) = Self.batchFrame(size: frameSize)
         let encoded = RawWebSocketClient.frame(opcode: RawWebSocketClient.Opcode.text, payload: frame)

@@ -1,6 +1,7 @@
 import Testing
 import RewindTUI
 import RewindWire
+import RewindTestSupport
 
 @Suite("Commands run off the UI thread")
 struct BackgroundCommandsTests {
@@ -21,7 +22,7 @@ struct BackgroundCommandsTests {
         #expect(frame[22].hasPrefix(" jumping to event 30… (1 more queued)"))
         #expect(actions.calls.isEmpty)
         actions.release()
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(actions.calls == ["jump 30", "jump 28"], "one at a time, in order")
         #expect(app.model.activity == nil)
         #expect(app.model.status == StatusMessage("jumped to 28"))
@@ -35,14 +36,14 @@ struct BackgroundCommandsTests {
         for key in [Key.character("<"), .character("e"), .character("<"), .character(">"), .character("e")] {
             app.handle(key)
         }
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(actions.calls.first == "jump s-todo 29")
         #expect(actions.calls.last == "export s-todo")
         #expect(actions.calls.dropFirst().first == "export s-todo")
         #expect(app.model.status == StatusMessage("done: export s-todo"))
         actions.failure = RecordingActions.Refused(description: "the app did not answer within 10 s")
         app.handle(.character("<"))
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(app.model.status == StatusMessage("the app did not answer within 10 s", isError: true))
     }
 
@@ -55,7 +56,7 @@ struct BackgroundCommandsTests {
         #expect(actions.waitUntilJumpStarted())
         app.handle(.character("<"))
         #expect(app.handle(.character("q")))
-        #expect(app.waitForCommands())  // the running jump, released by quit
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))  // the running jump, released by quit
         #expect(actions.calls.first == "quit")
         #expect(actions.calls.filter { $0.hasPrefix("jump") } == ["jump 30"], "the queued step was dropped")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RewindTUI
+import RewindTestSupport
 
 /// Figures, printed rather than asserted tightly (debug builds and a shared CI machine vary); the assertions
 /// only catch what would be a design error (reading the whole session, frames taking a large part of a second).
@@ -24,7 +25,7 @@ struct PerformanceTests {
         #expect(frame.lines[5].hasPrefix("       0     +0.000s   initial state"))
         #expect(source.rowsRead <= 60)
         #expect(source.stateReads <= 1)
-        #expect(elapsed < 500)
+        #expect(elapsed < TestTime.seconds(0.5) * 1_000)
         app.handle(.character("G"))
         let before = source.rowsRead
         let end = app.renderFrame(width: 200, height: 60)
@@ -51,7 +52,7 @@ struct PerformanceTests {
         } / Double(frames)
         print("200×60 frame: \(String(format: "%.3f", steady)) ms unchanged selection, "
               + "\(String(format: "%.3f", moving)) ms moving the cursor (State tab rebuilt each frame)")
-        #expect(steady < 100)
-        #expect(moving < 200)
+        #expect(steady < TestTime.seconds(0.1) * 1_000)
+        #expect(moving < TestTime.seconds(0.2) * 1_000)
     }
 }

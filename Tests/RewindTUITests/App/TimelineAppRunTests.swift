@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import RewindTUI
+import RewindTestSupport
 
 /// `run(on:)` on a real pseudo-terminal: keys go through ncurses, frames come out of it.
 /// Serialized with the other ncurses tests, since ncurses has global state.
@@ -43,10 +44,10 @@ extension TerminalTests {
         }
         let started = Date()
         app.run(on: terminal)
-        #expect(Date().timeIntervalSince(started) < 3, "q was not held up by the running jump")
+        #expect(Date().timeIntervalSince(started) < TestTime.seconds(3), "q was not held up by the running jump")
         #expect(terminal.screenLines().contains { $0.hasPrefix(" jumping to event 30…") },
                 "the last frame showed the jump in progress")
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(actions.calls == ["quit", "jump 30"])
     }
 

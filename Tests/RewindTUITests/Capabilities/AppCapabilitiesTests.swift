@@ -1,6 +1,7 @@
 import Testing
 import RewindTUI
 import RewindWire
+import RewindTestSupport
 
 /// A session's app offers only some abilities (`hello.capabilities`): the timeline offers only the keys those
 /// abilities serve, and pressing another says which ability the app did not offer, sending nothing.
@@ -42,7 +43,7 @@ struct AppCapabilitiesTests {
                     + "see docs/INTEGRATIONS.md)", isError: true), "\(key)")
             #expect(app.model.dialog == nil)
         }
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(actions.calls.isEmpty)
     }
 

@@ -64,7 +64,7 @@ struct ProgressiveChartTests {
         let lines = try #require(band?.lines)
         #expect(lines[0].contains("charting…"), "\(lines)")
         for _ in 0..<200 { source.gate.signal() }  // every later request goes through
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         let complete = try #require(SessionChartTests.band(app, width: 80, height: 24))
         #expect(!complete.lines[0].contains("charting…"), "\(complete.lines)")
         #expect(app.model.chart?.partial == false)

@@ -3,6 +3,7 @@ import RewindSessionFile
 import RewindTUI
 import RewindWire
 import Testing
+import RewindTestSupport
 
 /// Issue 33's charts (`C`): state size, action rate, reducer time and patch size over the session, one column per
 /// slice under the timeline's rows, computed off the UI thread; the selected row's slice marked (`▲`), ← → and a
@@ -56,7 +57,7 @@ struct SessionChartTests {
         _ = app.renderFrame(width: width, height: height)
         for _ in 0..<presses { app.handle(.character("C")) }
         _ = app.renderFrame(width: width, height: height)
-        _ = app.waitForCommands()
+        _ = app.waitForCommands(timeout: TestTime.seconds(10))
         return app
     }
 
@@ -88,7 +89,7 @@ struct SessionChartTests {
             app.handle(.character("C"))
             #expect(app.model.chartMetric == metric)
             _ = app.renderFrame(width: width, height: height)
-            #expect(app.waitForCommands())
+            #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
             let band = try #require(Self.band(app, width: width, height: height), "\(metric)")
             #expect(band.lines[0].contains(metric.title), "\(band.lines)")
             #expect(!band.lines[0].contains("charting…"), "computed: \(band.lines)")
@@ -202,14 +203,14 @@ struct SessionChartTests {
         Self.append(to: source, from: 101, through: 150)
         clock.now = 0.2
         _ = app.renderFrame(width: 80, height: 24)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(app.model.chart?.charted?.range == 0...100, "not yet: within half a second of the last")
         let band = try #require(Self.band(app, width: 80, height: 24))
         #expect(Self.markerColumn(band.lines) == app.model.layout.chart.width - SessionChartView.gutterWidth - 1,
                 "following: the last slice")
         clock.now = 0.8
         _ = app.renderFrame(width: 80, height: 24)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         _ = app.renderFrame(width: 80, height: 24)
         #expect(app.model.chart?.charted?.range == 0...150)
     }
@@ -274,7 +275,7 @@ struct SessionChartTests {
                 app.handle(.mouse(MouseEvent(.press, row: chart.bottom - 1, column: chart.right - 1)))
                 app.handle(.mouse(MouseEvent(.press, row: chart.row + 1, column: chart.column)))
                 _ = app.renderFrame(width: width, height: height)
-                #expect(app.waitForCommands())
+                #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
                 #expect((0...240).contains(app.model.cursor), "\(width)×\(height)")
                 _ = app.renderFrame(width: width, height: height)
             }

@@ -1,6 +1,7 @@
 import Testing
 import RewindTUI
 import RewindWire
+import RewindTestSupport
 
 @Suite("Repeated < and > presses coalesce")
 struct CoalescedJumpsTests {
@@ -16,7 +17,7 @@ struct CoalescedJumpsTests {
         let frame = app.renderFrame(width: 80, height: 24).lines
         #expect(frame[22].hasPrefix(" jumping to event 30… (1 more queued)"), "\(frame[22])")
         actions.release()
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(actions.calls == ["jump 30", "jump 10"])
         #expect(app.model.activity == nil)
         #expect(app.model.status == StatusMessage("jumped to 10"))
@@ -34,7 +35,7 @@ struct CoalescedJumpsTests {
         app.handle(.character("<"))  // jump 28: the export stands between, so 29 stays
         app.handle(.character("<"))  // jump 27 replaces 28
         actions.release()
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(actions.calls == ["jump 30", "jump 29", "export", "jump 27"])
     }
 }

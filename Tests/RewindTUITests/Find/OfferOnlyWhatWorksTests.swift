@@ -1,6 +1,7 @@
 import Testing
 import RewindTUI
 import RewindWire
+import RewindTestSupport
 
 @Suite("The footer offers only the keys that can work")
 struct OfferOnlyWhatWorksTests {
@@ -40,7 +41,7 @@ struct OfferOnlyWhatWorksTests {
             #expect(app.model.dialog == nil)
         }
         #expect(app.model.cursor == 29, "nothing moved")
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(actions.calls.isEmpty)
     }
 

@@ -4,6 +4,7 @@ import RewindSessionFile
 import RewindTUI
 import RewindWire
 import Testing
+import RewindTestSupport
 
 /// Issue 22's `/` search: the query grammar, and the session file's search (label index, action text, state
 /// conditions) giving the same answers as the row-by-row search of an in-memory source.
@@ -143,11 +144,11 @@ struct SearchTests {
         let app = TimelineApp(dataSource: file, actions: RecordingActions(), initialSession: id, clock: { 0 })
         _ = app.renderFrame(width: 100, height: 30)
         for key in [Key.character("/")] + "action:2345}".map(Key.character) + [.enter] { app.handle(key) }
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(app.model.cursor == 2_345)
         #expect(app.renderOnce(width: 100, height: 30).contains("event 2,345: action:2345}"))
         for key in [Key.character("/"), .control("u")] + "zzz-none".map(Key.character) + [.enter] { app.handle(key) }
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(app.model.status?.text == "no event label matches /zzz-none/")
     }
 }
@@ -183,11 +184,11 @@ struct SearchPromptHistoryTests {
         let app = Self.app()
         app.handle(.character("/"))
         Self.type("navigation", into: app)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         app.handle(.character("/"))
         #expect(Self.prompt(app)?.editor.text == "")
         Self.type("a:alice", into: app)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(app.model.searchQuery?.description == TimelineSearchQuery.action(text: "alice").description)
         #expect(app.model.searchHistory == ["navigation", "a:alice"])
     }
@@ -198,7 +199,7 @@ struct SearchPromptHistoryTests {
         for search in ["navigation", "login", "navigation"] {
             app.handle(.character("/"))
             Self.type(search, into: app)
-            #expect(app.waitForCommands())
+            #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         }
         #expect(app.model.searchHistory == ["login", "navigation"])
         app.handle(.character("/"))
@@ -214,7 +215,7 @@ struct SearchPromptHistoryTests {
         #expect(Self.prompt(app)?.editor.text == "pu")
         app.handle(.character("s"))
         app.handle(.enter)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(app.model.searchHistory == ["login", "navigation", "pus"])
     }
 
@@ -243,7 +244,7 @@ struct HidingRowsTests {
         let app = TimelineApp(dataSource: source, actions: RecordingActions(), initialSession: "s-todo", clock: { 0 })
         _ = app.renderFrame(width: 100, height: 30)
         for key in [Key.character("/")] + "toggle".map(Key.character) + [.tab] { app.handle(key) }
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         var frame = app.renderOnce(width: 100, height: 30)
         #expect(frame.contains("only /toggle/"), "\(frame)")
         #expect(frame.contains("10 of 31 events shown (only /toggle/); Esc shows all"), "\(frame)")
@@ -263,7 +264,7 @@ struct HidingRowsTests {
         // Kinds: hide the note (the label filter stays).
         app.handle(.escape)
         for key in [Key.character("/"), .control("u")] + "-note".map(Key.character) + [.enter] { app.handle(key) }
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         frame = app.renderOnce(width: 100, height: 30)
         #expect(frame.contains("no note"), "\(frame)")
         app.handle(.character("G"))

@@ -2,6 +2,7 @@ import Foundation
 import RewindTUI
 import RewindWire
 import Testing
+import RewindTestSupport
 
 /// The README's capture of the stats view is what the real renderer draws for the same fixture.
 @Suite("README's stats view capture")
@@ -37,7 +38,7 @@ struct StatsReadmeTests {
                               environment: [:], clock: { 0 })
         _ = app.renderFrame(width: 80, height: 24)
         app.handle(.character("S"))
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         let lines = app.renderOnce(width: 80, height: 24).split(separator: "\n", omittingEmptySubsequences: false)
             .map(String.init)
         let top = try #require(lines.firstIndex { $0.hasPrefix("┌") && $0.contains("Stats of") }, "the box's top")

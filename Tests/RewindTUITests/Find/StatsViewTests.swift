@@ -3,6 +3,7 @@ import RewindSessionFile
 import RewindTUI
 import RewindWire
 import Testing
+import RewindTestSupport
 
 /// Issue 33's stats view (`S`): what each label cost, counted off the UI thread, sortable, and Enter going to the
 /// label's events — on a session file and on the same session in memory.
@@ -61,7 +62,7 @@ struct StatsViewTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let app = TimelineApp(dataSource: file, actions: NoActions(), initialSession: id)
         app.handle(.character("S"))
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         var screen = app.renderOnce(width: 100, height: 30)
         #expect(screen.contains("Stats of 300 events: 3 labels"), "\(screen)")
         let rows = { (screen: String) in
@@ -89,7 +90,7 @@ struct StatsViewTests {
         #expect(app.model.cursor == 50, "on load's first event")
         #expect(screen.contains("event 50: the first of 6 load events; n N for the next and previous"), "\(screen)")
         app.handle(.character("n"))
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(app.model.cursor == 100, "n walks the label's events")
         app.handle(.character("S"))
         app.handle(.escape)
@@ -103,7 +104,7 @@ struct StatsViewTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let app = TimelineApp(dataSource: file, actions: NoActions(), initialSession: id)
         app.handle(.character("S"))
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         let screen = app.renderOnce(width: width, height: height)
         #expect(screen.contains("LABEL") && screen.contains("▼COUNT") && screen.contains("P99"), "\(screen)")
         #expect(screen.contains("c t p z sort by count/total/p99/patches") || width < 80, "\(screen)")

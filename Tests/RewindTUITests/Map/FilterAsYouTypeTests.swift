@@ -2,6 +2,7 @@ import Foundation
 import RewindTUI
 import RewindWire
 import Testing
+import RewindTestSupport
 
 /// Issue 33's filter as you type: at the `/` prompt the list narrows to the matching rows a moment after the last
 /// key (computed off the UI thread), Esc gives the view back, Enter keeps it, and the title always says what is shown.
@@ -39,7 +40,7 @@ struct FilterAsYouTypeTests {
         #expect(app.model.hiding == nil, "not before the debounce")
         clock.now = FilterPreview.debounce + 0.01
         _ = app.renderFrame(width: 120, height: 40)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         let shown = labels(app)
         #expect(shown.count > 5 && shown.dropFirst().allSatisfy { $0 == "todo/toggle" }, "\(shown)")
         guard case .prompt = app.model.dialog else {
@@ -51,13 +52,13 @@ struct FilterAsYouTypeTests {
         type("x", into: app)
         clock.now += 1
         _ = app.renderFrame(width: 120, height: 40)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(labels(app) == ["initial state"], "\(labels(app))")
         // Backspace widens it back.
         app.handle(.backspace)
         clock.now += 1
         _ = app.renderFrame(width: 120, height: 40)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(labels(app).dropFirst().allSatisfy { $0 == "todo/toggle" } && labels(app).count > 5)
     }
 
@@ -72,7 +73,7 @@ struct FilterAsYouTypeTests {
         type("add", into: app)
         clock.now = 1
         _ = app.renderFrame(width: 120, height: 40)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(app.model.hiding?.labels?.pattern == "add")
         app.handle(.escape)
         #expect(app.model.dialog == nil && app.model.hiding == nil && app.model.filter == nil)
@@ -88,16 +89,16 @@ struct FilterAsYouTypeTests {
         type("filter/set", into: app)
         clock.now = 1
         _ = app.renderFrame(width: 120, height: 40)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         app.handle(.enter)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(app.model.dialog == nil)
         #expect(app.model.hiding?.labels?.pattern == "filter/set" && app.model.filter?.pattern == "filter/set")
         #expect(labels(app).dropFirst().allSatisfy { $0 == "filter/set" })
         #expect(title(app).contains("only /filter/set/"), "\(title(app))")
         let before = app.model.cursor
         app.handle(.character("n"))
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(app.model.cursor == before + 3, "the next filter/set row")
         app.handle(.escape)
         #expect(app.model.hiding == nil && Set(labels(app)).count == 4)
@@ -119,10 +120,10 @@ struct FilterAsYouTypeTests {
         #expect(prompt.error == nil, "no error while typing")
         type(")", into: app)
         app.handle(.enter)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(app.model.hiding?.labels?.pattern == "todo/(add)")
         _ = app.renderFrame(width: 120, height: 40)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(labels(app).dropFirst().allSatisfy { $0 == "todo/add" })
     }
 
@@ -140,7 +141,7 @@ struct FilterAsYouTypeTests {
         _ = app.renderFrame(width: 120, height: 40)
         #expect(app.model.hiding == nil && app.model.filter == nil, "back to the view it opened on")
         app.handle(.enter)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(app.model.cursor == 7 && app.model.hiding == nil)
     }
 
@@ -159,6 +160,6 @@ struct FilterAsYouTypeTests {
             return
         }
         #expect(prompt.editor.text == "to")
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import RewindTUI
 import RewindWire
 import Testing
+import RewindTestSupport
 
 /// The README's capture of the session map is what the real renderer draws for the same fixture.
 @Suite("README's session map capture")
@@ -45,11 +46,11 @@ struct SessionMapReadmeTests {
         let app = TimelineApp(dataSource: try source(), actions: RecordingActions(), initialSession: "s-map",
                               environment: [:], clock: { 0 })
         _ = app.renderFrame(width: width, height: height)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         for key in [Key.character("/")] + "tock".map(Key.character) + [.enter] { app.handle(key) }
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         _ = app.renderFrame(width: width, height: height)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         let buffer = app.renderFrame(width: width, height: height)
         let pane = app.model.layout.timeline
         return (pane.row..<pane.bottom).map { row in

@@ -3,6 +3,7 @@ import RewindSessionFile
 import RewindTUI
 import RewindWire
 import Testing
+import RewindTestSupport
 
 /// A clock the test moves by hand (the debounce and the map's bounded rate read it).
 final class ManualClock: @unchecked Sendable {  // `now` guarded by `lock`
@@ -67,7 +68,7 @@ struct SessionMapTests {
         let app = TimelineApp(dataSource: Self.source(), actions: RecordingActions(), initialSession: "s-map",
                               environment: [:], clock: { 0 })
         _ = app.renderFrame(width: width, height: height)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         let columns = Self.mapColumns(app, width: width, height: height)
         let rows = columns.count
         func row(of index: Int) -> Int { SessionMap.bucket(of: Int64(index), in: 0...200, buckets: rows) }
@@ -86,7 +87,7 @@ struct SessionMapTests {
         let app = TimelineApp(dataSource: Self.source(), actions: RecordingActions(), initialSession: "s-map",
                               environment: [:], clock: { 0 })
         _ = app.renderFrame(width: 80, height: 24)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(Self.mapColumns(app, width: 80, height: 24).contains { $0.hasPrefix("E") })
         app.handle(.character("M"))
         #expect(app.model.status?.text.contains("map hidden") == true)
@@ -101,14 +102,14 @@ struct SessionMapTests {
         let app = TimelineApp(dataSource: Self.source(), actions: RecordingActions(), initialSession: "s-map",
                               environment: [:], clock: { 0 })
         for key in [Key.character("/")] + "tock".map(Key.character) + [.enter] { app.handle(key) }
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         _ = app.renderFrame(width: 120, height: 40)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         app.handle(.escape)  // back to every row: the map keeps mapping the whole session
         for key in [Key.character("/")] + "tock".map(Key.character) + [.enter] { app.handle(key) }
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         _ = app.renderFrame(width: 120, height: 40)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         let columns = Self.mapColumns(app, width: 120, height: 40)
         let rows = columns.count
         let cursorRow = SessionMap.bucket(of: Int64(app.model.cursor), in: 0...200, buckets: rows)
@@ -187,17 +188,17 @@ struct SessionMapTests {
         let app = TimelineApp(dataSource: source, actions: RecordingActions(), initialSession: "s-map",
                               environment: [:], clock: { clock.now })
         _ = app.renderFrame(width: 80, height: 24)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         _ = try source.append(session: "s-map", time: Fixtures.start + 500, kind: .error, label: "repeated")
         Self.append(to: source, from: 1, through: 1)  // one more tick
         clock.now = 0.5
         _ = app.renderFrame(width: 80, height: 24)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         var columns = Self.mapColumns(app, width: 80, height: 24)
         #expect(app.model.map?.mapped?.range.upperBound == 200, "not yet: within a second of the last")
         clock.now = 1.5
         _ = app.renderFrame(width: 80, height: 24)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         columns = Self.mapColumns(app, width: 80, height: 24)
         #expect(app.model.map?.mapped?.range.upperBound == 202)
         #expect(columns[columns.count - 1].hasPrefix("E"), "the new error at the bottom: \(columns)")

@@ -1,6 +1,7 @@
 import Testing
 import RewindTUI
 import RewindWire
+import RewindTestSupport
 
 @Suite("Timeline controller")
 struct TimelineControllerTests {
@@ -154,7 +155,7 @@ struct TimelineControllerTests {
         _ = app.renderFrame(width: 80, height: 24)
         func press(_ keys: [Key]) {
             for key in keys { app.handle(key) }
-            #expect(app.waitForCommands(), "the search finished")
+            #expect(app.waitForCommands(timeout: TestTime.seconds(10)), "the search finished")
         }
         press([.home, .character("/")] + "toggle".map(Key.character) + [.enter])
         #expect(app.model.filter?.pattern == "toggle")

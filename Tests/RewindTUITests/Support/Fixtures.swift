@@ -1,6 +1,7 @@
 import Foundation
 import RewindTUI
 import RewindWire
+import RewindTestSupport
 
 /// Data sources and actions the tests share.
 enum Fixtures {
@@ -113,14 +114,14 @@ final class BlockingActions: TimelineActions, @unchecked Sendable {  // state gu
         for _ in 0..<16 { gate.signal() }
     }
 
-    /// Waits until a jump has started waiting (at most 5 s); true when one did.
+    /// Waits until a jump has started waiting (at most 5 s, stretched by `TestTime.scale`); true when one did.
     func waitUntilJumpStarted() -> Bool {
-        entered.wait(timeout: .now() + 5) == .success
+        entered.wait(timeout: .now() + TestTime.seconds(5)) == .success
     }
 
     func jump(session: String, index: Int) throws -> String {
         entered.signal()
-        let released = gate.wait(timeout: .now() + 5) == .success
+        let released = gate.wait(timeout: .now() + TestTime.seconds(5)) == .success
         lock.withLock { callsStorage.append("jump \(index)\(released ? "" : " timed out")") }
         return "jumped to \(index)"
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RewindTestSupport
 
 /// A pseudo-terminal pair for driving `TimelineApp.run(on:)`: the app gets the secondary side, the test
 /// writes keys into the primary side, and a thread drains what ncurses writes so that it never blocks.
@@ -46,11 +47,11 @@ final class PseudoTerminal: @unchecked Sendable {  // `output` is guarded by `lo
         thread.start()
     }
 
-    /// Runs `body` on a thread of its own after `seconds` (not on a dispatch queue: the run loop under test
-    /// blocks a thread of the shared pool, and queued work could wait behind it).
+    /// Runs `body` on a thread of its own after `seconds`, stretched by `TestTime.scale` (not on a dispatch queue:
+    /// the run loop under test blocks a thread of the shared pool, and queued work could wait behind it).
     static func after(_ seconds: Double, _ body: @escaping @Sendable () -> Void) {
         Thread {
-            usleep(UInt32(seconds * 1_000_000))
+            usleep(UInt32(TestTime.seconds(seconds) * 1_000_000))
             body()
         }.start()
     }

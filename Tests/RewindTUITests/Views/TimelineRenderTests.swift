@@ -1,6 +1,7 @@
 import Testing
 import RewindTUI
 import RewindWire
+import RewindTestSupport
 
 @Suite("Rendering frames")
 struct TimelineRenderTests {
@@ -122,7 +123,7 @@ struct TimelineRenderTests {
     func filterRendering() throws {
         let (app, _) = app()
         for key in [Key.character("/")] + "add".map(Key.character) + [.enter] { app.handle(key) }
-        #expect(app.waitForCommands(), "the search and the rows (off the UI thread) finished")
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)), "the search and the rows (off the UI thread) finished")
         var frame = app.renderFrame(width: 80, height: 24)
         #expect(frame.lines[4].contains("only /add/"))
         #expect(app.model.cursor == 1, "the search wrapped to the first match")
@@ -132,7 +133,7 @@ struct TimelineRenderTests {
         // Esc shows every row; a label filter without hidden rows (the stats view's Enter) dims the others.
         app.handle(.escape)
         app.handle(.character("S"))
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         app.handle(.enter)
         frame = app.renderFrame(width: 80, height: 24)
         let highlighted = try #require(app.model.filter)
@@ -163,12 +164,12 @@ struct TimelineRenderTests {
     func statusLine() {
         let (app, actions) = app()
         app.handle(.enter)
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         #expect(actions.calls == ["jump s-todo 30"])
         #expect(app.renderFrame(width: 80, height: 24).lines[22].hasPrefix(" done: jump s-todo 30"))
         actions.failure = RecordingActions.Refused(description: "no app is connected to this session")
         app.handle(.character("r"))
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         let frame = app.renderFrame(width: 80, height: 24)
         #expect(frame.lines[22].hasPrefix(" no app is connected to this session"))
         #expect(frame[22, 1].style == Theme.error)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import RewindTUI
 import RewindWire
+import RewindTestSupport
 
 /// Issue 31: the timeline's title always says what the rows are (filtered, paused), and the keys and messages say
 /// what really happens.
@@ -22,7 +23,7 @@ struct TitleStatusTests {
         let app = app()
         let pattern = "navigation|todo/add|todo/toggle|filter/set|settings/open"
         for key in [Key.character("/")] + pattern.map(Key.character) + [.tab] { app.handle(key) }
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         let title = try #require(titleLine(app, width: width, height: 40))
         #expect(title.contains("only /navigation|todo/add"), "\(title)")
         app.handle(.down)
@@ -35,7 +36,7 @@ struct TitleStatusTests {
         let app = app()
         let pattern = "navigation|todo/add|todo/toggle|filter/set|settings/open|profile/edit"
         for key in [Key.character("/")] + pattern.map(Key.character) + [.enter] { app.handle(key) }
-        #expect(app.waitForCommands())
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
         let title = try #require(titleLine(app, width: 80, height: 24))
         #expect(title.contains("/navigation|todo/add"), "\(title)")
     }
