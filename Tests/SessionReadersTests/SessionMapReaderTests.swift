@@ -44,6 +44,63 @@ struct SessionMapReaderTests {
         #expect(!sawMarks.isDisjoint(with: [.dropped, .error, .unknown, .jump]), "the run has something to map")
     }
 
+    /// `run`'s file copied into a directory of its own without the index of the rarer kinds (as files written before
+    /// it existed are), opened.
+    private func withoutNotableIndex(_ run: GeneratedRecording, of store: SessionStore, in directory: URL) throws
+        -> SessionReader {
+        let copies = try SessionStore(directory: directory.appendingPathComponent("without-index"))
+        try FileManager.default.copyItem(at: store.fileURL(for: run.id), to: copies.fileURL(for: run.id))
+        let database = try SQLiteDatabase(path: copies.fileURL(for: run.id).path, mode: .readWrite)
+        try database.execute("DROP INDEX \(SessionSchema.notableIndexName)")
+        database.close()
+        return try copies.openSession(run.id)
+    }
+
+    @Test("a file without the index of the rarer kinds (written before it existed) maps the same, by scanning",
+          arguments: 0..<3 as Range<UInt64>)
+    func mapsAgreeWithoutNotableIndex(seed: UInt64) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-map-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SessionStore(directory: directory)
+        let run = try GeneratedRecording(seed: seed, steps: 60, into: store)
+        let indexed = try store.openSession(run.id)
+        #expect(try indexed.file.hasIndex(named: SessionSchema.notableIndexName), "this build writes the index")
+        let scanned = try withoutNotableIndex(run, of: store, in: directory)
+        #expect(try !scanned.file.hasIndex(named: SessionSchema.notableIndexName))
+        let count = indexed.eventCount
+        for buckets in [1, 24, 200] {
+            for range in [0...count, max(1, count / 3)...max(1, count / 2)] {
+                let expected = try expectedMap(indexed, buckets: buckets, range: range)
+                #expect(try indexed.sessionMap(buckets: buckets, in: range) == expected, "seed \(seed), \(range)")
+                #expect(try scanned.sessionMap(buckets: buckets, in: range) == expected, "seed \(seed), \(range)")
+            }
+        }
+    }
+
+    @Test("the main line's events of given kinds: through the index of the rarer kinds, by scanning, and row by row",
+          arguments: 0..<3 as Range<UInt64>)
+    func mainLineKindsAgree(seed: UInt64) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-map-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SessionStore(directory: directory)
+        let run = try GeneratedRecording(seed: seed, steps: 60, into: store)
+        let indexed = try store.openSession(run.id)
+        let scanned = try withoutNotableIndex(run, of: store, in: directory)
+        let count = indexed.eventCount
+        let rows = try indexed.eventsOnAllBranches(1...count)
+        var found = 0
+        for kinds: Set<EventKind> in [[.skip, .reconnect, .dropped], [.error], [.jump, .replay], [.action, .dropped], []] {
+            for range in [1...count, max(1, count / 3)...max(1, count / 2)] {
+                let expected = rows.filter { $0.branch == 0 && kinds.contains($0.kind) && range.contains($0.index) }
+                    .map(\.index)
+                found += expected.count
+                #expect(try indexed.mainLineIndices(ofKinds: kinds, in: range) == expected, "\(kinds) in \(range)")
+                #expect(try scanned.mainLineIndices(ofKinds: kinds, in: range) == expected, "\(kinds) in \(range)")
+            }
+        }
+        #expect(found > 0, "the run has rows of those kinds: \(run.script)")
+    }
+
     @Test("a session's label buckets: seeks through the label index equal matching every row's label")
     func labelBucketsAgree() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-map-\(UUID())")

@@ -91,6 +91,13 @@ package final class SessionFileReader {
             WHERE unknown IS NOT NULL AND idx > ?1 AND idx <= ?2
             GROUP BY unknown_cause, branch ORDER BY min(idx)
             """
+        // The same over a long range: every row of `events_unknown` instead of every row of the range (`+idx` keeps
+        // SQLite from walking the primary key's range, which it prefers without statistics).
+        case unknownRunsThroughIndex = """
+            SELECT branch, unknown_cause, min(idx), max(idx), min(unknown) FROM events
+            WHERE unknown IS NOT NULL AND +idx > ?1 AND +idx <= ?2
+            GROUP BY unknown_cause, branch ORDER BY min(idx)
+            """
         case firstRowOnBranch = """
             SELECT idx FROM events WHERE branch = ?3 AND idx > ?1 AND idx <= ?2 ORDER BY idx LIMIT 1
             """
@@ -109,6 +116,20 @@ package final class SessionFileReader {
     }
 
     private var statements: [Query: SQLiteStatement] = [:]
+    /// The answers of ``hasIndex(named:)``.
+    private var indexes: [String: Bool] = [:]
+
+    /// Whether the file has the index `name` (the optional ones: `SessionSchema.labelIndexName`,
+    /// `SessionSchema.notableIndexName`); asked once per name and remembered.
+    package func hasIndex(named name: String) throws(SessionStoreError) -> Bool {
+        if let known = indexes[name] { return known }
+        let statement = try database.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1")
+        defer { statement.reset() }
+        statement.bind(name, at: 1)
+        let found = try statement.step() && statement.int64(at: 0) > 0
+        indexes[name] = found
+        return found
+    }
 
     private func prepared(_ query: Query) throws(SessionStoreError) -> SQLiteStatement {
         if let statement = statements[query] { return statement }
@@ -435,9 +456,14 @@ package final class SessionFileReader {
         let reason: UnknownStateReason
     }
 
+    /// The longest range ``unknownRuns(after:through:)`` reads through the primary key.
+    private static let unknownRunsScanLimit: Int64 = 4_096
+
     /// The stretches of rows marked unknown in (`start`, `end`], in order of their first row (schema 2).
     package func unknownRuns(after start: Int64, through end: Int64) throws(SessionStoreError) -> [UnknownRun] {
-        let statement = try prepared(.unknownRuns)
+        // A range of a few thousand rows (a live session's new rows) is read through the primary key; a longer one
+        // (a file opened) through the index, whose rows are the few marked unknown.
+        let statement = try prepared(end - start > Self.unknownRunsScanLimit ? .unknownRunsThroughIndex : .unknownRuns)
         defer { statement.reset() }
         statement.bind(start, at: 1)
         statement.bind(end, at: 2)

@@ -284,6 +284,31 @@ package final class SessionReader: @unchecked Sendable {
         }
     }
 
+    /// The indices of the main line's events in `range` whose kind is one of `kinds`, in order. For the rarer kinds
+    /// (any but `action`, `snapshot`, `dispatch` and `note`) a few seeks in the `events_notable` index where the file
+    /// has it (files written by this build); otherwise, and for the common kinds, one narrow scan of the range.
+    /// May be called from any thread.
+    package func mainLineIndices(ofKinds kinds: Set<EventKind>, in range: ClosedRange<Int64>)
+        throws(SessionStoreError) -> [Int64] {
+        guard !kinds.isEmpty else { return [] }
+        let listed = kinds.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ")
+        let common: Set<EventKind> = [.action, .snapshot, .dispatch, .note]
+        // The partial index's own condition, repeated so that SQLite may use the index (equivalent for rare kinds).
+        let notable = kinds.isDisjoint(with: common) ? "\(SessionSchema.notableCondition) AND " : ""
+        return try locked { () throws(SessionStoreError) -> [Int64] in
+            let statement = try file.database.prepare("""
+                SELECT idx FROM events WHERE \(notable)kind IN (\(listed)) AND branch = 0 AND idx BETWEEN ?1 AND ?2
+                ORDER BY idx
+                """)
+            defer { statement.reset() }
+            statement.bind(range.lowerBound, at: 1)
+            statement.bind(range.upperBound, at: 2)
+            var result: [Int64] = []
+            while try statement.step() { result.append(statement.int64(at: 0)) }
+            return result
+        }
+    }
+
     /// The indices in `range` that have a keyframe (for exporters walking the timeline).
     package func keyframeIndices(in range: ClosedRange<Int64>) throws(SessionStoreError) -> Set<Int64> {
         try locked { () throws(SessionStoreError) in try file.keyframeIndices(in: range) }

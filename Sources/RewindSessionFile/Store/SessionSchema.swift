@@ -48,6 +48,7 @@ package enum SessionSchema {
         CREATE INDEX events_on_branches ON events (branch, idx) WHERE branch <> 0;
         CREATE INDEX events_by_label ON events (coalesce(label, kind));
         CREATE INDEX events_unknown ON events (unknown_cause, idx) WHERE unknown IS NOT NULL;
+        CREATE INDEX events_notable ON events (kind, idx) WHERE \(notableCondition);
         CREATE TABLE keyframes (
             branch INTEGER NOT NULL,
             idx    INTEGER NOT NULL,
@@ -94,6 +95,15 @@ package enum SessionSchema {
             PRIMARY KEY (parent_id, branch, first, last, idx)
         ) WITHOUT ROWID;
         """
+
+    /// The index of the rows of the rarer kinds (errors, `dropped`, jumps, replays, reconnects, skips), by kind then
+    /// index: the timeline's annotations and the session map find them with a few seeks instead of a scan. Files
+    /// written before it existed lack it; they are read by scanning. Writers do not add it to an existing file.
+    package static let notableIndexName = "events_notable"
+
+    /// The condition of ``notableIndexName``'s rows. A query uses the index only when its `WHERE` holds this very
+    /// term (SQLite's rule for partial indexes), so queries through it repeat it.
+    package static let notableCondition = "kind NOT IN ('action', 'snapshot', 'dispatch', 'note')"
 
     /// The index of events by the label the timeline shows (`coalesce(label, kind)`), then index: label search and
     /// the `/` filter use it (`SessionSearch`). Files written before it existed lack it; they are read by scanning.

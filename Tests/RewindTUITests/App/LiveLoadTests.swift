@@ -14,11 +14,15 @@ private final class FrameCountingSource: TimelineDataSource, @unchecked Sendable
 
     var frames: Int { lock.withLock { frameCount } }
     var changeCounter: UInt64 { inner.changeCounter }
-    func header() -> TimelineHeader { inner.header() }
+    /// Read once per frame painted (`TimelineController.refresh()`). Not `events`, which the session map's thread
+    /// also calls, reading the growing session row by row (under ThreadSanitizer, dozens of times a second).
+    func header() -> TimelineHeader {
+        lock.withLock { frameCount += 1 }
+        return inner.header()
+    }
     func sessions() -> [TimelineSession] { inner.sessions() }
     func events(session: String, range: ClosedRange<Int>) throws -> [TimelineEvent] {
-        lock.withLock { frameCount += 1 }
-        return try inner.events(session: session, range: range)
+        try inner.events(session: session, range: range)
     }
     func eventDetail(session: String, index: Int) throws -> TimelineEventDetail {
         try inner.eventDetail(session: session, index: index)

@@ -2,7 +2,8 @@ import RewindSessionFile
 
 /// What `SessionTimelineSource` knows about one session's main line beyond single rows — skipped actions,
 /// stretches of unknown state, reconnects — kept up to date incrementally: each `update` reads only the rows
-/// recorded since the previous one whose labels say they matter (through the label index). The stretches of
+/// recorded since the previous one whose kinds matter (`SessionReader.mainLineIndices(ofKinds:in:)`: seeks in the
+/// file's index of the rarer kinds). The stretches of
 /// unknown state are the session file's own (`SessionReader.unknownStates`, the reading `rewind state` and the
 /// daemon's commands use), so the timeline never shows as known a state they refuse as unknown.
 ///
@@ -34,10 +35,8 @@ struct SessionAnnotations {
         let count = reader.eventCount
         guard count > scannedThrough else { return }
         timesTellBeforeConnect = reader.metadata.schemaVersion < 2
-        for index in try reader.eventIndices(matchingLabel: "^(skip|unskip|reconnect|dropped)$",
-                                             in: (scannedThrough + 1)...count) {
+        for index in try reader.mainLineIndices(ofKinds: [.skip, .reconnect, .dropped], in: (scannedThrough + 1)...count) {
             let event = try reader.event(at: index)
-            guard event.branch == 0 else { continue }
             switch event.kind {
             case .skip:
                 guard let mark = event.meaning.skip else { continue }
