@@ -104,6 +104,27 @@ package struct LabelStatistics: Sendable, Hashable {
             tally.patchMax = max(tally.patchMax, patchBytes)
         }
 
+        /// Adds what `other` counted (events of another range), as if they had been added here one by one: the
+        /// counts, reducer times and patch sizes are the same (a total may differ in its last bits, summed in
+        /// another order).
+        package mutating func merge(_ other: Builder) {
+            for (label, tally) in zip(other.names, other.tallies) {
+                guard let slot = slots[label] else {
+                    slots[label] = tallies.count
+                    tallies.append(tally)
+                    names.append(label)
+                    continue
+                }
+                tallies[slot].first = min(tallies[slot].first, tally.first)
+                tallies[slot].count += tally.count
+                tallies[slot].times += tally.times
+                tallies[slot].total += tally.total
+                tallies[slot].patchTotal += tally.patchTotal
+                tallies[slot].patchMax = max(tallies[slot].patchMax, tally.patchMax)
+            }
+            last = nil
+        }
+
         /// The statistics of every label counted, most frequent first (ties by label).
         package func statistics() -> [LabelStatistics] {
             Order.count.sorted(zip(names, tallies).map { label, tally in

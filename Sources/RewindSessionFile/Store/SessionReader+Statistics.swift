@@ -38,7 +38,13 @@ extension SessionReader {
     /// nearest-rank p99, slowest) and patch sizes. One scan of the range's rows, in index order; the reducer times of
     /// each label are kept for its percentile (8 bytes per timed event). May be called from any thread.
     package func labelStatistics(in range: ClosedRange<Int64>) throws(SessionStoreError) -> [LabelStatistics] {
-        try locked { () throws(SessionStoreError) -> [LabelStatistics] in
+        try labelTallies(in: range).statistics()
+    }
+
+    /// What ``labelStatistics(in:)`` counts, before it is summed up: tallies of several ranges (read by several
+    /// readers at once) merge (``LabelStatistics/Builder/merge(_:)``) into those of their union.
+    package func labelTallies(in range: ClosedRange<Int64>) throws(SessionStoreError) -> LabelStatistics.Builder {
+        try locked { () throws(SessionStoreError) -> LabelStatistics.Builder in
             let statement = try file.database.prepare(
                 "SELECT idx, coalesce(label, kind), reducer_us, length(CAST(patch AS BLOB)) FROM events "
                     + "WHERE idx BETWEEN ?1 AND ?2 ORDER BY idx")
@@ -60,7 +66,7 @@ extension SessionReader {
                 builder.add(index: statement.int64(at: 0), label: label, reducerMicros: statement.optionalDouble(at: 2),
                             patchBytes: statement.optionalInt64(at: 3) ?? 0)
             }
-            return builder.statistics()
+            return builder
         }
     }
 

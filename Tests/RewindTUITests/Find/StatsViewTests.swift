@@ -56,6 +56,25 @@ struct StatsViewTests {
         #expect(load.patchBytesMax > 6_000 && load.patchBytesTotal > load.patchBytesMax)
     }
 
+    @Test("counted in parts (as the stats view's threads count a long session) and merged, the table is the same")
+    func mergedPartsMatchWhole() throws {
+        let (_, _, id, directory) = try Self.sessions()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let reader = try SessionStore(directory: directory).openSession(try SessionID(validating: id))
+        let whole = try reader.labelStatistics(in: 1...300)
+        for cuts in [[150], [1, 2], [49, 50, 51, 299], Array(stride(from: 7, to: 300, by: 7))] {
+            let bounds = [0] + cuts + [300]
+            var merged = LabelStatistics.Builder()
+            for (low, high) in zip(bounds, bounds.dropFirst()) {
+                merged.merge(try reader.labelTallies(in: Int64(low + 1)...Int64(high)))
+            }
+            #expect(merged.statistics() == whole, "cut after \(cuts)")
+        }
+        var empty = LabelStatistics.Builder()
+        empty.merge(LabelStatistics.Builder())
+        #expect(empty.statistics().isEmpty)
+    }
+
     @Test("S shows the table once counted; c t p z sort by count, total, p99, patches; Enter goes to the label")
     func keys() throws {
         let (file, _, id, directory) = try Self.sessions()

@@ -1,8 +1,8 @@
 import Foundation
 import RewindSessionFile
 
-/// Computes the chart's slices (`TimelineDataSource.sessionChart`) on a thread of its own, so that a million-event
-/// session never freezes the screen. One computation at a time: starting another cancels the running one (it stops
+/// Computes the chart's slices (`TimelineDataSource.sessionChart`) on a thread of its own (with helpers: each few
+/// slices are shared among ``backgroundParallelism`` threads), so that a million-event session never freezes the screen. One computation at a time: starting another cancels the running one (it stops
 /// at its next check, between slices, and reports nothing). It asks for the slices a few at a time, left to right —
 /// one first, then as many as take about ``chunkSeconds`` — and, when asked to be progressive (a chart not shown
 /// yet), reports the chart after each few, so that a long session's chart starts drawing at once and fills in.
@@ -70,15 +70,34 @@ final class SessionChartRunner: BackgroundRunner, Sendable {
         while next < request.buckets {
             let slices = next..<min(request.buckets, next + size)
             let begun = MonotonicClock.now()
-            let part = try dataSource.sessionChart(session: request.session, count: request.count,
-                                                   buckets: request.buckets, slices: slices, progress: progress)
+            for part in try parts(of: slices, for: request, progress: progress) {
+                for bucket in part.slices where part.chart.buckets.indices.contains(bucket) {
+                    chart.buckets[bucket] = part.chart.buckets[bucket]
+                }
+            }
             try progress.check()
-            for bucket in slices where part.buckets.indices.contains(bucket) { chart.buckets[bucket] = part.buckets[bucket] }
             next = slices.upperBound
             let perSlice = (MonotonicClock.now() - begun) / Double(slices.count)
             size = perSlice > 0 ? min(request.buckets, max(1, Int(Self.chunkSeconds / perSlice))) : request.buckets
             if next < request.buckets { partial(chart) }
         }
         return chart
+    }
+
+    /// `slices` computed by up to ``backgroundParallelism`` threads at once (``concurrently(_:_:)``), each share a
+    /// contiguous run of them; with the share each chart holds.
+    private func parts(
+        of slices: Range<Int>, for request: SessionChartState.Request, progress: TimelineSearchProgress
+    ) throws -> [(slices: Range<Int>, chart: SessionChart)] {
+        let shares = max(1, min(backgroundParallelism, slices.count))
+        let shareSize = (slices.count + shares - 1) / shares
+        let runs = stride(from: slices.lowerBound, to: slices.upperBound, by: max(1, shareSize)).map {
+            $0..<min(slices.upperBound, $0 + shareSize)
+        }
+        let charts = try concurrently(runs.count) { share in
+            try dataSource.sessionChart(session: request.session, count: request.count, buckets: request.buckets,
+                                        slices: runs[share], progress: progress)
+        }
+        return Array(zip(runs, charts))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RewindSessionFile
 import RewindWire
 
@@ -8,18 +9,28 @@ extension SessionTimelineSource {
     /// Events per pass of a state search (each state is computed, so the grain is finer).
     static let stateSearchChunk = 5_000
 
-    /// One SQL scan of the file (`SessionReader.labelStatistics`) through a reader of its own, so that the UI's
-    /// reads go on meanwhile. Called on the stats thread; the scan is not cancelled half-way (about a second for
-    /// 1,000,000 events).
+    /// The stats view's table from SQL scans of the file (`SessionReader.labelTallies`), the range shared among
+    /// `backgroundParallelism` threads (`concurrently`), each with a reader (a connection) of its own, so that the UI's reads go on
+    /// meanwhile and a long session takes the machine's cores. Called on the stats thread; the scans are not
+    /// cancelled half-way (about 0.3 s for 1,000,000 events on one core).
     package func labelStatistics(session: String, count: Int, progress: TimelineSearchProgress) throws
         -> [LabelStatistics] {
         guard count > 0 else { return [] }
         progress.report(searched: 0, of: count)
-        let statistics = try separateReader(session).labelStatistics(in: 1...Int64(count))
+        let shares = count < Self.searchChunk ? 1 : backgroundParallelism
+        let size = (Int64(count) + Int64(shares) - 1) / Int64(shares)
+        let ranges = stride(from: Int64(1), through: Int64(count), by: Int(size)).map {
+            $0...min(Int64(count), $0 + size - 1)
+        }
+        var merged = LabelStatistics.Builder()
+        for tallies in try concurrently(ranges.count, { try separateReader(session).labelTallies(in: ranges[$0]) }) {
+            merged.merge(tallies)
+        }
         progress.report(searched: count, of: count)
         try progress.check()
-        return statistics
+        return merged.statistics()
     }
+
 
     /// Searches the session file through its own connection (`SessionSearch`), in SQL: labels through the label
     /// index when the file has one (a few index seeks for the whole range), else by scanning `searchChunk` events
@@ -105,3 +116,4 @@ extension SessionTimelineSource {
         return nil
     }
 }
+
