@@ -131,7 +131,14 @@ package final class SessionSearch: @unchecked Sendable {
         labelIn labels: Set<String>?, hidingKinds hiddenKinds: Set<EventKind> = [], in range: ClosedRange<Int64>
     ) throws(SessionStoreError) -> [Int64] {
         try locked { () throws(SessionStoreError) -> [Int64] in
-            let statement = try prepared("""
+            // With labels and the label index: a seek per label, then its rows of the range (a few for a rare
+            // label); otherwise a scan of the range.
+            let statement = try prepared(labels != nil && hasLabelIndex ? """
+                SELECT idx FROM events
+                WHERE coalesce(label, kind) IN (SELECT value FROM json_each(?3)) AND idx BETWEEN ?1 AND ?2
+                  AND kind NOT IN (SELECT value FROM json_each(?4))
+                ORDER BY idx
+                """ : """
                 SELECT idx FROM events
                 WHERE idx BETWEEN ?1 AND ?2
                   AND (?3 IS NULL OR coalesce(label, kind) IN (SELECT value FROM json_each(?3)))

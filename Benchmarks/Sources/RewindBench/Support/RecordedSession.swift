@@ -21,6 +21,9 @@ final class RecordedSession: Sendable {
     /// The JSON size of the state, bytes.
     let stateBytes: Int
 
+    /// The app name its sessions are recorded under (pins are saved per app).
+    static let appName = "bench-seek"
+
     private init(store: SessionStore, id: SessionID, events: Int, buildSeconds: Double, stateBytes: Int) {
         self.store = store
         self.id = id
@@ -40,7 +43,7 @@ final class RecordedSession: Sendable {
         var state = try JSONValueEncoder().encode(BenchState.sized(10_000))
         let stateBytes = state.serializedBytes().count
         let recording = try store.createSession(
-            appName: "bench-seek", protocolVersion: 1, stateType: "BenchState", initialState: state)
+            appName: Self.appName, protocolVersion: 1, stateType: "BenchState", initialState: state)
         // The item values to change: every item of the state, cycled.
         var paths: [JSONPointer] = []
         for (section, sectionValue) in (state["sections"]?.arrayValue ?? []).enumerated() {
