@@ -92,6 +92,14 @@ package final class SQLiteStatement {
         while try step() {}
     }
 
+    /// Steps through every row left and returns each row's first column as an integer (0 for NULL), in order; the
+    /// caller resets the statement.
+    package func firstColumnIntegers() throws(SessionStoreError) -> [Int64] {
+        var values: [Int64] = []
+        while try step() { values.append(int64(at: 0)) }
+        return values
+    }
+
     /// Makes the statement ready to run again and clears its bindings.
     package func reset() {
         sqlite3_reset(statement)

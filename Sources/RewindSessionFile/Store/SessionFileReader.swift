@@ -308,9 +308,7 @@ package final class SessionFileReader {
     package func branches() throws(SessionStoreError) -> [Int64] {
         let statement = try prepared(.branches)
         defer { statement.reset() }
-        var result: [Int64] = []
-        while try statement.step() { result.append(statement.int64(at: 0)) }
-        return result
+        return try statement.firstColumnIntegers()
     }
 
     /// The session's metadata; `lockPath` tells a live recording from a dead one.
@@ -495,9 +493,7 @@ package final class SessionFileReader {
     package func indicesWithFacts() throws(SessionStoreError) -> [Int64] {
         let statement = try prepared(.rowsWithFacts)
         defer { statement.reset() }
-        var found: [Int64] = []
-        while try statement.step() { found.append(statement.int64(at: 0)) }
-        return found
+        return try statement.firstColumnIntegers()
     }
 
     /// Row `index`'s display text, if it has one.

@@ -5,7 +5,7 @@ extension SessionReader {
     /// What the events of each of `buckets` equal slices of `range` (every branch; sliced as ``sessionMap(buckets:in:)``
     /// slices) cost: rows, actions, first and last time, reducer times (total, slowest, how many) and patch bytes
     /// (total, largest, how many), each slice from one aggregate query over its stretch of the primary key (SQLite
-    /// adds them up; nothing per row reaches Swift: together one pass over the range's rows, about 0.1–0.3 s for
+    /// adds them up; nothing per row reaches Swift: together one pass over the range's rows, about 0.2–0.4 s for
     /// 1,000,000 events); and the state's size at each slice's end: the main line's last keyframe at or before it,
     /// found by one seek in the keyframes' index per slice, its length read once per distinct keyframe.
     ///

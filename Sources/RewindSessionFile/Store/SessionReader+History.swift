@@ -137,7 +137,7 @@ extension SessionReader {
         var result: [Int64] = []
         func collect(_ statement: SQLiteStatement) throws(SessionStoreError) {
             defer { statement.reset() }
-            while try statement.step() { result.append(statement.int64(at: 0)) }
+            result += try statement.firstColumnIntegers()
         }
         if pointer.isRoot {
             let everything = try file.database.prepare("""
@@ -293,8 +293,6 @@ extension SessionReader {
         statement.bind(branch, at: 1)
         statement.bind(range.lowerBound, at: 2)
         statement.bind(range.upperBound, at: 3)
-        var result: [Int64] = []
-        while try statement.step() { result.append(statement.int64(at: 0)) }
-        return result
+        return try statement.firstColumnIntegers()
     }
 }

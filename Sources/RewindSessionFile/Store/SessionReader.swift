@@ -303,9 +303,7 @@ package final class SessionReader: @unchecked Sendable {
             defer { statement.reset() }
             statement.bind(range.lowerBound, at: 1)
             statement.bind(range.upperBound, at: 2)
-            var result: [Int64] = []
-            while try statement.step() { result.append(statement.int64(at: 0)) }
-            return result
+            return try statement.firstColumnIntegers()
         }
     }
 

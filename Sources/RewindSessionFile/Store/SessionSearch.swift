@@ -150,9 +150,7 @@ package final class SessionSearch: @unchecked Sendable {
             statement.bind(range.upperBound, at: 2)
             statement.bind(labels.map { JSONValue.array($0.map { .string($0) }).serialized() }, at: 3)
             statement.bind(JSONValue.array(hiddenKinds.map { .string($0.rawValue) }).serialized(), at: 4)
-            var result: [Int64] = []
-            while try statement.step() { result.append(statement.int64(at: 0)) }
-            return result
+            return try statement.firstColumnIntegers()
         }
     }
 
@@ -225,9 +223,7 @@ package final class SessionSearch: @unchecked Sendable {
         defer { statement.reset() }
         statement.bind(range.lowerBound, at: 1)
         statement.bind(range.upperBound, at: 2)
-        var result: [Int64] = []
-        while try statement.step() { result.append(statement.int64(at: 0)) }
-        return result
+        return try statement.firstColumnIntegers()
     }
 
     private func prepared(_ sql: String) throws(SessionStoreError) -> SQLiteStatement {
