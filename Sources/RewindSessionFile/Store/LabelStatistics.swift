@@ -70,6 +70,9 @@ package struct LabelStatistics: Sendable, Hashable {
         private var names: [String] = []
         /// The label of the last event added and its slot: runs of one label skip the table.
         private var last: (label: String, slot: Int)?
+        /// The slowest reducers and largest patches seen so far, in ranking order.
+        private var slowest: [SessionStatistics.RankedEvent] = []
+        private var largest: [SessionStatistics.RankedEvent] = []
 
         /// No events yet.
         package init() {}
@@ -89,8 +92,22 @@ package struct LabelStatistics: Sendable, Hashable {
                 names.append(label)
             }
             last = (label, slot)
-            Self.add(to: &tallies[slot], index: index, micros: reducerMicros.flatMap { $0.isFinite ? $0 : nil },
-                     patchBytes: patchBytes)
+            let micros = reducerMicros.flatMap { $0.isFinite ? $0 : nil }
+            Self.add(to: &tallies[slot], index: index, micros: micros, patchBytes: patchBytes)
+            if let micros { Self.rank(&slowest, index: index, label: label, measure: micros) }
+            if patchBytes > 0 { Self.rank(&largest, index: index, label: label, measure: Double(patchBytes)) }
+        }
+
+        /// Puts the event in `ranking` when it ranks among the first ``SessionStatistics/rankingLimit``.
+        private static func rank(_ ranking: inout [SessionStatistics.RankedEvent], index: Int64, label: String,
+                                 measure: Double) {
+            let limit = SessionStatistics.rankingLimit
+            if ranking.count == limit, let worst = ranking.last,
+               !(measure != worst.measure ? measure > worst.measure : index < worst.index) { return }
+            let event = SessionStatistics.RankedEvent(index: index, label: label, measure: measure)
+            let position = ranking.firstIndex { event.ranks(before: $0) } ?? ranking.count
+            ranking.insert(event, at: position)
+            if ranking.count > limit { ranking.removeLast() }
         }
 
         private static func add(to tally: inout Tally, index: Int64, micros: Double?, patchBytes: Int64) {
@@ -105,8 +122,8 @@ package struct LabelStatistics: Sendable, Hashable {
         }
 
         /// Adds what `other` counted (events of another range), as if they had been added here one by one: the
-        /// counts, reducer times and patch sizes are the same (a total may differ in its last bits, summed in
-        /// another order).
+        /// counts, reducer times, patch sizes and rankings are the same (a total may differ in its last bits, summed
+        /// in another order).
         package mutating func merge(_ other: Builder) {
             for (label, tally) in zip(other.names, other.tallies) {
                 guard let slot = slots[label] else {
@@ -123,6 +140,14 @@ package struct LabelStatistics: Sendable, Hashable {
                 tallies[slot].patchMax = max(tallies[slot].patchMax, tally.patchMax)
             }
             last = nil
+            let limit = SessionStatistics.rankingLimit
+            slowest = Array((slowest + other.slowest).sorted { $0.ranks(before: $1) }.prefix(limit))
+            largest = Array((largest + other.largest).sorted { $0.ranks(before: $1) }.prefix(limit))
+        }
+
+        /// The statistics of every label counted and the events' rankings.
+        package func summary() -> SessionStatistics {
+            SessionStatistics(labels: statistics(), slowest: slowest, largest: largest)
         }
 
         /// The statistics of every label counted, most frequent first (ties by label).

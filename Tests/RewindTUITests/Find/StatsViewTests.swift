@@ -45,9 +45,10 @@ struct StatsViewTests {
     func fileMatchesMemory() throws {
         let (file, memory, id, directory) = try Self.sessions()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let inFile = try file.labelStatistics(session: id, count: 300, progress: TimelineSearchProgress())
-        let inMemory = try memory.labelStatistics(session: id, count: 300, progress: TimelineSearchProgress())
-        #expect(inFile == inMemory)
+        let fileStatistics = try file.sessionStatistics(session: id, count: 300, progress: TimelineSearchProgress())
+        let memoryStatistics = try memory.sessionStatistics(session: id, count: 300, progress: TimelineSearchProgress())
+        #expect(fileStatistics == memoryStatistics)
+        let inFile = fileStatistics.labels
         #expect(inFile.map(\.label) == ["tick", "load", "boot"], "most frequent first")
         let load = try #require(inFile.first { $0.label == "load" })
         #expect(load.count == 6 && load.firstIndex == 50 && load.reducerMaxMicros == 1_300)
@@ -69,6 +70,9 @@ struct StatsViewTests {
                 merged.merge(try reader.labelTallies(in: Int64(low + 1)...Int64(high)))
             }
             #expect(merged.statistics() == whole, "cut after \(cuts)")
+            var single = LabelStatistics.Builder()
+            single.merge(try reader.labelTallies(in: 1...300))
+            #expect(merged.summary() == single.summary(), "the rankings too, cut after \(cuts)")
         }
         var empty = LabelStatistics.Builder()
         empty.merge(LabelStatistics.Builder())
@@ -114,6 +118,59 @@ struct StatsViewTests {
         app.handle(.character("S"))
         app.handle(.escape)
         #expect(!app.renderOnce(width: 100, height: 30).contains("Stats of"), "Esc closes")
+    }
+
+    @Test("the rankings: the slowest reducers and largest patches of single events, as counted row by row; ties rank the earlier event first")
+    func rankings() throws {
+        let (file, memory, id, directory) = try Self.sessions()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let statistics = try file.sessionStatistics(session: id, count: 300, progress: TimelineSearchProgress())
+        #expect(statistics == (try memory.sessionStatistics(session: id, count: 300, progress: TimelineSearchProgress())))
+        #expect(statistics.slowest.count == SessionStatistics.rankingLimit)
+        #expect(statistics.slowest.prefix(7).map(\.index) == [300, 250, 200, 150, 100, 50, 1], "load, then boot")
+        #expect(statistics.slowest.first?.measure == 1_300 && statistics.slowest.first?.label == "load")
+        // Ties (the ticks' times repeat every 7 events) rank the earlier event first.
+        let ticks = statistics.slowest.dropFirst(7)
+        #expect(zip(ticks, ticks.dropFirst()).allSatisfy { $0.ranks(before: $1) })
+        #expect(ticks.first.map { $0.measure == 6 && $0.index == 6 } == true, "\(ticks.prefix(3))")
+        #expect(statistics.largest.prefix(6).map(\.index) == [300, 250, 200, 150, 100, 50], "the loads' blobs")
+    }
+
+    @Test("Tab shows the slowest reducers, then the largest patches, one row per event; Enter goes to the event")
+    func rankingTables() throws {
+        let (file, _, id, directory) = try Self.sessions()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = TimelineApp(dataSource: file, actions: NoActions(), initialSession: id)
+        app.handle(.character("S"))
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
+        #expect(app.renderOnce(width: 100, height: 30).contains("Tab slowest/largest events"))
+        app.handle(.tab)
+        var screen = app.renderOnce(width: 100, height: 30)
+        #expect(screen.contains("Stats of 300 events: 50 slowest reducers"), "\(screen)")
+        #expect(screen.contains("EVENT   ▼REDUCER  LABEL"), "\(screen)")
+        let firstRow = screen.split(separator: "\n").first { $0.contains("load") }.map(String.init) ?? ""
+        #expect(firstRow.contains("300") && firstRow.contains("1.3ms"), "\(screen)")
+        app.handle(.down)  // event 250
+        app.handle(.enter)
+        screen = app.renderOnce(width: 100, height: 30)
+        #expect(!screen.contains("Stats of"), "Enter closes the view")
+        #expect(app.model.cursor == 250)
+        #expect(screen.contains("event 250 (load): its reducer took 1.3ms"), "\(screen)")
+        app.handle(.character("S"))
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
+        app.handle(.tab)
+        app.handle(.tab)
+        screen = app.renderOnce(width: 100, height: 30)
+        #expect(screen.contains("Stats of 300 events: ") && screen.contains(" largest patches"), "\(screen)")
+        #expect(screen.contains("▼PATCH"), "\(screen)")
+        app.handle(.enter)
+        #expect(app.model.cursor == 300, "the largest patch: the last load's")
+        app.handle(.character("S"))
+        #expect(app.waitForCommands(timeout: TestTime.seconds(10)))
+        app.handle(.backTab)
+        #expect(app.renderOnce(width: 100, height: 30).contains(" largest patches"), "S-Tab goes back, wrapping")
+        app.handle(.character("t"))
+        #expect(app.renderOnce(width: 100, height: 30).contains("▼TOTAL"), "a sort key shows the labels again")
     }
 
     @Test("from 60 to 200 columns the table fits, narrow screens leaving out the last columns; the footer names the keys",

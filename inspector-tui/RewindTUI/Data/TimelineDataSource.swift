@@ -105,11 +105,12 @@ package protocol TimelineDataSource: AnyObject, Sendable {
         session: String, pointers: [JSONPointer], after indices: [Int], progress: TimelineSearchProgress
     ) throws -> [[RecordedValue]]
 
-    /// What each label of events 1…`count` cost — count, reducer times, patch bytes — most frequent first (the
-    /// stats view, `S`). Called on the stats thread, never the UI thread: it may take long; reports to `progress`
-    /// and stops with `TimelineSearchProgress.Cancelled` once it is cancelled. The default reads rows in chunks
-    /// through `events(session:range:)`; session files answer with one SQL scan.
-    func labelStatistics(session: String, count: Int, progress: TimelineSearchProgress) throws -> [LabelStatistics]
+    /// What each label of events 1…`count` cost — count, reducer times, patch bytes — most frequent first, and the
+    /// single slowest reducers and largest patches (the stats view, `S`). Called on the stats thread, never the UI
+    /// thread: it may take long; reports to `progress` and stops with `TimelineSearchProgress.Cancelled` once it is
+    /// cancelled. The default reads rows in chunks through `events(session:range:)`; session files answer with SQL
+    /// scans.
+    func sessionStatistics(session: String, count: Int, progress: TimelineSearchProgress) throws -> SessionStatistics
 
     /// The session map (issue 33): events 0…`count` (0, the initial state, so that the map lines up with the rows)
     /// cut into `buckets` equal slices, and what occurs in each — errors, dropped rows and unknown states, jumps,
@@ -175,8 +176,8 @@ extension TimelineDataSource {
 
     /// Reads rows in chunks of 1,000 through `events(session:range:)` (a row's label and reducer time), and the
     /// patch of each row that has one through `eventDetail` (its bytes as compact JSON, as a file stores it).
-    package func labelStatistics(session: String, count: Int, progress: TimelineSearchProgress) throws
-        -> [LabelStatistics] {
+    package func sessionStatistics(session: String, count: Int, progress: TimelineSearchProgress) throws
+        -> SessionStatistics {
         var builder = LabelStatistics.Builder()
         var position = 1
         while position <= count {
@@ -191,7 +192,7 @@ extension TimelineDataSource {
             }
             position = last + 1
         }
-        return builder.statistics()
+        return builder.summary()
     }
 
     /// Compares the value at `pointer` after each event with the one before it, from `index` back to 1 (or until

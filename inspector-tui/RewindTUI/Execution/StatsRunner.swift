@@ -1,7 +1,7 @@
 import Foundation
 import RewindSessionFile
 
-/// Computes the stats view's table (`TimelineDataSource.labelStatistics`) on a thread of its own, so that a
+/// Computes the stats view's tables (`TimelineDataSource.sessionStatistics`) on a thread of its own, so that a
 /// million-event session never freezes the screen. One computation at a time: starting another cancels the running
 /// one.
 ///
@@ -12,8 +12,8 @@ final class StatsRunner: BackgroundRunner, Sendable {
     struct Outcome: Sendable {
         /// The session it was for.
         let session: String
-        /// Each label's statistics, most frequent first; nil when it failed or was cancelled.
-        let statistics: [LabelStatistics]?
+        /// Each label's statistics (most frequent first) and the rankings of single events; nil when it failed.
+        let statistics: SessionStatistics?
         /// Why it failed, if it did.
         let failure: String?
     }
@@ -31,7 +31,7 @@ final class StatsRunner: BackgroundRunner, Sendable {
     func start(session: String, count: Int) {
         work.start(session) { [dataSource] progress in
             do {
-                let statistics = try dataSource.labelStatistics(session: session, count: count, progress: progress)
+                let statistics = try dataSource.sessionStatistics(session: session, count: count, progress: progress)
                 return Outcome(session: session, statistics: statistics, failure: nil)
             } catch is TimelineSearchProgress.Cancelled {
                 return nil

@@ -1452,9 +1452,12 @@ package struct TimelineController {
         case .character("t"): stats.sort(by: .total)
         case .character("p"): stats.sort(by: .p99)
         case .character("z"): stats.sort(by: .patch)
+        case .tab, .right, .character("l"): stats.switchTable(by: 1)
+        case .backTab, .left, .character("h"): stats.switchTable(by: -1)
         case .enter:
             model.dialog = nil
             if let row = stats.selectedRow { goToEvents(of: row) }
+            if let event = stats.selectedEvent { goToEvent(event, of: stats.table) }
             return
         case .escape, .character("q"), .character("S"), .control("c"), .control("g"):
             model.dialog = nil
@@ -1479,9 +1482,17 @@ package struct TimelineController {
             + "n N for the next and previous")
     }
 
+    /// Enter on a ranking of the stats view: the cursor on that event.
+    private mutating func goToEvent(_ event: SessionStatistics.RankedEvent, of table: StatsViewState.Table) {
+        moveCursor(to: Int(clamping: event.index))
+        let measure = table == .slowest ? "its reducer took " + Formatting.duration(micros: event.measure)
+            : "its patch is " + Formatting.bytes(Int64(event.measure))
+        model.status = StatusMessage("event \(Formatting.grouped(Int(clamping: event.index))) (\(event.label)): \(measure)")
+    }
+
     /// The stats view's table arrived (nil: it could not be computed, saying why in `failure`): shown when the view
     /// is still open on that session.
-    package mutating func receiveStats(session: String, statistics: [LabelStatistics]?, failure: String?) {
+    package mutating func receiveStats(session: String, statistics: SessionStatistics?, failure: String?) {
         guard case .stats(var stats) = model.dialog, stats.session == session else { return }
         if let statistics {
             stats.show(statistics)

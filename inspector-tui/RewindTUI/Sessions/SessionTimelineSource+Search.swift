@@ -9,13 +9,13 @@ extension SessionTimelineSource {
     /// Events per pass of a state search (each state is computed, so the grain is finer).
     static let stateSearchChunk = 5_000
 
-    /// The stats view's table from SQL scans of the file (`SessionReader.labelTallies`), the range shared among
+    /// The stats view's tables from SQL scans of the file (`SessionReader.labelTallies`), the range shared among
     /// `backgroundParallelism` threads (`concurrently`), each with a reader (a connection) of its own, so that the UI's reads go on
     /// meanwhile and a long session takes the machine's cores. Called on the stats thread; the scans are not
     /// cancelled half-way (about 0.3 s for 1,000,000 events on one core).
-    package func labelStatistics(session: String, count: Int, progress: TimelineSearchProgress) throws
-        -> [LabelStatistics] {
-        guard count > 0 else { return [] }
+    package func sessionStatistics(session: String, count: Int, progress: TimelineSearchProgress) throws
+        -> SessionStatistics {
+        guard count > 0 else { return LabelStatistics.Builder().summary() }
         progress.report(searched: 0, of: count)
         let shares = count < Self.searchChunk ? 1 : backgroundParallelism
         let size = (Int64(count) + Int64(shares) - 1) / Int64(shares)
@@ -28,7 +28,7 @@ extension SessionTimelineSource {
         }
         progress.report(searched: count, of: count)
         try progress.check()
-        return merged.statistics()
+        return merged.summary()
     }
 
 

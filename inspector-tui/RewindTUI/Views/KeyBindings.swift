@@ -97,7 +97,8 @@ package enum KeyBindings {
                     Binding("Y", "copy pointer"), Binding("Esc", "close")]
         case .stats:
             return [Binding("↑↓", "select"), Binding("c t p z", "sort by count/total/p99/patches"),
-                    Binding("Enter", "go to its events"), Binding("Esc", "close")]
+                    Binding("Tab", "slowest/largest events"), Binding("Enter", "go to its events"),
+                    Binding("Esc", "close")]
         case .prompt(let prompt):
             switch prompt.kind {
             case .filter:

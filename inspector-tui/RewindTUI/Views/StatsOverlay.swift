@@ -1,8 +1,9 @@
 import RewindSessionFile
 
 /// The stats view (`S`) in a framed box over the panes: one row per action label — count, reducer time (total,
-/// p99, slowest), patch bytes (total, largest) — sorted by the column marked `▼`, the selected row highlighted.
-/// Narrow screens leave out the slowest and largest columns. Pure rendering.
+/// p99, slowest), patch bytes (total, largest) — sorted by the column marked `▼`, the selected row highlighted; or
+/// (Tab) the single slowest reducers or largest patches, one row per event. Narrow screens leave out the slowest and
+/// largest columns. Pure rendering.
 package struct StatsOverlay {
     /// What to show.
     package var state: StatsViewState
@@ -37,6 +38,10 @@ package struct StatsOverlay {
 
     /// Draws the box over `area`.
     package func render(into buffer: inout ScreenBuffer, area: Rect) {
+        guard state.table == .labels else {
+            renderRanking(into: &buffer, area: area)
+            return
+        }
         let rows = state.rows ?? []
         let width = min(area.width, 112)
         let height = min(area.height, max(rows.count, 1) + 3)
@@ -85,6 +90,50 @@ package struct StatsOverlay {
             if column < inner.right {
                 buffer.put(String(repeating: " ", count: inner.right - column), row: row, column: column, style: style)
             }
+        }
+    }
+
+    /// Draws a ranking of single events (Tab from the labels): one row per event — its number, its measure (the
+    /// reducer's time or the patch's bytes) and its label — in ranking order.
+    private func renderRanking(into buffer: inout ScreenBuffer, area: Rect) {
+        let events = state.events ?? []
+        let width = min(area.width, 112)
+        let height = min(area.height, max(events.count, 1) + 3)
+        let box = Box.centered(width: width, height: height, in: area)
+        let what = state.events.map { "\($0.count) \(state.table.title)" } ?? "computing…"
+        let inner = Box.draw(into: &buffer, rect: box,
+                             title: "Stats of \(Formatting.grouped(state.eventCount)) events: \(what)")
+        guard inner.width > 0, inner.height > 0 else { return }
+        let measureTitle = state.table == .slowest ? "REDUCER" : "PATCH"
+        let numberWidth = 9, measureWidth = 9
+        let header = String(repeating: " ", count: numberWidth - 5) + "EVENT"
+            + String(repeating: " ", count: measureWidth + 2 - DisplayWidth.of(measureTitle) - 1) + "▼" + measureTitle
+            + "  LABEL"
+        buffer.put(header, row: inner.row, column: inner.column, style: Theme.heading, maxWidth: inner.width)
+        guard state.events != nil else {
+            buffer.put(state.failure.map { "cannot compute the stats: \($0)" } ?? "counting every event off screen…",
+                       row: inner.row + 1, column: inner.column, style: state.failure == nil ? Theme.dim : Theme.error,
+                       maxWidth: inner.width)
+            return
+        }
+        if events.isEmpty {
+            let none = state.table == .slowest ? "no event has a reducer time" : "no event has a patch"
+            buffer.put(none, row: inner.row + 1, column: inner.column, style: Theme.dim, maxWidth: inner.width)
+            return
+        }
+        let visible = max(0, inner.height - 1)
+        let first = min(max(0, state.scroll), max(0, events.count - visible))
+        for (offset, event) in events[first..<min(events.count, first + visible)].enumerated() {
+            let style = first + offset == state.selected ? Theme.selection : CellStyle.plain
+            let number = Formatting.grouped(Int(clamping: event.index))
+            let measure = state.table == .slowest ? Formatting.duration(micros: event.measure)
+                : Formatting.bytes(Int64(event.measure))
+            var line = String(repeating: " ", count: max(0, numberWidth - DisplayWidth.of(number))) + number
+                + String(repeating: " ", count: max(0, measureWidth + 2 - DisplayWidth.of(measure))) + measure
+                + "  " + event.label
+            let shown = DisplayWidth.of(line)
+            if shown < inner.width { line += String(repeating: " ", count: inner.width - shown) }
+            buffer.put(line, row: inner.row + 1 + offset, column: inner.column, style: style, maxWidth: inner.width)
         }
     }
 }
