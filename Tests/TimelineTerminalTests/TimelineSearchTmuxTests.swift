@@ -152,7 +152,7 @@ struct TimelineSearchTmuxTests {
         #expect(tmux.waitForExit(), "rewind open quit")
     }
 
-    @Test("S counts 1,000,000 events off the UI thread and lists every label; t sorts; End and Enter go to the needle",
+    @Test("S counts 1,000,000 events off the UI thread and lists every label; t sorts; End and Enter go to the needle; Tab ranks events",
           arguments: [(80, 24), (120, 40), (200, 60)])
     func statsView(width: Int, height: Int) throws {
         let tmux = try open(width: width, height: height)
@@ -179,6 +179,17 @@ struct TimelineSearchTmuxTests {
         #expect(!needle.contains("Stats of"), "Enter closed the view: \(needle)")
         tmux.send("S", "Escape")
         #expect(tmux.waitForScreen { !$0.contains("Stats of") } != nil, "Esc closes: \(tmux.screen)")
+        // The rankings of single events (Tab), counted in the same pass; Enter goes to the largest patch's event.
+        tmux.send("S", "Tab")
+        #expect(tmux.waitForScreen(timeout: 60) { $0.contains("slowest reducers") && $0.contains("▼REDUCER") } != nil,
+                "\(tmux.screen)")
+        tmux.send("Tab")
+        let largest = try #require(tmux.waitForScreen { $0.contains("50 largest patches") && $0.contains("▼PATCH") },
+                                   "\(tmux.screen)")
+        #expect(largest.contains("B  "), "patch sizes in bytes: \(largest)")
+        tmux.send("Enter")
+        #expect(tmux.waitForScreen { !$0.contains("Stats of") && $0.contains("its patch is") } != nil,
+                "\(tmux.screen)")
         tmux.send("q")
         #expect(tmux.waitForExit(), "rewind open quit")
     }
