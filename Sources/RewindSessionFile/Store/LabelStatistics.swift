@@ -103,7 +103,7 @@ package struct LabelStatistics: Sendable, Hashable {
                                  measure: Double) {
             let limit = SessionStatistics.rankingLimit
             if ranking.count == limit, let worst = ranking.last,
-               !(measure != worst.measure ? measure > worst.measure : index < worst.index) { return }
+               !SessionStatistics.RankedEvent.ranks(measure: measure, index: index, before: worst) { return }
             let event = SessionStatistics.RankedEvent(index: index, label: label, measure: measure)
             let position = ranking.firstIndex { event.ranks(before: $0) } ?? ranking.count
             ranking.insert(event, at: position)

@@ -67,9 +67,7 @@ extension SessionReader {
         var result = Array(repeating: false, count: max(0, buckets))
         guard buckets > 0, !labels.isEmpty else { return result }
         try locked { () throws(SessionStoreError) in
-            let indexed = try file.database.scalarInt64(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = '\(SessionSchema.labelIndexName)'")
-            if (indexed ?? 0) > 0 && labels.count <= Self.mapSeekLabels {
+            if try file.hasIndex(named: SessionSchema.labelIndexName) && labels.count <= Self.mapSeekLabels {
                 let statement = try file.database.prepare(
                     "SELECT min(idx) FROM events WHERE coalesce(label, kind) = ?3 AND idx BETWEEN ?1 AND ?2")
                 for label in labels.sorted() {

@@ -34,9 +34,7 @@ package final class SessionSearch: @unchecked Sendable {
     package init(path: String, maxStateBytes: Int = SessionReader.defaultMaxStateBytes) throws(SessionStoreError) {
         self.maxStateBytes = maxStateBytes
         file = try SessionFileReader(path: path)
-        let indexed = try file.database.scalarInt64(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = '\(SessionSchema.labelIndexName)'")
-        hasLabelIndex = (indexed ?? 0) > 0
+        hasLabelIndex = try file.hasIndex(named: SessionSchema.labelIndexName)
     }
 
     deinit {

@@ -20,6 +20,12 @@ package struct SessionStatistics: Sendable, Hashable {
 
         /// Whether `self` ranks before `other`: the larger measure first, then the earlier event.
         package func ranks(before other: RankedEvent) -> Bool {
+            Self.ranks(measure: measure, index: index, before: other)
+        }
+
+        /// Whether an event of `measure` at `index` would rank before `other` (without making one: the builder asks
+        /// for every row counted).
+        package static func ranks(measure: Double, index: Int64, before other: RankedEvent) -> Bool {
             measure != other.measure ? measure > other.measure : index < other.index
         }
     }

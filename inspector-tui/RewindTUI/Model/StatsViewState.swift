@@ -88,7 +88,7 @@ package struct StatsViewState: Sendable, Hashable {
 
     /// Sorts the labels by `order`, keeping the selected label selected (and shows them).
     package mutating func sort(by order: LabelStatistics.Order) {
-        if table != .labels { switchTable(by: Table.allCases.count - table.rawValue) }
+        if table != .labels { (table, selected, scroll) = (.labels, 0, 0) }
         let label = selectedRow?.label
         self.order = order
         guard let rows else { return }

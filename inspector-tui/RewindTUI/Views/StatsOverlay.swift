@@ -42,13 +42,8 @@ package struct StatsOverlay {
             renderRanking(into: &buffer, area: area)
             return
         }
-        let rows = state.rows ?? []
-        let width = min(area.width, 112)
-        let height = min(area.height, max(rows.count, 1) + 3)
-        let box = Box.centered(width: width, height: height, in: area)
-        let what = state.rows.map { "\($0.count) label\($0.count == 1 ? "" : "s")" } ?? "computing…"
-        let inner = Box.draw(into: &buffer, rect: box,
-                             title: "Stats of \(Formatting.grouped(state.eventCount)) events: \(what)")
+        let what = state.rows.map { "\($0.count) label\($0.count == 1 ? "" : "s")" }
+        let inner = drawBox(into: &buffer, area: area, rows: state.rows?.count ?? 0, what: what)
         guard inner.width > 0, inner.height > 0 else { return }
         // The label takes what the numbers leave; the last columns go first on narrow screens.
         var columns = Self.columns
@@ -63,9 +58,7 @@ package struct StatsOverlay {
         }
         buffer.put(header, row: inner.row, column: inner.column, width: inner.width)
         guard let shown = state.rows else {
-            buffer.put(state.failure.map { "cannot compute the stats: \($0)" } ?? "counting every event off screen…",
-                       row: inner.row + 1, column: inner.column, style: state.failure == nil ? Theme.dim : Theme.error,
-                       maxWidth: inner.width)
+            putPending(into: &buffer, inner: inner)
             return
         }
         if shown.isEmpty {
@@ -93,16 +86,27 @@ package struct StatsOverlay {
         }
     }
 
+    /// Draws the framed box for a table of `rows` rows (its column header included), titled with `what` it shows (nil:
+    /// still computing); returns the inside of the frame.
+    private func drawBox(into buffer: inout ScreenBuffer, area: Rect, rows: Int, what: String?) -> Rect {
+        let box = Box.centered(width: min(area.width, 112), height: min(area.height, max(rows, 1) + 3), in: area)
+        return Box.draw(into: &buffer, rect: box,
+                        title: "Stats of \(Formatting.grouped(state.eventCount)) events: \(what ?? "computing…")")
+    }
+
+    /// Under the column header while the tables are being computed: that, or why they could not be.
+    private func putPending(into buffer: inout ScreenBuffer, inner: Rect) {
+        buffer.put(state.failure.map { "cannot compute the stats: \($0)" } ?? "counting every event off screen…",
+                   row: inner.row + 1, column: inner.column, style: state.failure == nil ? Theme.dim : Theme.error,
+                   maxWidth: inner.width)
+    }
+
     /// Draws a ranking of single events (Tab from the labels): one row per event — its number, its measure (the
     /// reducer's time or the patch's bytes) and its label — in ranking order.
     private func renderRanking(into buffer: inout ScreenBuffer, area: Rect) {
         let events = state.events ?? []
-        let width = min(area.width, 112)
-        let height = min(area.height, max(events.count, 1) + 3)
-        let box = Box.centered(width: width, height: height, in: area)
-        let what = state.events.map { "\($0.count) \(state.table.title)" } ?? "computing…"
-        let inner = Box.draw(into: &buffer, rect: box,
-                             title: "Stats of \(Formatting.grouped(state.eventCount)) events: \(what)")
+        let inner = drawBox(into: &buffer, area: area, rows: events.count,
+                            what: state.events.map { "\($0.count) \(state.table.title)" })
         guard inner.width > 0, inner.height > 0 else { return }
         let measureTitle = state.table == .slowest ? "REDUCER" : "PATCH"
         let numberWidth = 9, measureWidth = 9
@@ -111,9 +115,7 @@ package struct StatsOverlay {
             + "  LABEL"
         buffer.put(header, row: inner.row, column: inner.column, style: Theme.heading, maxWidth: inner.width)
         guard state.events != nil else {
-            buffer.put(state.failure.map { "cannot compute the stats: \($0)" } ?? "counting every event off screen…",
-                       row: inner.row + 1, column: inner.column, style: state.failure == nil ? Theme.dim : Theme.error,
-                       maxWidth: inner.width)
+            putPending(into: &buffer, inner: inner)
             return
         }
         if events.isEmpty {
