@@ -181,6 +181,41 @@ struct UnknownStatesTests {
     }
 }
 
+extension UnknownStatesTests {
+    @Test("schema 1: 'before connect' is read from the connections' times by the migration reader, and written in")
+    func schemaOneBeforeConnect() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-us1c-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SessionStore(directory: directory)
+        let start = 1_700_000_000.0
+        let recording = try store.createSession(appName: "early", protocolVersion: 1, initialState: ["n": 0],
+                                                startedAt: Date(timeIntervalSince1970: start))
+        // 1: queued before the first connection; 2: after it; 3: the reconnect at +10; 4: queued while away; 5: after.
+        let times = [start - 1, start + 1, start + 10, start + 9, start + 11]
+        for (offset, time) in times.enumerated() {
+            let index = offset + 1
+            let kind: EventKind = index == 3 ? .reconnect : .action
+            recording.append(NewEvent(appSeq: kind == .action ? Int64(index) : nil, time: time, kind: kind,
+                                      label: kind == .action ? "add" : "reconnect",
+                                      action: kind == .action ? ["add": .int(Int64(index))] : nil),
+                             stateAfter: ["n": .int(Int64(index))], forceKeyframe: kind == .reconnect)
+        }
+        recording.finish(endState: .clean)
+        try SchemaOneFixture.downgrade(store.fileURL(for: recording.id).path)
+
+        let reader = try store.openSession(recording.id)
+        #expect(reader.metadata.schemaVersion == 1)
+        let read = try reader.eventsOnAllBranches(1...5).map(\.meaning.beforeConnect)
+        #expect(read == [true, false, false, true, false])
+
+        let resumed = try store.resumeSession(recording.id)
+        resumed.finish(endState: .clean)
+        let upgraded = try store.openSession(recording.id)
+        #expect(upgraded.metadata.schemaVersion == 2)
+        #expect(try upgraded.eventsOnAllBranches(1...5).map(\.meaning.beforeConnect) == read, "written in as read")
+    }
+}
+
 /// Makes a file of schema 1 out of one this build wrote: the columns of what a row means dropped, the version set back.
 enum SchemaOneFixture {
     static func downgrade(_ path: String) throws {

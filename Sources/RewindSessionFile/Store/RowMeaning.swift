@@ -129,6 +129,30 @@ package enum UnknownStateReason: String, Sendable, Hashable, CaseIterable {
     case initialUnknown = "initial_unknown"
 }
 
+extension UnknownStateReason {
+    /// A short phrase for people, after "not recorded: " (e.g. "inside a dropped range").
+    package var phrase: String {
+        switch self {
+        case .dropped: return "inside a dropped range"
+        case .lost: return "after actions that never reached the record"
+        case .patchFailed: return "after a patch that did not apply"
+        case .outOfOrder: return "after a message that came out of order"
+        case .initialUnknown: return "the imported file holds no initial state"
+        }
+    }
+
+    /// A sentence for people saying what happened.
+    package var sentence: String {
+        switch self {
+        case .dropped: return "The app's outbox coalesced: it could not send the states of these actions"
+        case .lost: return "Actions of the app never reached the record"
+        case .patchFailed: return "A patch did not apply to the recorded state: the daemon lost track of the app's state"
+        case .outOfOrder: return "A message came out of order: the daemon cannot tell what the state became"
+        case .initialUnknown: return "The imported file holds no initial state"
+        }
+    }
+}
+
 /// Which event a `skip` row skips (`skipped` true) or brings back (`skipped` false).
 /// Threading: a plain value; `Sendable`.
 package struct SkipMark: Sendable, Hashable {

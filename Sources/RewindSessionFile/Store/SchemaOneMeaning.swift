@@ -4,7 +4,9 @@
 /// below come from the texts the daemon of schema 1 wrote:
 /// - a branch row's detail begins `recomputes event N`;
 /// - a `skip` row (label `skip` or `unskip`) has the detail `event N …`;
-/// - a `dropped` row labelled `lost` has the action `{"from", "to", "actionsLost"}`.
+/// - a `dropped` row labelled `lost` has the action `{"from", "to", "actionsLost"}`;
+/// - an action was dispatched before its connection when its time is earlier than the connection's start
+///   (``SchemaOneConnections``).
 ///
 /// Threading: pure functions; safe from any thread.
 package enum SchemaOneMeaning {
@@ -47,8 +49,12 @@ extension SchemaOneMeaning {
         let reader = try SessionFileReader(path: database.path, readingAsSchemaOne: true)
         var ranges = UnknownStateRanges()
         var facts: [(index: Int64, text: String)] = []
+        var connections = SchemaOneConnections(sessionStart: 0)
         do throws(SessionStoreError) {
+            let started = try reader.meta()[SessionSchema.MetaKey.startedAt.rawValue].flatMap(SessionFileReader.date(from:))
+            connections = SchemaOneConnections(sessionStart: started?.timeIntervalSince1970 ?? 0)
             try ranges.update(from: reader)
+            try connections.update(from: reader, through: reader.maxIndex())
             for index in try reader.indicesWithFacts() {
                 guard let event = try reader.events(index...index, branch: nil).first,
                       let text = event.meaning.storedFacts?.serialized() else { continue }
@@ -77,6 +83,16 @@ extension SchemaOneMeaning {
                 setFacts.bind(fact.text, at: 1)
                 setFacts.bind(fact.index, at: 2)
                 try setFacts.run()
+            }
+            let early = try database.prepare("""
+                UPDATE events SET meaning = json_set(coalesce(meaning, '{}'), '$.beforeConnect', json('true'))
+                WHERE branch = 0 AND kind != 'reconnect' AND idx > ?1 AND idx < ?2 AND time < ?3
+                """)
+            for span in connections.connections {
+                early.bind(span.after, at: 1)
+                early.bind(span.before ?? SessionSchema.maxEventIndex, at: 2)
+                early.bind(span.start, at: 3)
+                try early.run()
             }
             try database.execute("""
                 INSERT OR REPLACE INTO meta (key, value) VALUES ('\(SessionSchema.MetaKey.schemaVersion.rawValue)', '2')

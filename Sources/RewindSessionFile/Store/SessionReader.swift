@@ -16,6 +16,8 @@ package final class SessionReader: @unchecked Sendable {
     private var cachedMetadata: SessionMetadata
     private var lastState: (index: Int64, branch: Int64, keyframe: Int64, state: JSONValue, size: Int)?
     private var unknownStretches = UnknownStateRanges()
+    /// For a file of schema 1 only: its connections, which tell which actions were dispatched before connecting.
+    private var schemaOneConnections: SchemaOneConnections
 
     /// The session's id.
     package let id: SessionID
@@ -41,6 +43,7 @@ package final class SessionReader: @unchecked Sendable {
         lockPath = lockURL.path
         file = try SessionFileReader(path: fileURL.path)
         cachedMetadata = try file.metadata(lockPath: lockPath)
+        schemaOneConnections = SchemaOneConnections(sessionStart: cachedMetadata.startedAt.timeIntervalSince1970)
     }
 
     deinit {
@@ -98,17 +101,20 @@ package final class SessionReader: @unchecked Sendable {
         }
     }
 
-    /// `events` with their state marks: as read for a file of schema 2; worked out from the stretches of unknown
-    /// state for one of schema 1 (``SchemaOneMeaning``). Must be called with the lock held.
+    /// `events` with what they mean: as read for a file of schema 2; for one of schema 1, their state marks worked
+    /// out from the stretches of unknown state and "before connect" from the connections' times
+    /// (``SchemaOneMeaning``, ``SchemaOneConnections``). Must be called with the lock held.
     private func marked(_ events: [RecordedEvent]) throws(SessionStoreError) -> [RecordedEvent] {
-        guard file.schemaVersion < 2, !events.isEmpty else { return events }
+        guard file.schemaVersion < 2, let last = events.last?.index else { return events }
         return try file.snapshot { () throws(SessionStoreError) -> [RecordedEvent] in
             try updateUnknownStretches()
+            try schemaOneConnections.update(from: file, through: last)
             return events.map { event in
                 var event = event
                 if let stretch = unknownStretches.stretch(containing: event.index, branch: event.branch) {
                     event.meaning.unknownState = UnknownStateMark(reason: stretch.why, cause: stretch.cause)
                 }
+                event.meaning.beforeConnect = schemaOneConnections.dispatchedBeforeConnecting(event)
                 return event
             }
         }

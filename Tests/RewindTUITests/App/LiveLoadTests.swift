@@ -24,8 +24,8 @@ private final class FrameCountingSource: TimelineDataSource, @unchecked Sendable
     func events(session: String, range: ClosedRange<Int>) throws -> [TimelineEvent] {
         try inner.events(session: session, range: range)
     }
-    func eventDetail(session: String, index: Int) throws -> TimelineEventDetail {
-        try inner.eventDetail(session: session, index: index)
+    func event(session: String, index: Int) throws -> TimelineEvent {
+        try inner.event(session: session, index: index)
     }
     func state(session: String, index: Int) throws -> JSONValue { try inner.state(session: session, index: index) }
 }

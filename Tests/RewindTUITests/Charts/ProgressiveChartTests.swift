@@ -28,8 +28,8 @@ struct ProgressiveChartTests {
         func events(session: String, range: ClosedRange<Int>) throws -> [TimelineEvent] {
             try source.events(session: session, range: range)
         }
-        func eventDetail(session: String, index: Int) throws -> TimelineEventDetail {
-            try source.eventDetail(session: session, index: index)
+        func event(session: String, index: Int) throws -> TimelineEvent {
+            try source.event(session: session, index: index)
         }
         func state(session: String, index: Int) throws -> JSONValue { try source.state(session: session, index: index) }
         func sessionChart(session: String, count: Int, buckets: Int, slices: Range<Int>,

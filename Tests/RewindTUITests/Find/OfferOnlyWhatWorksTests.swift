@@ -1,4 +1,5 @@
 import Testing
+import RewindSessionFile
 import RewindTUI
 import RewindWire
 import RewindTestSupport
@@ -73,10 +74,11 @@ struct OfferOnlyWhatWorksTests {
         try source.append(session: "s-todo", time: Fixtures.start + 10, kind: .note, label: "recomputed", branch: 1,
                           stateAfter: ["todos": [], "filter": "all", "count": 0])
         try source.append(session: "s-todo", time: Fixtures.start + 10, label: "todo/toggle",
-                          detail: "recomputes event 2", branch: 1, recomputes: 2)
+                          detail: "recomputes event 2", branch: 1, meaning: RowMeaning(recomputes: 2))
         try source.append(session: "s-todo", time: Fixtures.start + 11, kind: .dropped, label: "dropped",
                           detail: "the app's outbox was full")
-        try source.append(session: "s-todo", time: Fixtures.start + 12, label: "todo/add")
+        try source.append(session: "s-todo", time: Fixtures.start + 12, label: "todo/add",
+                          meaning: .unknown(.dropped, cause: 6))
         let app = TimelineApp(dataSource: source, actions: RecordingActions(), environment: [:], clock: { 0 })
         app.handle(.character("g"))
         var keys = footer(app)

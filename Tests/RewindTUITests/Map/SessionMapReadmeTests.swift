@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindTUI
 import RewindWire
 import Testing
@@ -33,7 +34,8 @@ struct SessionMapReadmeTests {
                     action: ["n": .int(Int64(index))],
                     patch: index > 150 && index < 180 ? nil
                         : JSONPatch([.replace(path: JSONPointer(tokens: ["n"]), value: .int(Int64(index)))]),
-                    reducerMicros: Double(10 + index % 5), stateAfter: value)
+                    reducerMicros: Double(10 + index % 5), stateAfter: value,
+                    meaning: (151..<180).contains(index) ? .unknown(.dropped, cause: 150) : RowMeaning())
             }
         }
         return source

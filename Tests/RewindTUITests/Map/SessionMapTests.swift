@@ -33,11 +33,15 @@ struct SessionMapTests {
         for index in first...last {
             let time = Fixtures.start + Double(index)
             let value: JSONValue = ["n": .int(Int64(index))]
+            // As the daemon states it: unknown from the failed patch at 60 (the dropped row at 120 inside it), and
+            // after the dropped row, until the snapshot at 140.
+            let meaning: RowMeaning = (60...120).contains(index) ? .unknown(.patchFailed, cause: 60)
+                : (121..<140).contains(index) ? .unknown(.dropped, cause: 120) : RowMeaning()
             switch index {
             case 60: _ = try? source.append(session: "s-map", time: time, kind: .error, label: "patch_failed",
-                                            detail: "a patch did not apply")
+                                            detail: "a patch did not apply", meaning: meaning)
             case 120: _ = try? source.append(session: "s-map", time: time, kind: .dropped, label: "dropped",
-                                             detail: "the app's outbox was full")
+                                             detail: "the app's outbox was full", meaning: meaning)
             case 140: _ = try? source.append(session: "s-map", time: time, kind: .snapshot, label: "snapshot",
                                              stateAfter: value)
             case 180: _ = try? source.append(session: "s-map", time: time, kind: .jump, label: "jump", stateAfter: value)
@@ -46,7 +50,7 @@ struct SessionMapTests {
                                        action: ["n": .int(Int64(index))],
                                        patch: index > 120 && index < 140 ? nil
                                            : JSONPatch([.replace(path: JSONPointer(tokens: ["n"]), value: .int(Int64(index)))]),
-                                       stateAfter: value)
+                                       stateAfter: value, meaning: meaning)
             }
         }
     }

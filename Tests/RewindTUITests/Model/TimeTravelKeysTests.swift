@@ -64,7 +64,7 @@ struct TimeTravelKeysTests {
             Issue.record("d did not open the prompt")
             return
         }
-        let recorded = try #require(try source.eventDetail(session: "s-todo", index: 29).action)
+        let recorded = try #require(try source.event(session: "s-todo", index: 29).action)
         #expect(prompt.editor.text == recorded.serialized())
         #expect(prompt.editor.text == #"{"type":"todo/toggle","payload":{"id":28}}"#)
         // An edited copy is what gets dispatched.

@@ -234,6 +234,55 @@ struct RecordedTruthTests {
         #expect(row(5, of: frame)?.contains("state unknown") == false, "the resync snapshot is known again")
     }
 
+    @Test("after a message out of order the tabs and the refusal to jump say so, not 'inside a dropped range'")
+    func outOfOrderStretchNamesItsCause() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SessionStore(directory: directory)
+        let start = Fixtures.start
+        let recording = try store.createSession(appName: "raw", protocolVersion: 1, initialState: ["count": 0],
+                                                startedAt: Date(timeIntervalSince1970: start))
+        func set(_ value: Int) -> JSONPatch {
+            JSONPatch([.replace(path: JSONPointer(tokens: ["count"]), value: .int(Int64(value)))])
+        }
+        for value in 1...2 {
+            recording.append(NewEvent(appSeq: Int64(value), time: start + Double(value), label: "inc",
+                                      action: ["inc": [:]], patch: set(value)), stateAfter: ["count": .int(Int64(value))])
+        }
+        // As the daemon records it: the error row, then an action whose state it cannot tell, until the resync.
+        let outOfOrder = RowMeaning(unknownState: UnknownStateMark(reason: .outOfOrder, cause: 3))
+        recording.append(NewEvent(time: start + 3, kind: .error, label: "out_of_order",
+                                  detail: "action 5 came before action 4", meaning: outOfOrder), stateAfter: ["count": 2])
+        recording.append(NewEvent(appSeq: 5, time: start + 4, label: "inc", action: ["inc": [:]], meaning: outOfOrder),
+                         stateAfter: ["count": 2])
+        recording.append(NewEvent(appSeq: 5, time: start + 5, kind: .snapshot, label: "resync"),
+                         stateAfter: ["count": 5], forceKeyframe: true)
+        recording.finish(endState: .clean)
+        let id = recording.id
+
+        for tab: Character in ["1", "2", "3"] {
+            let app = TimelineApp(dataSource: SessionTimelineSource(store: store, daemon: nil, only: id),
+                                  actions: NoActions(), initialSession: id.rawValue, environment: [:], clock: { 0 })
+            _ = app.renderFrame(width: 200, height: 50)
+            _ = app.handle(.character("g"))
+            for _ in 0..<4 { _ = app.handle(.down) }
+            _ = app.handle(.character(tab))
+            let text = app.renderFrame(width: 200, height: 50).text
+            #expect(text.contains("out of order"), "tab \(tab): \(text)")
+            #expect(!text.contains("dropped range"), "tab \(tab): \(text)")
+        }
+        let source = AppConnectedSource(SessionTimelineSource(store: store, daemon: nil, only: id))
+        var controller = TimelineController(dataSource: source, initialSession: id.rawValue, clock: { 0 })
+        controller.resize(width: 120, height: 40)
+        controller.refresh()
+        _ = controller.handle(.character("g"))
+        for _ in 0..<4 { _ = controller.handle(.down) }
+        #expect(controller.handle(.enter).isEmpty, "no jump into an unknown state")
+        let refusal = controller.model.status?.text ?? ""
+        #expect(refusal.contains("after a message that came out of order"), "\(refusal)")
+        #expect(!refusal.contains("dropped range"), "\(refusal)")
+    }
+
     @Test("inside a dropped range the Diff and State tabs say the state is unknown, not 'no change' or the state before")
     func droppedRangeDetail() throws {
         let directory = temporaryDirectory()
@@ -310,18 +359,19 @@ struct RecordedTruthTests {
 
     // MARK: - The in-memory source follows the same rules
 
-    @Test("in memory, a patch applies to the state of its own branch, and rows are annotated like a session file's")
+    @Test("in memory, a patch applies to the state of its own branch, and rows say what they were recorded as meaning")
     func inMemoryBranches() throws {
         let source = InMemoryTimelineDataSource()
         source.addSession(id: "s", appName: "counter", startedAt: Fixtures.start, initialState: ["count": 0])
         func set(_ value: Int) -> JSONPatch {
             JSONPatch([.replace(path: JSONPointer(tokens: ["count"]), value: .int(Int64(value)))])
         }
-        try source.append(session: "s", time: Fixtures.start - 1, label: "set", patch: set(1))
+        try source.append(session: "s", time: Fixtures.start - 1, label: "set", patch: set(1),
+                          meaning: RowMeaning(beforeConnect: true))
         try source.append(session: "s", time: Fixtures.start + 1, kind: .note, label: "recomputed", branch: 1,
                           stateAfter: ["count": 10, "branch": true])
         try source.append(session: "s", time: Fixtures.start + 1, label: "set", patch: set(11),
-                          detail: "recomputes event 1", branch: 1, recomputes: 1)
+                          detail: "recomputes event 1", branch: 1, meaning: RowMeaning(recomputes: 1))
         try source.append(session: "s", time: Fixtures.start + 2, label: "set", patch: set(3))
         #expect(try source.state(session: "s", index: 3) == ["count": 11, "branch": true])
         #expect(try source.stateBefore(session: "s", index: 3) == ["count": 10, "branch": true])
@@ -339,8 +389,9 @@ struct RecordedTruthTests {
         source.addSession(id: "s", appName: "stress", startedAt: Fixtures.start, initialState: ["count": 0])
         try source.append(session: "s", time: Fixtures.start + 1, kind: .dropped, label: "dropped",
                           detail: "the app's outbox was full: states of actions 4–9,000 were not sent and 1,234 "
-                              + "actions were lost; a snapshot follows", lostActions: 1_234)
-        try source.append(session: "s", time: Fixtures.start + 0.5, label: "add")
+                              + "actions were lost; a snapshot follows",
+                          meaning: RowMeaning(lost: LostActions(from: 7_767, to: 9_000, count: 1_234)))
+        try source.append(session: "s", time: Fixtures.start + 0.5, label: "add", meaning: .unknown(.dropped, cause: 1))
         let rows = try source.events(session: "s", range: 1...2)
         #expect(rows.map(\.lostActions) == [1_234, nil])
         #expect(rows.map(\.stateUnknown) == [false, true])

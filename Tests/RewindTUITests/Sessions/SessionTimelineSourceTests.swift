@@ -53,9 +53,9 @@ struct SessionTimelineSourceTests {
         #expect(rows.first { $0.index == 6 }?.kind == .skip)
         #expect(rows.filter { $0.branch != 0 }.map(\.index) == [7], "the recomputed row is read too")
         #expect(rows.first { $0.index == 7 }?.recomputes == 3)
-        #expect(try source.eventDetail(session: id.rawValue, index: 4).event.isSkipped)
-        #expect(try !source.eventDetail(session: id.rawValue, index: 2).event.isSkipped)
-        #expect(try !source.eventDetail(session: id.rawValue, index: 5).event.isSkipped)
+        #expect(try source.event(session: id.rawValue, index: 4).isSkipped)
+        #expect(try !source.event(session: id.rawValue, index: 2).isSkipped)
+        #expect(try !source.event(session: id.rawValue, index: 5).isSkipped)
     }
 
     @Test("a skipped row of a session file renders with the ~ marker, dimmed")

@@ -23,8 +23,8 @@ final class AppConnectedSource: TimelineDataSource, @unchecked Sendable {  // im
     func events(session: String, range: ClosedRange<Int>) throws -> [TimelineEvent] {
         try wrapped.events(session: session, range: range)
     }
-    func eventDetail(session: String, index: Int) throws -> TimelineEventDetail {
-        try wrapped.eventDetail(session: session, index: index)
+    func event(session: String, index: Int) throws -> TimelineEvent {
+        try wrapped.event(session: session, index: index)
     }
     func state(session: String, index: Int) throws -> JSONValue { try wrapped.state(session: session, index: index) }
     func stateBefore(session: String, index: Int) throws -> JSONValue? {

@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindTUI
 import RewindWire
 import RewindTestSupport
@@ -135,5 +136,12 @@ final class BlockingActions: TimelineActions, @unchecked Sendable {  // state gu
     func quit() {
         lock.withLock { callsStorage.append("quit") }
         release()
+    }
+}
+
+extension RowMeaning {
+    /// What the daemon states for a row inside a stretch of unknown state that row `cause` opened.
+    static func unknown(_ reason: UnknownStateReason, cause: Int) -> RowMeaning {
+        RowMeaning(unknownState: UnknownStateMark(reason: reason, cause: Int64(cause)))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindTUI
 import RewindWire
 
@@ -43,9 +44,15 @@ final class SyntheticTimelineSource: TimelineDataSource, @unchecked Sendable {  
 
     private func row(_ index: Int) -> TimelineEvent {
         let labels = ["item/update", "item/toggle", "filter/set", "cursor/move", "作業/更新"]
-        return TimelineEvent(index: index, time: Fixtures.start + Double(index) / 1000, kind: index % 997 == 0 ? .dropped : .action,
-                             label: labels[index % labels.count], patchSize: 1 + index % 3,
-                             reducerMicros: Double(index % 500), detail: index % 997 == 0 ? "states coalesced" : nil)
+        let label = labels[index % labels.count]
+        let operations = (0...(index % 3)).map { _ in
+            JSONPatchOperation.replace(path: JSONPointer(tokens: ["cursor"]), value: .int(Int64(index)))
+        }
+        return TimelineEvent(RecordedEvent(
+            index: Int64(index), appSeq: Int64(index), time: Fixtures.start + Double(index) / 1000,
+            kind: index % 997 == 0 ? .dropped : .action, label: label,
+            action: ["type": .string(label), "payload": ["index": .int(Int64(index))]], patch: JSONPatch(operations),
+            reducerMicros: Double(index % 500), detail: index % 997 == 0 ? "states coalesced" : nil))
     }
 
     func events(session: String, range: ClosedRange<Int>) throws -> [TimelineEvent] {
@@ -54,12 +61,9 @@ final class SyntheticTimelineSource: TimelineDataSource, @unchecked Sendable {  
         return clamped.map(row)
     }
 
-    func eventDetail(session: String, index: Int) throws -> TimelineEventDetail {
+    func event(session: String, index: Int) throws -> TimelineEvent {
         lock.withLock { detailReadsStorage += 1 }
-        let patch = JSONPatch([.replace(path: JSONPointer(tokens: ["cursor"]), value: .int(Int64(index)))])
-        return TimelineEventDetail(event: row(index), appSeq: index,
-                                   action: ["type": .string(row(index).displayLabel), "payload": ["index": .int(Int64(index))]],
-                                   patch: patch)
+        return row(index)
     }
 
     func state(session: String, index: Int) throws -> JSONValue {

@@ -1,4 +1,5 @@
 import Foundation
+import RewindSessionFile
 import RewindTUI
 import RewindWire
 
@@ -28,10 +29,10 @@ enum ValueFixtures {
                                    action: ["add": .int(Int64(index))], patch: JSONPatch(operations),
                                    reducerMicros: 12, appSeq: index)
         }
-        _ = try? source.append(session: "s-count", time: start + 9, kind: .dropped, label: "dropped",
-                               detail: "1 action's state not sent")
+        let dropped = (try? source.append(session: "s-count", time: start + 9, kind: .dropped, label: "dropped",
+                                          detail: "1 action's state not sent")) ?? 0
         _ = try? source.append(session: "s-count", time: start + 10, label: "add", action: ["add": 10],
-                               reducerMicros: 12, appSeq: 10)
+                               reducerMicros: 12, appSeq: 10, meaning: .unknown(.dropped, cause: dropped))
         _ = try? source.append(session: "s-count", time: start + 11, kind: .snapshot, label: "snapshot",
                                stateAfter: ["count": 20])
         return source

@@ -1,4 +1,5 @@
 import Testing
+import RewindSessionFile
 import RewindTUI
 import RewindWire
 import RewindTestSupport
@@ -191,7 +192,7 @@ struct TimelineRenderTests {
     @Test("markers show jumps, replays, drops, errors and reconnects")
     func markers() throws {
         let source = Fixtures.todoSource(count: 0)
-        let kinds: [(TimelineEventKind, String)] = [
+        let kinds: [(EventKind, String)] = [
             (.jump, "J"), (.replay, "R"), (.dropped, "D"), (.error, "E"), (.reconnect, "C"), (.snapshot, "S"),
         ]
         for (offset, entry) in kinds.enumerated() {

@@ -6,21 +6,20 @@ import RewindWire
 ///
 /// Sessions are listed in the order they were added. Every event keeps its state after it (values share storage,
 /// so this is cheap for states derived from each other by patches). Branches follow the session file's rules: a
-/// patch applies to the state after the previous event of the same branch, and rows are annotated as the
-/// session source annotates them (`MainLineAnnotator`: unknown states, "before connect", recomputed events).
+/// patch applies to the state after the previous event of the same branch. What a row means (its state unknown,
+/// dispatched before its connection, the event it recomputes, the actions it lost) is what the caller states with
+/// it (``RowMeaning``), as the daemon states it when it writes a session file: this source works nothing out.
 ///
 /// Threading: all methods may be called from any thread; one lock guards everything, held only for copies.
 package final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked Sendable {  // all state guarded by `lock`
     private struct Record {
         var session: TimelineSession
         var events: [TimelineEvent] = []
-        var details: [TimelineEventDetail] = []
         var states: [JSONValue]
         /// The index of the last event of each branch (0: the initial state of branch 0).
         var lastOnBranch: [Int: Int] = [0: 0]
         /// For each event, the index of the previous event of its branch (nil: none).
         var previousOnBranch: [Int?] = []
-        var annotator: MainLineAnnotator
     }
 
     /// Why a call was refused.
@@ -84,23 +83,24 @@ package final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked S
             let session = TimelineSession(
                 id: id, appName: appName, instance: instance, startedAt: startedAt, eventCount: 0, status: status,
                 appConnected: appConnected, appCapabilities: appCapabilities)
-            records[id] = Record(session: session, states: [initialState],
-                                 annotator: MainLineAnnotator(connectedAt: startedAt))
+            records[id] = Record(session: session, states: [initialState])
             counter &+= 1
         }
     }
 
     /// Appends an event to a session and returns its index.
-    /// - Parameter stateAfter: the state after the event; when nil, `patch` applied to the state after the
-    ///   previous event of the same branch (or that state unchanged, without a patch); a new branch without
-    ///   `stateAfter` starts from the main line's latest state.
+    /// - Parameters:
+    ///   - stateAfter: the state after the event; when nil, `patch` applied to the state after the previous event
+    ///     of the same branch (or that state unchanged, without a patch); a new branch without `stateAfter` starts
+    ///     from the main line's latest state.
+    ///   - meaning: what the row means, as a session file would state it (default: its state is known and it says
+    ///     nothing more). A `skip` row's ``RowMeaning/skip`` marks its event skipped or not.
     /// - Throws: `Failure.unknownSession`, or `Failure.patchFailed` when the patch does not apply.
     @discardableResult
     package func append(
-        session id: String, time: Double, kind: TimelineEventKind = .action, label: String? = nil,
+        session id: String, time: Double, kind: EventKind = .action, label: String? = nil,
         action: JSONValue? = nil, patch: JSONPatch? = nil, reducerMicros: Double? = nil, detail: String? = nil,
-        appSeq: Int? = nil, branch: Int = 0, stateAfter: JSONValue? = nil, recomputes: Int? = nil,
-        lostActions: Int? = nil
+        appSeq: Int? = nil, branch: Int = 0, stateAfter: JSONValue? = nil, meaning: RowMeaning = RowMeaning()
     ) throws(Failure) -> Int {
         lock.lock()
         defer { lock.unlock() }
@@ -120,25 +120,25 @@ package final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked S
             }
         }
         let index = record.events.count + 1
-        var event = TimelineEvent(
-            index: index, time: time, kind: kind, label: label, patchSize: patch?.operations.count,
-            reducerMicros: reducerMicros, detail: detail, branch: branch)
-        event.recomputes = recomputes
-        event.lostActions = lostActions
-        record.annotator.annotate(&event)
-        if branch == 0, let previous = record.lastOnBranch[0], previous > 0,
-           record.events[previous - 1].kind == .dropped,
-           RecordedRowMeaning.unknownStart(kind: .dropped, label: record.events[previous - 1].label) != nil,
-           record.events[previous - 1].time > time {
+        let recorded = RecordedEvent(
+            index: Int64(index), appSeq: appSeq.map(Int64.init), time: time, kind: kind, label: label, action: action,
+            patch: patch, reducerMicros: reducerMicros, detail: detail, branch: Int64(branch), meaning: meaning)
+        let lastOnMainLine = record.lastOnBranch[0] ?? 0
+        let event = TimelineEvent(
+            recorded, stateBeforeUnknown: lastOnMainLine > 0 && record.events[lastOnMainLine - 1].stateUnknown)
+        if branch == 0, lastOnMainLine > 0, record.events[lastOnMainLine - 1].kind == .dropped,
+           record.events[lastOnMainLine - 1].time > time {
             // An app's dropped row carries the time its message arrived; its range began when this action was
-            // dispatched (as SessionAnnotations shows it).
-            record.events[previous - 1].time = time
-            record.details[previous - 1].event.time = time
+            // dispatched (as SessionAnnotations places it).
+            record.events[lastOnMainLine - 1].time = time
+        }
+        if kind == .skip, branch == 0, let mark = meaning.skip, let target = Int(exactly: mark.event),
+           target >= 1, target <= record.events.count {
+            record.events[target - 1].isSkipped = mark.skipped
         }
         record.events.append(event)
         record.previousOnBranch.append(previousIndex)
         record.lastOnBranch[branch] = index
-        record.details.append(TimelineEventDetail(event: event, appSeq: appSeq, action: action, patch: patch))
         record.states.append(state)
         record.session.eventCount = index
         counter &+= 1
@@ -159,7 +159,6 @@ package final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked S
         locked {
             guard var record = records[id], index >= 1, index <= record.events.count else { return }
             record.events[index - 1].isSkipped = skipped
-            record.details[index - 1].event.isSkipped = skipped
             records[id] = record
             counter &+= 1
         }
@@ -210,12 +209,12 @@ package final class InMemoryTimelineDataSource: TimelineDataSource, @unchecked S
         }
     }
 
-    /// The event's detail.
-    package func eventDetail(session id: String, index: Int) throws -> TimelineEventDetail {
-        try locked { () throws(Failure) -> TimelineEventDetail in
+    /// The event's row.
+    package func event(session id: String, index: Int) throws -> TimelineEvent {
+        try locked { () throws(Failure) -> TimelineEvent in
             guard let record = records[id] else { throw .unknownSession(id) }
-            guard index >= 1, index <= record.details.count else { throw .noSuchEvent(session: id, index: index) }
-            return record.details[index - 1]
+            guard index >= 1, index <= record.events.count else { throw .noSuchEvent(session: id, index: index) }
+            return record.events[index - 1]
         }
     }
 

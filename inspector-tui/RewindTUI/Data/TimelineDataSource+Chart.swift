@@ -1,9 +1,8 @@
 import RewindSessionFile
 
 extension TimelineDataSource {
-    /// Reads the rows of `slices` in chunks of 1,000 through `events(session:range:)` (each row's kind, time and
-    /// reducer time), the patch of each row that has one through `eventDetail` (its bytes as compact JSON, as a file
-    /// stores it), and the state after each slice's last event through `state(session:index:)` (its compact JSON's
+    /// Reads the rows of `slices` in chunks of 1,000 through `events(session:range:)` (each row's kind, time,
+    /// reducer time and patch: its bytes as compact JSON, as a file stores it), and the state after each slice's last event through `state(session:index:)` (its compact JSON's
     /// bytes; the slice's `stateKeyframe` is that event). Nothing is charted beyond `rowByRowMapLimit` events. Right
     /// for in-memory sources; session files do better (`SessionTimelineSource+Chart.swift`). Called on the chart
     /// thread.
@@ -30,7 +29,7 @@ extension TimelineDataSource {
                     row.reducerMicrosMax = micros
                     row.timedEvents = 1
                 }
-                if event.patchSize != nil, let patch = try eventDetail(session: session, index: event.index).patch {
+                if let patch = event.patch {
                     row.patchBytesTotal = Int64(patch.json.compactSize())
                     row.patchBytesMax = row.patchBytesTotal
                     row.patchedEvents = 1

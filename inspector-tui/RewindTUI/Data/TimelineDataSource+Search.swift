@@ -1,7 +1,7 @@
 import RewindWire
 
 extension TimelineDataSource {
-    /// Reads the range in chunks of 1,000 events through `events(session:range:)` (labels), `eventDetail` (actions)
+    /// Reads the range in chunks of 1,000 events through `events(session:range:)` (labels), `event(session:index:)` (actions)
     /// or `state(session:index:)` (states), checking for cancellation and reporting progress between chunks.
     /// Right for in-memory sources; slow on long session files (see `SessionTimelineSource`).
     package func firstEvent(
@@ -40,12 +40,12 @@ extension TimelineDataSource {
         case .label:
             return false  // read by chunks above
         case .action(let text):
-            guard let action = try eventDetail(session: session, index: index).action?.serialized() else {
+            guard let action = try event(session: session, index: index).action?.serialized() else {
                 return false
             }
             return ignoreCase ? action.lowercased().contains(text.lowercased()) : action.contains(text)
         case .state(let condition):
-            let event = try eventDetail(session: session, index: index).event
+            let event = try event(session: session, index: index)
             guard event.branch == 0 else { return false }
             let now = try state(session: session, index: index)
             guard condition.holds(in: now) else { return false }

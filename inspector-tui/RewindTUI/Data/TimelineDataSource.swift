@@ -41,12 +41,13 @@ package protocol TimelineDataSource: AnyObject, Sendable {
     /// `SessionDeletionRefused`.
     func deleteSession(_ session: String) throws -> String
 
-    /// The rows whose indices lie in `range` (clamped by the caller to `1...eventCount`), in index order.
-    /// Indices without a row may be left out.
+    /// The rows whose indices lie in `range` (clamped by the caller to `1...eventCount`), in index order, each
+    /// whole (its action and patch included). Indices without a row may be left out.
     func events(session: String, range: ClosedRange<Int>) throws -> [TimelineEvent]
 
-    /// The selected event's row, action and patch.
-    func eventDetail(session: String, index: Int) throws -> TimelineEventDetail
+    /// The row of event `index` (the selected one, whose Action and Diff tabs show its action and patch); throws
+    /// when the session has no such event.
+    func event(session: String, index: Int) throws -> TimelineEvent
 
     /// The full state after event `index` (0 = the initial state), on the event's own branch: for a row of a
     /// recomputed branch, that branch's state, never the main line's. For an event whose `stateUnknown` is true
@@ -174,8 +175,8 @@ extension TimelineDataSource {
         return low
     }
 
-    /// Reads rows in chunks of 1,000 through `events(session:range:)` (a row's label and reducer time), and the
-    /// patch of each row that has one through `eventDetail` (its bytes as compact JSON, as a file stores it).
+    /// Reads rows in chunks of 1,000 through `events(session:range:)` (a row's label, reducer time and patch: its
+    /// bytes as compact JSON, as a file stores it).
     package func sessionStatistics(session: String, count: Int, progress: TimelineSearchProgress) throws
         -> SessionStatistics {
         var builder = LabelStatistics.Builder()
@@ -185,7 +186,7 @@ extension TimelineDataSource {
             try progress.check()
             let last = min(count, position + 999)
             for event in try events(session: session, range: position...last) {
-                let patch = event.patchSize == nil ? nil : try eventDetail(session: session, index: event.index).patch
+                let patch = event.patch
                 builder.add(index: Int64(event.index), label: event.label ?? event.kind.rawValue,
                             reducerMicros: event.reducerMicros,
                             patchBytes: Int64(patch?.json.serialized().utf8.count ?? 0))

@@ -896,7 +896,7 @@ package struct TimelineController {
             guard let rows = try? dataSource.events(session: session.id, range: range) else { continue }
             let ordered = offset == 0 ? Array(rows.reversed()) : rows
             for row in ordered where row.kind == .action {
-                if let action = (try? dataSource.eventDetail(session: session.id, index: row.index))?.action {
+                if let action = (try? dataSource.event(session: session.id, index: row.index))?.action {
                     return action.serialized()
                 }
             }
@@ -906,8 +906,8 @@ package struct TimelineController {
 
     private func recordedAction(_ session: TimelineSession) -> String? {
         guard model.cursor > 0,
-              let detail = try? dataSource.eventDetail(session: session.id, index: model.cursor),
-              detail.event.kind == .action, let action = detail.action else { return nil }
+              let detail = try? dataSource.event(session: session.id, index: model.cursor),
+              detail.kind == .action, let action = detail.action else { return nil }
         return action.serialized()
     }
 
@@ -940,24 +940,25 @@ package struct TimelineController {
     /// Why the app cannot be put into the state after event `index`, or nil when it can: that state was not
     /// recorded (inside a `dropped` range, PROTOCOL.md §3.3).
     private func refusal(jumpingTo index: Int, in session: TimelineSession) -> StatusMessage? {
-        guard index > 0, let event = try? dataSource.eventDetail(session: session.id, index: index).event,
+        guard index > 0, let event = try? dataSource.event(session: session.id, index: index),
               event.stateUnknown else { return nil }
-        return StatusMessage("not jumping: the state after event \(index) is unknown (not recorded: inside a dropped "
-            + "range); jump to the row before the range or to the snapshot after it", isError: true)
+        let why = event.unknownReason?.phrase ?? "inside a dropped range"
+        return StatusMessage("not jumping: the state after event \(index) is unknown (not recorded: \(why)); jump to a "
+            + "row before it or to the snapshot after it", isError: true)
     }
 
     /// Why event `index` cannot be skipped, or nil when the daemon may try: only main-line actions can be
     /// skipped, and recomputing needs the recorded state before the action.
     private func refusal(skipping index: Int, in session: TimelineSession) -> StatusMessage? {
-        guard let event = try? dataSource.eventDetail(session: session.id, index: index).event else { return nil }
+        guard let event = try? dataSource.event(session: session.id, index: index) else { return nil }
         if event.branch != 0 {
             let original = event.recomputes.map { "; select #\($0) to skip the original" } ?? ""
             return StatusMessage("event \(index) is a recomputed row of branch \(event.branch): only actions of the "
                 + "main line can be skipped\(original)", isError: true)
         }
         if event.stateBeforeUnknown {
-            return StatusMessage("cannot skip event \(index): the state before it is unknown (not recorded: inside a "
-                + "dropped range), so nothing can be recomputed from it", isError: true)
+            return StatusMessage("cannot skip event \(index): the state before it is unknown (not recorded), so "
+                + "nothing can be recomputed from it", isError: true)
         }
         return nil
     }
@@ -965,7 +966,7 @@ package struct TimelineController {
     /// Why a replay cannot start at event `index`, or nil when it can: a replay starts from the recorded main-line
     /// state before `index`.
     private func refusal(replayingFrom index: Int, in session: TimelineSession) -> StatusMessage? {
-        guard index > 0, let event = try? dataSource.eventDetail(session: session.id, index: index).event else {
+        guard index > 0, let event = try? dataSource.event(session: session.id, index: index) else {
             return nil
         }
         if event.branch != 0 {
@@ -973,8 +974,8 @@ package struct TimelineController {
                 + "line's actions; select a row of the main line", isError: true)
         }
         if event.stateBeforeUnknown {
-            return StatusMessage("cannot replay from event \(index): the state before it is unknown (not recorded: "
-                + "inside a dropped range); replay from the first row of the range or after its snapshot",
+            return StatusMessage("cannot replay from event \(index): the state before it is unknown (not recorded); "
+                + "replay from the first row whose state before it is known, or after the snapshot that follows",
                 isError: true)
         }
         return nil
@@ -1170,7 +1171,7 @@ package struct TimelineController {
     /// `rowsToCompute()`), and the timeline shows every row until they are.
     /// `reusing`: the rows the preview computed (or is computing), kept when they are for the same filter.
     private mutating func setHiding(
-        labels: TimelineLabelFilter?, kinds: Set<TimelineEventKind>, reusing previewed: TimelineRowFilter? = nil
+        labels: TimelineLabelFilter?, kinds: Set<EventKind>, reusing previewed: TimelineRowFilter? = nil
     ) {
         guard let session = model.selectedSession else {
             model.status = StatusMessage("no session selected", isError: true)
@@ -1220,7 +1221,7 @@ package struct TimelineController {
         let text = prompt.editor.text
         guard text != preview.shownText, let session = model.selectedSession else { return false }
         let base = preview.hiding?.session == session.id ? preview.hiding : nil
-        let wanted: (labels: TimelineLabelFilter?, kinds: Set<TimelineEventKind>, highlight: TimelineLabelFilter?)?
+        let wanted: (labels: TimelineLabelFilter?, kinds: Set<EventKind>, highlight: TimelineLabelFilter?)?
         do {
             if text.isEmpty {
                 wanted = nil

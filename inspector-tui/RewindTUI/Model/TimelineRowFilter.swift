@@ -9,7 +9,7 @@ package struct TimelineRowFilter: Sendable, Hashable {
     /// Only rows whose label matches are shown (nil: any label).
     package var labels: TimelineLabelFilter?
     /// Rows of these kinds are hidden.
-    package var hiddenKinds: Set<TimelineEventKind>
+    package var hiddenKinds: Set<EventKind>
     /// The visible event indices (≥ 1), in order, among `1…coveredThrough`; nil until first computed.
     package var rows: [Int]?
     /// The last event index the rows account for (0: none yet).
@@ -18,7 +18,7 @@ package struct TimelineRowFilter: Sendable, Hashable {
     package var requestedThrough = 0
 
     /// A filter not computed yet.
-    package init(session: String, labels: TimelineLabelFilter?, hiddenKinds: Set<TimelineEventKind>) {
+    package init(session: String, labels: TimelineLabelFilter?, hiddenKinds: Set<EventKind>) {
         self.session = session
         self.labels = labels
         self.hiddenKinds = hiddenKinds
@@ -34,7 +34,7 @@ package struct TimelineRowFilter: Sendable, Hashable {
         var parts: [String] = []
         if let labels { parts.append("only /\(labels.pattern)/") }
         if !hiddenKinds.isEmpty {
-            parts.append("no " + TimelineEventKind.allCases.filter(hiddenKinds.contains).map(\.rawValue)
+            parts.append("no " + EventKind.allCases.filter(hiddenKinds.contains).map(\.rawValue)
                 .joined(separator: ", "))
         }
         return parts.joined(separator: " · ")
@@ -42,16 +42,16 @@ package struct TimelineRowFilter: Sendable, Hashable {
 
     /// Parses `-kind[,kind…]` (spaces also separate): the kinds to hide. Nil when `text` does not start with `-`.
     /// - Throws: `TimelineSearchQuery.Invalid` naming an unknown kind and the known ones.
-    package static func kinds(parsing text: String) throws(TimelineSearchQuery.Invalid) -> Set<TimelineEventKind>? {
+    package static func kinds(parsing text: String) throws(TimelineSearchQuery.Invalid) -> Set<EventKind>? {
         let trimmed = text.drop { $0 == " " }
         guard trimmed.hasPrefix("-") else { return nil }
-        var kinds = Set<TimelineEventKind>()
+        var kinds = Set<EventKind>()
         for name in trimmed.split(whereSeparator: { $0 == "," || $0 == " " }) {
             let word = name.drop { $0 == "-" }
             guard !word.isEmpty else { continue }
-            guard let kind = TimelineEventKind(rawValue: String(word)) else {
+            guard let kind = EventKind(rawValue: String(word)) else {
                 throw TimelineSearchQuery.Invalid(description: "no event kind '\(word)' (kinds: "
-                    + TimelineEventKind.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+                    + EventKind.allCases.map(\.rawValue).joined(separator: ", ") + ")")
             }
             kinds.insert(kind)
         }

@@ -1,7 +1,7 @@
 import RewindSessionFile
 
-/// What `SessionTimelineSource` knows about one session's main line beyond single rows — skipped actions,
-/// stretches of unknown state, reconnects — kept up to date incrementally: each `update` reads only the rows
+/// What `SessionTimelineSource` knows about one session's main line beyond single rows — the actions skipped now,
+/// the stretches of unknown state, where an app's `dropped` row is placed in time — kept up to date incrementally: each `update` reads only the rows
 /// recorded since the previous one whose kinds matter (`SessionReader.mainLineIndices(ofKinds:in:)`: seeks in the
 /// file's index of the rarer kinds). The stretches of
 /// unknown state are the session file's own (`SessionReader.unknownStates`, the reading `rewind state` and the
@@ -9,10 +9,8 @@ import RewindSessionFile
 ///
 /// A plain value type, used under `SessionTimelineSource`'s lock.
 struct SessionAnnotations {
-    private let startedAt: Double
     private var scannedThrough: Int64 = 0
     private var skipped: Set<Int64> = []
-    private var reconnects: [(index: Int64, time: Double)] = []
     /// The main line's stretches of unknown state, in order.
     private var unknown: [UnknownState] = []
     /// App `dropped` rows (stamped with the daemon's clock when the message arrived) whose first following row
@@ -21,28 +19,19 @@ struct SessionAnnotations {
     /// The time shown for an app `dropped` row: that of the first action of its range when it was dispatched
     /// earlier than the row was received, so that times never run backwards.
     private var droppedTimes: [Int64: Double] = [:]
-    /// True for a file of schema 1, whose rows do not say whether an action was dispatched before its connection:
-    /// the times of the connections tell instead.
-    private var timesTellBeforeConnect = false
-
-    /// Annotations of a session whose first connection started at `startedAt` (unix seconds).
-    init(startedAt: Double) {
-        self.startedAt = startedAt
-    }
+    /// Annotations of a session, empty until the first `update`.
+    init() {}
 
     /// Takes the rows committed since the last call into account.
     mutating func update(_ reader: SessionReader) throws {
         let count = reader.eventCount
         guard count > scannedThrough else { return }
-        timesTellBeforeConnect = reader.metadata.schemaVersion < 2
-        for index in try reader.mainLineIndices(ofKinds: [.skip, .reconnect, .dropped], in: (scannedThrough + 1)...count) {
+        for index in try reader.mainLineIndices(ofKinds: [.skip, .dropped], in: (scannedThrough + 1)...count) {
             let event = try reader.event(at: index)
             switch event.kind {
             case .skip:
                 guard let mark = event.meaning.skip else { continue }
                 if mark.skipped { skipped.insert(mark.event) } else { skipped.remove(mark.event) }
-            case .reconnect:
-                reconnects.append((index, event.time))
             case .dropped:
                 pendingDropped.append((index, event.time))
             default:
@@ -87,24 +76,11 @@ struct SessionAnnotations {
         return found?.contains(index, branch: 0) ?? false
     }
 
-    /// The time the connection that delivered main-line event `index` started.
-    func connectedAt(before index: Int64) -> Double {
-        reconnects.last { $0.index < index }?.time ?? startedAt
-    }
-
-    /// The timeline row for `event`, annotated.
+    /// The timeline row for `event`: the recorded row, placed in time, with whether it is skipped now and whether the
+    /// main line's state before it is known.
     func row(_ event: RecordedEvent) -> TimelineEvent {
-        let kind = event.kind
-        let main = event.branch == 0
-        return TimelineEvent(
-            index: Int(event.index), time: droppedTimes[event.index] ?? event.time, kind: kind, label: event.label,
-            patchSize: event.patch?.operations.count, reducerMicros: event.reducerMicros, detail: event.detail,
-            isSkipped: event.kind == .action && main && skipped.contains(event.index), branch: Int(event.branch),
-            recomputes: main ? nil : event.meaning.recomputes.map { Int(clamping: $0) },
-            stateUnknown: main && !event.meaning.stateKnown,
-            stateBeforeUnknown: isUnknown(after: event.index - 1),
-            beforeConnect: main && event.kind != .reconnect
-                && (timesTellBeforeConnect ? event.time < connectedAt(before: event.index) : event.meaning.beforeConnect),
-            lostActions: event.meaning.lost.map { Int(clamping: $0.count) })
+        TimelineEvent(event, time: droppedTimes[event.index],
+                      isSkipped: event.kind == .action && event.branch == 0 && skipped.contains(event.index),
+                      stateBeforeUnknown: isUnknown(after: event.index - 1))
     }
 }

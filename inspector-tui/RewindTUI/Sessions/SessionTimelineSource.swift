@@ -7,16 +7,13 @@ import RewindWire
 /// ``LiveRecording``), or without (`rewind open`).
 ///
 /// Rows of every branch are shown, each with its own branch's state: a skip's recomputed rows read
-/// `↳ #K label` (`TimelineEvent.recomputes`, from their detail `recomputes event K`).
+/// `↳ #K label` (`TimelineEvent.recomputes`, the recorded row's ``RowMeaning/recomputes``).
 ///
-/// Rows are annotated from a few main-line rows found by one scan of their labels, brought up to date with the
-/// rows recorded since the last call (`SessionAnnotations`):
-/// - skipped actions (`TimelineEvent.isSkipped`): the daemon records each skip toggle as a `skip` event of the
-///   main line labelled `skip` or `unskip` whose detail starts `event N`;
-/// - unknown states (`stateUnknown`, PROTOCOL.md §3.3): from an app's `dropped` row (or a `patch_failed` /
-///   `out_of_order` error) to the next row carrying a full state, found by reading the rows after it;
-/// - "before connect" (`beforeConnect`): an event whose time is earlier than the start of its connection (the
-///   session's start, or its latest `reconnect` row).
+/// Each row is the recorded event as the session file states it (``RecordedEvent``: whether its state is known,
+/// whether it was dispatched before its connection, …). What only the rest of the session tells is kept up to date
+/// with the rows recorded since the last call (`SessionAnnotations`): the actions skipped now (the main line's
+/// `skip` rows, ``RowMeaning/skip``), whether the main line's state before a row is known (the file's stretches of
+/// unknown state), and where an app's `dropped` row is placed in time.
 ///
 /// A session's app counts as connected (`TimelineSession.appConnected`) only when it is live in `daemon`, or live
 /// and `liveAppsReachable` (`rewind open` attached to the daemon recording it): otherwise a session another
@@ -157,11 +154,9 @@ package final class SessionTimelineSource: TimelineDataSource, @unchecked Sendab
             .map { annotations.row($0) }
     }
 
-    package func eventDetail(session: String, index: Int) throws -> TimelineEventDetail {
+    package func event(session: String, index: Int) throws -> TimelineEvent {
         let reader = try reader(session)
-        let event = try reader.event(at: Int64(index))
-        return TimelineEventDetail(event: try annotations(session, reader).row(event),
-                                   appSeq: event.appSeq.map { Int($0) }, action: event.action, patch: event.patch)
+        return try annotations(session, reader).row(reader.event(at: Int64(index)))
     }
 
     /// The state after event `index` on the event's own branch (a recomputed row's state comes from its branch).
@@ -277,7 +272,7 @@ package final class SessionTimelineSource: TimelineDataSource, @unchecked Sendab
         lock.lock()
         defer { lock.unlock() }
         var known = annotations[session]
-            ?? SessionAnnotations(startedAt: reader.metadata.startedAt.timeIntervalSince1970)
+            ?? SessionAnnotations()
         try known.update(reader)
         annotations[session] = known
         return known

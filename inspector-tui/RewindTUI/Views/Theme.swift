@@ -49,7 +49,7 @@ package enum Theme {
     package static let match = CellStyle(foreground: .yellow, bold: true)
 
     /// The marker style for an event kind.
-    package static func marker(_ kind: TimelineEventKind) -> CellStyle {
+    package static func marker(_ kind: EventKind) -> CellStyle {
         switch kind {
         case .action: return plain
         case .snapshot: return CellStyle(foreground: .green)

@@ -2,12 +2,11 @@ import RewindWire
 
 /// The Action tab: the event's facts, then its action pretty-printed. Pure: safe from any thread.
 package enum ActionDetail {
-    /// The lines for `detail` of a session that started at `sessionStart` (unix seconds).
+    /// The lines for `event` of a session that started at `sessionStart` (unix seconds).
     /// `limits`: how many children the action's containers at these JSON Pointers list (see `JSONLines`).
     package static func lines(
-        _ detail: TimelineEventDetail, sessionStart: Double, limits: [String: Int] = [:]
+        _ event: TimelineEvent, sessionStart: Double, limits: [String: Int] = [:]
     ) -> [DetailLine] {
-        let event = detail.event
         var output: [DetailLine] = []
         var title = [
             TextSpan("#\(event.index) ", Theme.dim),
@@ -28,13 +27,13 @@ package enum ActionDetail {
                 ? " (dispatched before the app connected; sent when it did)"
                 : " (" + Formatting.relativeTime(event.time - sessionStart) + ")")),
         ]
-        if let appSeq = detail.appSeq {
+        if let appSeq = event.appSeq {
             facts += [TextSpan("  seq ", Theme.dim), TextSpan(String(appSeq))]
         }
         if let micros = event.reducerMicros {
             facts += [TextSpan("  reducer ", Theme.dim), TextSpan(Formatting.duration(micros: micros))]
         }
-        if let patch = detail.patch {
+        if let patch = event.patch {
             let count = patch.operations.count
             facts += [TextSpan("  patch ", Theme.dim), TextSpan(count == 1 ? "1 op" : "\(Formatting.grouped(count)) ops")]
         }
@@ -46,12 +45,13 @@ package enum ActionDetail {
         }
         output.append(DetailLine(facts))
         if event.stateUnknown {
-            output.append(DetailLine([TextSpan("state unknown: not recorded", Theme.unknown)]))
+            let why = event.unknownReason.map { ": \($0.phrase)" } ?? ""
+            output.append(DetailLine([TextSpan("state unknown: not recorded\(why)", Theme.unknown)]))
         }
         if let text = event.detail {
             output.append(DetailLine([TextSpan(text, event.kind == .error ? Theme.error : Theme.plain)]))
         }
-        if let action = detail.action {
+        if let action = event.action {
             output += JSONLines.lines(action, limits: limits)
         } else {
             output.append(DetailLine([TextSpan("(no action payload)", Theme.dim)]))

@@ -14,7 +14,7 @@ package final class DetailContentCache {
     private let throttleInterval: Double
     private var current: (key: ContentKey, content: DetailContent, builtAt: Double)?
     private var states = LRU<ItemKey, JSONValue>(capacity: 6)
-    private var details = LRU<ItemKey, TimelineEventDetail>(capacity: 16)
+    private var details = LRU<ItemKey, TimelineEvent>(capacity: 16)
 
     /// A cache reading from `dataSource`.
     package init(dataSource: any TimelineDataSource, throttleInterval: Double = 0.2) {
@@ -53,13 +53,13 @@ package final class DetailContentCache {
         switch model.detailTab {
         case .state:
             if model.cursor > 0,
-               (try? eventDetail(session: session.id, index: model.cursor))?.event.stateUnknown != false {
+               (try? row(session: session.id, index: model.cursor))?.stateUnknown != false {
                 return nil
             }
             return (try? state(session: session.id, index: model.cursor))?[pointer]
         case .action:
             guard model.cursor > 0 else { return nil }
-            return (try? eventDetail(session: session.id, index: model.cursor))?.action?[pointer]
+            return (try? row(session: session.id, index: model.cursor))?.action?[pointer]
         case .diff:
             return nil
         }
@@ -98,8 +98,8 @@ package final class DetailContentCache {
                 guard index > 0 else {
                     return DetailContent(title: "#0 initial state", lines: ActionDetail.initialStateLines())
                 }
-                let detail = try eventDetail(session: key.session, index: index)
-                title = "#\(index) \(detail.event.displayLabel)"
+                let detail = try row(session: key.session, index: index)
+                title = "#\(index) \(detail.displayLabel)"
                 return DetailContent(title: title, lines: ActionDetail.lines(detail, sessionStart: session.startedAt,
                                                                              limits: key.limits))
             case .diff:
@@ -111,25 +111,25 @@ package final class DetailContentCache {
                         DetailLine([TextSpan("The initial state has no diff; see the State tab.", Theme.dim)]),
                     ])
                 }
-                let detail = try eventDetail(session: key.session, index: index)
-                title = "#\(index) \(detail.event.displayLabel)"
-                if detail.event.stateUnknown {
-                    return DetailContent(title: title, lines: Self.unknownStateLines(detail.event, tab: .diff))
+                let detail = try row(session: key.session, index: index)
+                title = "#\(index) \(detail.displayLabel)"
+                if detail.stateUnknown {
+                    return DetailContent(title: title, lines: Self.unknownStateLines(detail, tab: .diff))
                 }
                 let before = detail.patch.map { $0.isEmpty } == false ? try? stateBefore(session: key.session, index: index) : nil
                 var lines = DiffTree.lines(patch: detail.patch, before: before)
-                if detail.event.kind == .dropped, RecordedRowMeaning.unknownStart(kind: .dropped, label: detail.event.label) != nil {
-                    lines += Self.droppedRowLines(detail.event)
+                if detail.kind == .dropped, detail.label == "dropped" {
+                    lines += Self.droppedRowLines(detail)
                 }
                 return DetailContent(title: title, lines: lines)
             case .state:
                 var changed: Set<String> = []
-                var detail: TimelineEventDetail?
+                var detail: TimelineEvent?
                 if index > 0 {
-                    let read = try eventDetail(session: key.session, index: index)
-                    title = "#\(index) \(read.event.displayLabel)"
-                    if read.event.stateUnknown {
-                        return DetailContent(title: title, lines: Self.unknownStateLines(read.event, tab: .state))
+                    let read = try row(session: key.session, index: index)
+                    title = "#\(index) \(read.displayLabel)"
+                    if read.stateUnknown {
+                        return DetailContent(title: title, lines: Self.unknownStateLines(read, tab: .state))
                     }
                     detail = read
                 } else {
@@ -138,7 +138,7 @@ package final class DetailContentCache {
                 let state = try state(session: key.session, index: index)
                 if let detail { changed = Self.changedPaths(detail.patch, after: state) }
                 var lines: [DetailLine] = []
-                if let event = detail?.event, event.branch != 0 {
+                if let event = detail, event.branch != 0 {
                     let what = event.recomputes.map { "recomputes #\($0); " } ?? ""
                     lines.append(DetailLine([TextSpan("↳ branch \(event.branch): \(what)the state of this branch after it",
                                                       Theme.dim)]))
@@ -155,8 +155,8 @@ package final class DetailContentCache {
     private func comparison(session: String, from mark: Int, to index: Int) throws -> DetailContent {
         let title = "#\(mark) → #\(index)"
         for end in [mark, index] where end > 0 {
-            let detail = try eventDetail(session: session, index: end)
-            if detail.event.stateUnknown {
+            let detail = try row(session: session, index: end)
+            if detail.stateUnknown {
                 return DetailContent(title: title, lines: [DetailLine([TextSpan(
                     "The state after #\(end) was not recorded: nothing to compare.", Theme.unknown)])])
             }
@@ -190,11 +190,11 @@ package final class DetailContentCache {
     /// What the Diff and State tabs say for an event whose state was not recorded (PROTOCOL.md §3.3).
     static func unknownStateLines(_ event: TimelineEvent, tab: DetailTab) -> [DetailLine] {
         var lines = [DetailLine([TextSpan("state unknown: not recorded", Theme.unknown.bolded)])]
-        let why = event.kind == .error
-            ? "The daemon lost track of the app's state here (\(event.displayLabel)); it is known again at the next snapshot."
-            : "This event is inside a dropped range: the app could not send the states of these actions, so "
-                + (tab == .diff ? "what it changed is unknown (not \"no change\")."
-                                : "the state after it is unknown (not the state before the range).")
+        let mark = event.meaning.unknownState
+        let cause = mark.map { $0.cause == Int64(event.index) ? "here" : "at #\($0.cause)" } ?? ""
+        let why = (mark?.reason.sentence ?? "The recording does not hold this state.") + " (\(cause)), so "
+            + (tab == .diff ? "what this event changed is unknown (not \"no change\")."
+                            : "the state after it is unknown (not the last state recorded before it).")
         lines.append(DetailLine([TextSpan(why, Theme.dim)]))
         lines.append(DetailLine([TextSpan("The next snapshot row carries the full state again.", Theme.dim)]))
         return lines
@@ -224,10 +224,10 @@ package final class DetailContentCache {
         return value
     }
 
-    private func eventDetail(session: String, index: Int) throws -> TimelineEventDetail {
+    private func row(session: String, index: Int) throws -> TimelineEvent {
         let key = ItemKey(session: session, index: index)
         if let cached = details[key] { return cached }
-        let value = try dataSource.eventDetail(session: session, index: index)
+        let value = try dataSource.event(session: session, index: index)
         details[key] = value
         return value
     }
