@@ -16,8 +16,7 @@ extension ReadTools {
                         .integer("top", "How many events each ranking lists (default 10).", minimum: 1, maximum: 100),
                         .integer("samples", "How many points of state size (default 10).", minimum: 1, maximum: 200),
                         .boolean("labels", "Also rank the action labels by the reducer time they cost (count, total, "
-                            + "p99, patch bytes; as rewind stats): one more scan of the range, about half a second "
-                            + "per million events (default false).")]
+                            + "p99, patch bytes; as rewind stats), counted in the same scan (default false).")]
         ) { arguments in
             var budget = try OutputBudget(arguments)
             let reader = try library.reader(try arguments.string("session"))
@@ -41,18 +40,14 @@ extension ReadTools {
             }
             answer["from"] = .int(from)
             answer["to"] = .int(to)
-            let patches = try Self.reading { () throws(SessionStoreError) in
-                try reader.largestPatches(in: from...to, limit: top)
-            }
-            let reducers = try Self.reading { () throws(SessionStoreError) in
-                try reader.slowestReducers(in: from...to, limit: top)
+            let statistics = try Self.reading { () throws(SessionStoreError) in
+                try reader.sessionStatistics(in: from...to, rankingLimit: top)
             }
             if try arguments.bool("labels", default: false) {
-                answer["labelsByReducerTime"] = try Self.labelRows(reader: reader, range: from...to, top: top,
-                                                                   budget: &budget)
+                answer["labelsByReducerTime"] = Self.labelRows(statistics.labels, top: top, budget: &budget)
             }
-            answer["largestPatches"] = Self.ranking(patches, unit: "bytes", reader: reader, budget: &budget)
-            answer["slowestReducers"] = Self.ranking(reducers, unit: "micros", reader: reader, budget: &budget)
+            answer["largestPatches"] = Self.ranking(statistics.largest, unit: "bytes", budget: &budget)
+            answer["slowestReducers"] = Self.ranking(statistics.slowest, unit: "micros", budget: &budget)
             var sizes: [JSONValue] = []
             let count = min(samples, to - from + 1)
             for step in 0..<count {
@@ -74,11 +69,9 @@ extension ReadTools {
         }
     }
 
-    /// The `top` action labels of `range` that cost the most reducer time, each as `rewind stats --sort total --json`
-    /// prints it (`LabelStatistics.json`), within `budget`.
-    static func labelRows(reader: SessionReader, range: ClosedRange<Int64>, top: Int,
-                          budget: inout OutputBudget) throws(ToolFailure) -> JSONValue {
-        let labels = try reading { () throws(SessionStoreError) in try reader.labelStatistics(in: range) }
+    /// The `top` of `labels` that cost the most reducer time, each as `rewind stats --sort total --json` prints it
+    /// (`LabelStatistics.json`), within `budget`.
+    static func labelRows(_ labels: [LabelStatistics], top: Int, budget: inout OutputBudget) -> JSONValue {
         var rows: [JSONValue] = []
         for label in LabelStatistics.Order.total.sorted(labels).prefix(top) {
             guard budget.admit(label.json) else { break }
@@ -88,15 +81,12 @@ extension ReadTools {
     }
 
     /// The rows of a ranking: index, branch (when not 0), label and the measure named `unit`.
-    static func ranking(_ events: [SessionReader.RankedEvent], unit: String, reader: SessionReader,
-                        budget: inout OutputBudget) -> JSONValue {
+    static func ranking(_ events: [RankedEvent], unit: String, budget: inout OutputBudget) -> JSONValue {
         var rows: [JSONValue] = []
         for ranked in events {
             var row: JSONObject = ["index": .int(ranked.index)]
             if ranked.branch != 0 { row["branch"] = .int(ranked.branch) }
-            if let event = try? reader.event(at: ranked.index) {
-                row["label"] = .string(event.label ?? event.kind.rawValue)
-            }
+            row["label"] = .string(ranked.label)
             row[unit] = ranked.measure.rounded() == ranked.measure && abs(ranked.measure) < 1e15
                 ? .int(Int64(ranked.measure)) : .double(ranked.measure)
             guard budget.admit(.object(row)) else { break }

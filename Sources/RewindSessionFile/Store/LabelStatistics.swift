@@ -71,15 +71,20 @@ package struct LabelStatistics: Sendable, Hashable {
         /// The label of the last event added and its slot: runs of one label skip the table.
         private var last: (label: String, slot: Int)?
         /// The slowest reducers and largest patches seen so far, in ranking order.
-        private var slowest: [SessionStatistics.RankedEvent] = []
-        private var largest: [SessionStatistics.RankedEvent] = []
+        private var slowest: [RankedEvent] = []
+        private var largest: [RankedEvent] = []
+        /// How many events each ranking keeps.
+        package let rankingLimit: Int
 
-        /// No events yet.
-        package init() {}
+        /// No events yet; each ranking of single events will keep `rankingLimit` of them.
+        package init(rankingLimit: Int = SessionStatistics.rankingLimit) {
+            self.rankingLimit = max(0, rankingLimit)
+        }
 
-        /// Counts event `index` with `label`, its reducer time (nil or not finite: not timed) and its patch's size
-        /// in bytes (0 without a patch).
-        package mutating func add(index: Int64, label: String, reducerMicros: Double?, patchBytes: Int64) {
+        /// Counts event `index` of `branch` with `label`, its reducer time (nil or not finite: not timed) and its
+        /// patch's size in bytes (0 without a patch).
+        package mutating func add(index: Int64, branch: Int64 = 0, label: String, reducerMicros: Double?,
+                                  patchBytes: Int64) {
             let slot: Int
             if let last, last.label == label {
                 slot = last.slot
@@ -94,17 +99,22 @@ package struct LabelStatistics: Sendable, Hashable {
             last = (label, slot)
             let micros = reducerMicros.flatMap { $0.isFinite ? $0 : nil }
             Self.add(to: &tallies[slot], index: index, micros: micros, patchBytes: patchBytes)
-            if let micros { Self.rank(&slowest, index: index, label: label, measure: micros) }
-            if patchBytes > 0 { Self.rank(&largest, index: index, label: label, measure: Double(patchBytes)) }
+            if let micros {
+                Self.rank(&slowest, limit: rankingLimit, index: index, branch: branch, label: label, measure: micros)
+            }
+            if patchBytes > 0 {
+                Self.rank(&largest, limit: rankingLimit, index: index, branch: branch, label: label,
+                          measure: Double(patchBytes))
+            }
         }
 
-        /// Puts the event in `ranking` when it ranks among the first ``SessionStatistics/rankingLimit``.
-        private static func rank(_ ranking: inout [SessionStatistics.RankedEvent], index: Int64, label: String,
-                                 measure: Double) {
-            let limit = SessionStatistics.rankingLimit
+        /// Puts the event in `ranking` when it ranks among the first `limit`.
+        private static func rank(_ ranking: inout [RankedEvent], limit: Int, index: Int64, branch: Int64,
+                                 label: String, measure: Double) {
+            guard limit > 0 else { return }
             if ranking.count == limit, let worst = ranking.last,
-               !SessionStatistics.RankedEvent.ranks(measure: measure, index: index, before: worst) { return }
-            let event = SessionStatistics.RankedEvent(index: index, label: label, measure: measure)
+               !RankedEvent.ranks(measure: measure, index: index, before: worst) { return }
+            let event = RankedEvent(index: index, branch: branch, label: label, measure: measure)
             let position = ranking.firstIndex { event.ranks(before: $0) } ?? ranking.count
             ranking.insert(event, at: position)
             if ranking.count > limit { ranking.removeLast() }
@@ -140,7 +150,7 @@ package struct LabelStatistics: Sendable, Hashable {
                 tallies[slot].patchMax = max(tallies[slot].patchMax, tally.patchMax)
             }
             last = nil
-            let limit = SessionStatistics.rankingLimit
+            let limit = rankingLimit
             slowest = Array((slowest + other.slowest).sorted { $0.ranks(before: $1) }.prefix(limit))
             largest = Array((largest + other.largest).sorted { $0.ranks(before: $1) }.prefix(limit))
         }

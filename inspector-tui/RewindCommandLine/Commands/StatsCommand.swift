@@ -54,18 +54,15 @@ struct StatsCommand: ParsableCommand {
         let reader = try SessionArguments.open(session, data: data)
         let order = LabelStatistics.Order(rawValue: sort) ?? .count
         let range = (from ?? 1)...min(to ?? reader.eventCount, reader.eventCount)
-        let labels: [LabelStatistics]
-        let slowest: [(SessionReader.RankedEvent, RecordedEvent)]
-        let largest: [(SessionReader.RankedEvent, RecordedEvent)]
+        let statistics: SessionStatistics
         do {
-            labels = range.isEmpty ? [] : order.sorted(try reader.labelStatistics(in: range))
-            slowest = try (range.isEmpty ? [] : try reader.slowestReducers(in: range, limit: top))
-                .map { ($0, try reader.event(at: $0.index)) }
-            largest = try (range.isEmpty ? [] : try reader.largestPatches(in: range, limit: top))
-                .map { ($0, try reader.event(at: $0.index)) }
+            statistics = range.isEmpty ? SessionStatistics(labels: [], slowest: [], largest: [])
+                : try reader.sessionStatistics(in: range, rankingLimit: top)
         } catch {
             throw CommandError("\(error)")
         }
+        let labels = order.sorted(statistics.labels)
+        let (slowest, largest) = (statistics.slowest, statistics.largest)
         if json {
             CommandStreams.current.printLine(Self.json(reader: reader, range: range, labels: labels, top: top,
                                                        slowest: slowest, largest: largest).serialized())
@@ -93,30 +90,28 @@ struct StatsCommand: ParsableCommand {
              "#" + Formatting.grouped(Int(label.firstIndex))]
         }))
         for (title, ranked, measure) in [
-            ("Slowest reducers", slowest, { (event: SessionReader.RankedEvent) in
+            ("Slowest reducers", slowest, { (event: RankedEvent) in
                 Formatting.duration(micros: event.measure) }),
-            ("Largest patches", largest, { (event: SessionReader.RankedEvent) in
+            ("Largest patches", largest, { (event: RankedEvent) in
                 Formatting.bytes(Int64(event.measure)) }),
         ] where !ranked.isEmpty {
             CommandStreams.current.printLine("\n\(title):")
             var events = TextTable(header: ["EVENT", "LABEL", title == "Slowest reducers" ? "REDUCER" : "PATCH"])
             events.rightAligned = [0, 2]
-            CommandStreams.current.printLine(events.render(ranked.map { ranked, event in
+            CommandStreams.current.printLine(events.render(ranked.map { ranked in
                 ["#" + Formatting.grouped(Int(ranked.index)) + (ranked.branch != 0 ? " (branch \(ranked.branch))" : ""),
-                 TerminalText.escaped(event.label ?? event.kind.rawValue), measure(ranked)]
+                 TerminalText.escaped(ranked.label), measure(ranked)]
             }))
         }
     }
 
     /// The answer as one JSON object (`--json`).
     private static func json(reader: SessionReader, range: ClosedRange<Int64>, labels: [LabelStatistics], top: Int,
-                             slowest: [(SessionReader.RankedEvent, RecordedEvent)],
-                             largest: [(SessionReader.RankedEvent, RecordedEvent)]) -> JSONValue {
-        func ranked(_ events: [(SessionReader.RankedEvent, RecordedEvent)], measure: String,
-                    integer: Bool) -> JSONValue {
-            .array(events.map { ranked, event in
+                             slowest: [RankedEvent], largest: [RankedEvent]) -> JSONValue {
+        func ranked(_ events: [RankedEvent], measure: String, integer: Bool) -> JSONValue {
+            .array(events.map { ranked in
                 var object: JSONObject = ["index": .int(ranked.index), "branch": .int(ranked.branch),
-                                          "label": .string(event.label ?? event.kind.rawValue)]
+                                          "label": .string(ranked.label)]
                 object[measure] = integer ? .int(Int64(ranked.measure)) : .double(ranked.measure)
                 return .object(object)
             })

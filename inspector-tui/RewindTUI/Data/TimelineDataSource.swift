@@ -187,7 +187,7 @@ extension TimelineDataSource {
             let last = min(count, position + 999)
             for event in try events(session: session, range: position...last) {
                 let patch = event.patch
-                builder.add(index: Int64(event.index), label: event.label ?? event.kind.rawValue,
+                builder.add(index: Int64(event.index), branch: Int64(event.branch), label: event.label ?? event.kind.rawValue,
                             reducerMicros: event.reducerMicros,
                             patchBytes: Int64(patch?.json.serialized().utf8.count ?? 0))
             }

@@ -34,9 +34,9 @@ package struct StatsViewState: Sendable, Hashable {
     /// The rows, sorted by ``order``; nil while they are being computed.
     package private(set) var rows: [LabelStatistics]?
     /// The slowest reducers, slowest first; nil while they are being computed.
-    package private(set) var slowest: [SessionStatistics.RankedEvent]?
+    package private(set) var slowest: [RankedEvent]?
     /// The largest patches, largest first; nil while they are being computed.
-    package private(set) var largest: [SessionStatistics.RankedEvent]?
+    package private(set) var largest: [RankedEvent]?
     /// Why they could not be computed, if so.
     package var failure: String?
     /// The selected row.
@@ -67,7 +67,7 @@ package struct StatsViewState: Sendable, Hashable {
     }
 
     /// The ranking the table shows, when it shows one (nil for the labels, or while computing).
-    package var events: [SessionStatistics.RankedEvent]? {
+    package var events: [RankedEvent]? {
         switch table {
         case .labels: return nil
         case .slowest: return slowest
@@ -81,7 +81,7 @@ package struct StatsViewState: Sendable, Hashable {
     }
 
     /// The selected event of a ranking, when a ranking is shown and has rows.
-    package var selectedEvent: SessionStatistics.RankedEvent? {
+    package var selectedEvent: RankedEvent? {
         guard let events, events.indices.contains(selected) else { return nil }
         return events[selected]
     }

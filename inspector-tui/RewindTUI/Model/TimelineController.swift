@@ -1484,7 +1484,7 @@ package struct TimelineController {
     }
 
     /// Enter on a ranking of the stats view: the cursor on that event.
-    private mutating func goToEvent(_ event: SessionStatistics.RankedEvent, of table: StatsViewState.Table) {
+    private mutating func goToEvent(_ event: RankedEvent, of table: StatsViewState.Table) {
         moveCursor(to: Int(clamping: event.index))
         let measure = table == .slowest ? "its reducer took " + Formatting.duration(micros: event.measure)
             : "its patch is " + Formatting.bytes(Int64(event.measure))
