@@ -37,6 +37,19 @@ struct TransportServerHandshakeTests {
         #expect(recorder.events.isEmpty)
     }
 
+    @Test("an empty Origin header is an origin like any other, not an absent one: refused with HTTP 403",
+          arguments: ["Origin:", "Origin: ", "origin:  "])
+    func emptyOriginRefused(header: String) throws {
+        let recorder = ServerEventRecorder()
+        let (server, port) = try startServer(recorder) { $0.allowedOrigins = ["http://localhost:3000"] }
+        defer { server.stop() }
+        let client = try RawWebSocketClient(port: port)
+        let response = try client.handshake(extraHeaders: [header])
+        #expect(response.status == 403)
+        #expect(client.peerClosedConnection())
+        #expect(recorder.events.isEmpty)
+    }
+
     @Test("a handshake whose Origin is listed is accepted and the origin reported")
     func originAllowed() throws {
         let recorder = ServerEventRecorder()

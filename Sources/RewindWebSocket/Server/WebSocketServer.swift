@@ -908,9 +908,16 @@ package final class WebSocketServer: @unchecked Sendable {
         case absent, unreadable, value(String)
     }
 
+    /// The request header `token`: absent, present (an empty value is a value: `Origin:` is not "no origin"), or
+    /// unreadable.
     private static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> Header {
         let total = Int(lws_hdr_total_length(wsi, token))
-        guard total > 0 else { return .absent }
+        guard total > 0 else {
+            // libwebsockets 4.1 gives an empty header the length of an absent one; only its fragment copy tells them
+            // apart: -1 when the request has no such header, 0 when its value is empty.
+            var probe: CChar = 0
+            return lws_hdr_copy_fragment(wsi, &probe, 1, token, 0) < 0 ? .absent : .value("")
+        }
         var characters = [CChar](repeating: 0, count: total + 1)
         let copied = Int(lws_hdr_copy(wsi, &characters, Int32(characters.count), token))
         guard copied >= 0 else { return .unreadable }
