@@ -9,7 +9,8 @@ import Testing
 
 /// "Dispatched before the app connected" (the timeline's mark) is a fact of order, stated by the app: its `hello`
 /// says the number of the last action it had dispatched (`dispatched`), and the daemon writes the fact into each
-/// action's row (`RowMeaning.beforeConnect`). Clocks decide only for an app whose `hello` does not say.
+/// action's row (`RowMeaning.beforeConnect`). An app whose `hello` does not say gets no such mark: clocks never
+/// decide.
 @Suite("Before connect: from the order the app states, not from clocks")
 struct BeforeConnectTests {
     /// An `action` of the counter app dispatched at `time` (unix seconds).
@@ -37,18 +38,19 @@ struct BeforeConnectTests {
         #expect(events.map(\.meaning.beforeConnect) == [true, true, false])
     }
 
-    @Test("an app whose hello does not say: actions dispatched before the hello arrived are before connect")
-    func fromClocksWhenTheAppDoesNotSay() throws {
+    @Test("an app whose hello does not say, sending actions right after it on a clock running behind: none is before connect (issue 29: clocks said they were)",
+          arguments: [1, 2])
+    func notFromClocksWhenTheAppDoesNotSay(protocolVersion: Int) throws {
         let harness = try DaemonHarness()
         defer { harness.tearDown() }
         let app = try DaemonPeer(port: harness.port)
-        let session = try app.hello(AppFrames.hello(protocolVersion: 2))
+        let session = try app.hello(AppFrames.hello(protocolVersion: protocolVersion))
         let now = Date().timeIntervalSince1970
-        try app.send(action(seq: 1, time: now - 100))
-        try app.send(action(seq: 2, time: now + 100))
+        for seq in 1...3 { try app.send(action(seq: seq, time: now - 100)) }
         app.expectOpen()
-        let events = try recordedEvents(harness, session, atLeast: 2)
-        #expect(events.map(\.meaning.beforeConnect) == [true, false])
+        let events = try recordedEvents(harness, session, atLeast: 3)
+        #expect(events.map(\.appSeq) == [1, 2, 3])
+        #expect(events.map(\.meaning.beforeConnect) == [false, false, false])
     }
 
     @Test("the inspector says it: actions dispatched while no daemon listened are before connect, later ones are not")

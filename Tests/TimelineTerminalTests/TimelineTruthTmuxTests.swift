@@ -21,10 +21,13 @@ struct TimelineTruthTmuxTests {
         private var thread: Thread?
         let session: String
 
-        init(port: Int) throws {
+        /// A peer whose `hello` says, with `dispatched`, how many actions it dispatched before connecting (nil: it
+        /// does not say).
+        init(port: Int, dispatched: Int? = nil) throws {
             peer = try DaemonPeer(port: port, timeout: TestTime.seconds(1))
+            let said = dispatched.map { #","dispatched":\#($0)"# } ?? ""
             let hello = #"{"type":"hello","protocol":1,"app":{"name":"truth","instance":"\#(UUID().uuidString)"},"#
-                + #""state":{"count":0},"stateType":"Counter","capabilities":["jump","dispatch","replay"]}"#
+                + #""state":{"count":0},"stateType":"Counter","capabilities":["jump","dispatch","replay"]\#(said)}"#
             session = try #require(try peer.hello(hello))
         }
 
@@ -122,9 +125,9 @@ struct TimelineTruthTmuxTests {
         defer { tmux.kill() }
         #expect(tmux.waitForScreen { $0.contains("ws://127.0.0.1:\(port)") } != nil, "the header shows the address")
 
-        let app = try CounterPeer(port: port)
+        let app = try CounterPeer(port: port, dispatched: 1)
         let now = Date().timeIntervalSince1970
-        try app.add(1, at: now - 1)  // dispatched a second before the app connected
+        try app.add(1, at: now - 1)  // dispatched a second before the app connected, as its hello says
         try app.add(2, at: now + 0.01)
         try app.add(3, at: now + 0.02)
         try app.send(#"{"type":"dropped","from":4,"to":5}"#)

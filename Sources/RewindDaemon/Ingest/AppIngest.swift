@@ -168,7 +168,7 @@ package struct AppIngest: Sendable {
             acknowledges: hello.capabilities.contains(WireCapability.ack), acknowledgedThrough: 0,
             committedThrough: 0, resendRemaining: hello.resending ?? 0)
         connection!.lastAckAt = clock.monotonic
-        connection!.connectedAfter = hello.dispatched.map { .action($0) } ?? .time(clock.wall)
+        connection!.dispatchedBeforeHello = hello.dispatched ?? 0
         out.append(.send(.welcome(Welcome(session: sessionID, protocolVersion: version, resumed: resumed,
                                           acknowledges: connection!.acknowledges)), to: connectionID))
         if resumed {
@@ -382,7 +382,7 @@ package struct AppIngest: Sendable {
             }
         }
         accountedThrough = seq
-        let early = connection?.dispatchedBeforeConnecting(seq: seq, time: event.time) ?? false
+        let early = connection?.dispatchedBeforeConnecting(seq: seq) ?? false
         append(NewEvent(appSeq: Int64(seq), time: event.time, kind: .action, label: event.action.type,
                         action: event.action.payload, patch: patch, reducerMicros: event.reducerMicros,
                         detail: event.source?.location, meaning: RowMeaning(beforeConnect: early)), into: &out)

@@ -44,25 +44,14 @@ struct IngestConnection: Sendable {
     var pending: [Pending] = []
     /// How many more of the app's messages are sent again after its reconnect (`hello.resending`).
     var resendRemaining: UInt64
-    /// Where "dispatched before the connection was made" ends: the `hello`'s `dispatched` (the last action the app
-    /// had dispatched when it said `hello`; absolute number), or, from an app that does not say, the wall-clock time
-    /// the `hello` arrived (actions dispatched earlier).
-    var connectedAfter: ConnectedAfter = .time(0)
+    /// Where "dispatched before the connection was made" ends, as an absolute action number — a fact of order the app
+    /// states, never one of clocks: the `hello`'s `dispatched` (the last action the app had dispatched when it said
+    /// `hello`); 0 for an app that does not say (no action is marked).
+    var dispatchedBeforeHello: UInt64 = 0
 
-    /// How the actions dispatched before the connection was made are told from the others.
-    enum ConnectedAfter: Sendable {
-        /// Actions numbered up to this one (the `hello`'s `dispatched`): the order the app states.
-        case action(UInt64)
-        /// Actions dispatched before this time (unix seconds): for apps whose `hello` does not say.
-        case time(Double)
-    }
-
-    /// Whether action `seq` (absolute), dispatched at `time`, was dispatched before this connection was made.
-    func dispatchedBeforeConnecting(seq: UInt64, time: Double) -> Bool {
-        switch connectedAfter {
-        case .action(let last): return seq <= last
-        case .time(let connected): return time < connected
-        }
+    /// Whether action `seq` (absolute) was dispatched before this connection was made.
+    func dispatchedBeforeConnecting(seq: UInt64) -> Bool {
+        seq <= dispatchedBeforeHello
     }
 
     /// The run's action number of a number the app sent on this connection; `bad_field` naming `field` when it would
