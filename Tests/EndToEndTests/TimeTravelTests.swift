@@ -69,6 +69,10 @@ struct TimeTravelTests {
         #expect(try reader.state(at: 5) == original[4])
         let toggles = try reader.events(1...reader.eventCount).filter { $0.kind == .skip }
         #expect(toggles.map(\.label) == ["skip"])
+        // The rows state what they mean (issue 29): which event was skipped and on which branch it was recomputed,
+        // and from which main-line state the branch starts.
+        #expect(toggles.first?.meaning.skip == SkipMark(event: 2, skipped: true, branch: 1))
+        #expect(branch.first?.meaning.branchFrom == 1)
 
         // Skip event 4 as well: both are left out.
         before = app.stdoutLines.count
@@ -102,6 +106,9 @@ struct TimeTravelTests {
         reader = try daemon.store.openSession(session.id)
         #expect(try reader.events(1...reader.eventCount).filter { $0.kind == .skip }.map(\.label)
                 == ["skip", "skip", "unskip", "unskip"])
+        #expect(try reader.events(1...reader.eventCount).filter { $0.kind == .skip }.map(\.meaning.skip)
+                == [SkipMark(event: 2, skipped: true, branch: 1), SkipMark(event: 4, skipped: true, branch: 2),
+                    SkipMark(event: 4, skipped: false, branch: 3), SkipMark(event: 2, skipped: false)])
         #expect(try reader.branches() == [0, 1, 2, 3])
     }
 
@@ -249,6 +256,17 @@ struct TimeTravelTests {
         #expect(run.stdoutLines == ["replayed 4 actions of \(saved.rawValue) into \(fresh.rawValue)"])
         #expect(app.waitForLine(timeout: 5) { $0 == self.line(states[3]) } != nil)
         #expect(states[3] == counts(["add 4", "increment", "add 10", "decrement"], from: 0)[3])
+        // The replay's row in the receiving session states which recorded events it replayed, and from where.
+        let reader = try harness.daemon.store.openSession(fresh)
+        var found: RecordedEvent?
+        let deadline = Date().addingTimeInterval(TestTime.seconds(10))
+        while found == nil, Date() < deadline {
+            try reader.refresh()
+            found = try reader.events(1...max(1, reader.eventCount)).first { $0.kind == .replay }
+            if found == nil { usleep(20_000) }
+        }
+        let replayRow = try #require(found, "the replay is recorded in the receiving session")
+        #expect(replayRow.meaning.replayed == ReplayedRange(session: saved.rawValue, from: 1, to: 4))
     }
 
     @Test("a Redux DevTools export replays only as SESSION-FORMAT.md says: Redux actions a Swift app cannot decode; no start without preloadedState")

@@ -27,7 +27,8 @@ struct BoundedReadersTests {
         }
         recording.append(NewEvent(time: 4, kind: .note, label: "recomputed",
                                   detail: "branch 1: the main line from the state after event 2, without event 3",
-                                  branch: 1), stateAfter: ["n": 2], forceKeyframe: true)
+                                  branch: 1, meaning: RowMeaning(branchFrom: 2)), stateAfter: ["n": 2],
+                         forceKeyframe: true)
         recording.append(NewEvent(time: 5, kind: .action, label: "set",
                                   patch: JSONPatch([.replace(path: JSONPointer(tokens: ["n"]), value: 9)]), branch: 1),
                          stateAfter: ["n": 9])

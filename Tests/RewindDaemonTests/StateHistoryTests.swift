@@ -122,11 +122,12 @@ struct StateHistoryTests {
             startedAt: Date(timeIntervalSince1970: 1_800_000_000))
         var random = SeededGenerator(seed: 7)
         let main = recordSynthetic(60, into: recording, app: &app, random: &random)
-        // Branch 1 recomputes from the state after event 30: its counter goes its own way.
+        // Branch 1 recomputes from the state after event 30: its counter goes its own way. Its row states where it
+        // starts (`branchFrom`); its display text is for people and says it in other words (nothing parses it).
         var branchState = main[30]
         recording.append(NewEvent(time: 1_800_000_200, kind: .note, label: "recomputed",
-                                  detail: "branch 1: the main line from the state after event 30, event 31 skipped",
-                                  branch: 1), stateAfter: branchState)  // event 61
+                                  detail: "event 31 skipped: branch 1 recomputes what followed it", branch: 1,
+                                  meaning: RowMeaning(branchFrom: 30)), stateAfter: branchState)  // event 61
         var expected: [Int64] = []
         for n in 0..<5 {
             let before = branchState

@@ -118,10 +118,12 @@ extension Daemon {
                     .filter { $0.kind == .action }.compactMap(\.action)
                 let range = first == last ? "#\(first)" : "#\(first)–#\(last)"
                 let from = source == target ? "" : " of session \(source)"
-                replay(state: state, actions: actions, keepingStates: keepingStates, into: target,
-                       note: ("replay of \(range)", "replayed the \(actions.count) action\(actions.count == 1 ? "" : "s") of "
-                              + "events \(first)–\(last)\(from) from the state after event \(first - 1)"),
-                       completion: completion)
+                startReplay(state: state, actions: actions, keepingStates: keepingStates, into: target,
+                            note: ("replay of \(range)", "replayed the \(actions.count) action\(actions.count == 1 ? "" : "s") "
+                                   + "of events \(first)–\(last)\(from) from the state after event \(first - 1)"),
+                            meaning: RowMeaning(replayed: ReplayedRange(
+                                session: source == target ? nil : source.rawValue, from: first, to: last)),
+                            completion: completion)
             } catch {
                 completion(.failure(error))
             }
@@ -165,7 +167,8 @@ extension Daemon {
     /// (a skip's deadline). Any thread; does no file work.
     @discardableResult
     func startReplay(state: JSONValue, actions: [JSONValue], reset: Bool = true, keepingStates: Bool = true,
-                     into target: SessionID, note: (label: String, detail: String)? = nil, armingTimeout: Bool = true,
+                     into target: SessionID, note: (label: String, detail: String)? = nil,
+                     meaning: RowMeaning = RowMeaning(), armingTimeout: Bool = true,
                      completion: @escaping CommandCompletion) -> SentCommand? {
         let app: (LiveSession, ConnectionID)
         do throws(DaemonError) {
@@ -178,7 +181,8 @@ extension Daemon {
         let count = "\(actions.count) action\(actions.count == 1 ? "" : "s")"
         let token = live.expectReplacement(
             reason: "replay", label: note?.label ?? "replay of \(count)",
-            detail: note?.detail ?? "replayed \(count)" + (reset ? " from a state put in place first" : ""))
+            detail: note?.detail ?? "replayed \(count)" + (reset ? " from a state put in place first" : ""),
+            meaning: meaning)
         let completion: CommandCompletion = { result in
             if case .failure = result { live.forgetReplacement(token) }
             completion(result)

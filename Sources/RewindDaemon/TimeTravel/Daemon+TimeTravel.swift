@@ -274,12 +274,13 @@ extension Daemon {
         live.recordNote(kind: .skip, label: plan.skipping ? "skip" : "unskip",
                         detail: "\(plan.what) \(toggled); the states after event \(earliest - 1) recomputed on branch "
                             + "\(branch)",
-                        meaning: RowMeaning(skip: SkipMark(event: plan.event, skipped: plan.skipping)))
+                        meaning: RowMeaning(skip: SkipMark(event: plan.event, skipped: plan.skipping, branch: branch)))
         let now = Date().timeIntervalSince1970
         var records: [(event: NewEvent, stateAfter: JSONValue)] = [(
             NewEvent(time: now, kind: .note, label: "recomputed",
                      detail: "branch \(branch): the main line from the state after event \(earliest - 1), "
-                         + "without event\(plan.skipped.count == 1 ? "" : "s") \(list)", branch: branch),
+                         + "without event\(plan.skipped.count == 1 ? "" : "s") \(list)", branch: branch,
+                     meaning: RowMeaning(branchFrom: earliest - 1)),
             base)]
         var previous = base
         var states: [JSONValue] = []

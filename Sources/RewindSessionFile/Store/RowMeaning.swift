@@ -2,8 +2,8 @@ import RewindWire
 
 /// What one recorded row means, stated by what wrote it (the daemon's ingest, time travel, an import) and read back
 /// as it was written: whether the state after the row is known and, when not, why; and the facts the row's display
-/// text (`detail`) tells a person — which event a branch row recomputes, which event a skip row skips or brings back,
-/// which actions a `lost` row lost. Stored in schema 2's `unknown`, `unknown_cause` and `meaning` columns
+/// text (`detail`) tells a person — which event a branch row recomputes, which event a skip row skips or brings back
+/// and on which branch, where a branch starts, which actions a `lost` row lost, which events a replay replayed. Stored in schema 2's `unknown`, `unknown_cause` and `meaning` columns
 /// (docs/SESSION-FORMAT.md, "What a row means"); for files of schema 1 the reader works it out once, in
 /// ``SchemaOneMeaning``, the only code that reads `detail`.
 ///
@@ -13,8 +13,13 @@ package struct RowMeaning: Sendable, Hashable {
     package var unknownState: UnknownStateMark?
     /// For a row of a recomputed branch: the main-line event it recomputes.
     package var recomputes: Int64?
-    /// For a `skip` row: the event it skips or brings back.
+    /// For a `skip` row: the event it skips or brings back, and the branch its recomputation is recorded on.
     package var skip: SkipMark?
+    /// For the first row of a branch N > 0 (its `recomputed` note): the main-line event whose state the branch starts
+    /// from (0: the initial state).
+    package var branchFrom: Int64?
+    /// For a `replay` row of `rewind replay` (or the timeline's `r`): the recorded events whose actions were replayed.
+    package var replayed: ReplayedRange?
     /// For a `dropped` row labelled `lost`: the run's actions it counts as lost.
     package var lost: LostActions?
     /// For an app's action: it was dispatched before the connection that delivered it was made (the app queued it
@@ -28,11 +33,13 @@ package struct RowMeaning: Sendable, Hashable {
 
     /// A meaning with every field given; the default is a row whose state is known and that says nothing more.
     package init(unknownState: UnknownStateMark? = nil, recomputes: Int64? = nil, skip: SkipMark? = nil,
-                lost: LostActions? = nil, beforeConnect: Bool = false, jumpTarget: Int64? = nil,
-                stateReason: String? = nil) {
+                branchFrom: Int64? = nil, replayed: ReplayedRange? = nil, lost: LostActions? = nil,
+                beforeConnect: Bool = false, jumpTarget: Int64? = nil, stateReason: String? = nil) {
         self.unknownState = unknownState
         self.recomputes = recomputes
         self.skip = skip
+        self.branchFrom = branchFrom
+        self.replayed = replayed
         self.lost = lost
         self.beforeConnect = beforeConnect
         self.jumpTarget = jumpTarget
@@ -42,13 +49,21 @@ package struct RowMeaning: Sendable, Hashable {
     /// True when the state after the row is known.
     package var stateKnown: Bool { unknownState == nil }
 
-    /// The `meaning` column's JSON object (`recomputes`, `skip`, `lost`, `beforeConnect`, `jumpTarget`,
-    /// `stateReason`), nil when it says none.
+    /// The `meaning` column's JSON object (`recomputes`, `skip`, `branchFrom`, `replayed`, `lost`, `beforeConnect`,
+    /// `jumpTarget`, `stateReason`), nil when it says none.
     package var storedFacts: JSONValue? {
         var pairs: [(String, JSONValue)] = []
         if let recomputes { pairs.append(("recomputes", .int(recomputes))) }
         if let skip {
-            pairs.append(("skip", .object(JSONObject([("event", .int(skip.event)), ("skipped", .bool(skip.skipped))]))))
+            var members: [(String, JSONValue)] = [("event", .int(skip.event)), ("skipped", .bool(skip.skipped))]
+            if let branch = skip.branch { members.append(("branch", .int(branch))) }
+            pairs.append(("skip", .object(JSONObject(members))))
+        }
+        if let branchFrom { pairs.append(("branchFrom", .int(branchFrom))) }
+        if let replayed {
+            var members: [(String, JSONValue)] = [("from", .int(replayed.from)), ("to", .int(replayed.to))]
+            if let session = replayed.session { members.append(("session", .string(session))) }
+            pairs.append(("replayed", .object(JSONObject(members))))
         }
         if let lost {
             pairs.append(("lost", .object(JSONObject([("from", .int(lost.from)), ("to", .int(lost.to)),
@@ -73,7 +88,25 @@ package struct RowMeaning: Sendable, Hashable {
                   let skipped = skip.objectValue?["skipped"]?.boolValue else {
                 throw RowMeaningProblem("\"skip\" needs an integer \"event\" and a boolean \"skipped\"")
             }
-            self.skip = SkipMark(event: event, skipped: skipped)
+            let branch = skip.objectValue?["branch"]
+            guard branch == nil || branch?.int64Value != nil else {
+                throw RowMeaningProblem("\"skip\"'s \"branch\" is not an integer")
+            }
+            self.skip = SkipMark(event: event, skipped: skipped, branch: branch?.int64Value)
+        }
+        if let from = object["branchFrom"] {
+            guard let event = from.int64Value else { throw RowMeaningProblem("\"branchFrom\" is not an integer") }
+            branchFrom = event
+        }
+        if let range = object["replayed"] {
+            guard let from = range.objectValue?["from"]?.int64Value, let to = range.objectValue?["to"]?.int64Value else {
+                throw RowMeaningProblem("\"replayed\" needs integers \"from\" and \"to\"")
+            }
+            let session = range.objectValue?["session"]
+            guard session == nil || session?.stringValue != nil else {
+                throw RowMeaningProblem("\"replayed\"'s \"session\" is not a string")
+            }
+            replayed = ReplayedRange(session: session?.stringValue, from: from, to: to)
         }
         if let lost = object["lost"] {
             guard let from = lost.objectValue?["from"]?.int64Value, let to = lost.objectValue?["to"]?.int64Value,
@@ -153,18 +186,41 @@ extension UnknownStateReason {
     }
 }
 
-/// Which event a `skip` row skips (`skipped` true) or brings back (`skipped` false).
+/// Which event a `skip` row skips (`skipped` true) or brings back (`skipped` false), and the branch the states after
+/// it were recomputed on.
 /// Threading: a plain value; `Sendable`.
 package struct SkipMark: Sendable, Hashable {
     /// The main-line event the row is about.
     package var event: Int64
     /// True for a skip, false for an unskip.
     package var skipped: Bool
+    /// The branch recording the recomputation this toggle caused; nil when none was recorded (an unskip that put
+    /// the app back on the main line, or a file that does not say).
+    package var branch: Int64?
 
     /// A mark with every field given.
-    package init(event: Int64, skipped: Bool) {
+    package init(event: Int64, skipped: Bool, branch: Int64? = nil) {
         self.event = event
         self.skipped = skipped
+        self.branch = branch
+    }
+}
+
+/// The recorded events whose actions a replay ran: `from`…`to` of `session` (nil: the session the row is in).
+/// Threading: a plain value; `Sendable`.
+package struct ReplayedRange: Sendable, Hashable {
+    /// The session the actions came from; nil when it is the session the replay row is recorded in.
+    package var session: String?
+    /// The first replayed event.
+    package var from: Int64
+    /// The last replayed event.
+    package var to: Int64
+
+    /// A range with every field given.
+    package init(session: String? = nil, from: Int64, to: Int64) {
+        self.session = session
+        self.from = from
+        self.to = to
     }
 }
 

@@ -3,7 +3,8 @@
 /// schema-1 file as it reads a schema-2 one. Its stretches of unknown state are ``UnknownStateRanges``'s; the facts
 /// below come from the texts the daemon of schema 1 wrote:
 /// - a branch row's detail begins `recomputes event N`;
-/// - a `skip` row (label `skip` or `unskip`) has the detail `event N …`;
+/// - a `skip` row (label `skip` or `unskip`) has the detail `event N …` (`… recomputed on branch B`);
+/// - a branch's first row (a `recomputed` note) has the detail `branch B: the main line from the state after event K…`;
 /// - a `dropped` row labelled `lost` has the action `{"from", "to", "actionsLost"}`;
 /// - an action was dispatched before its connection when its time is earlier than the connection's start
 ///   (``SchemaOneConnections``).
@@ -18,7 +19,13 @@ package enum SchemaOneMeaning {
         if event.kind == .skip, event.label == "skip" || event.label == "unskip", let detail = event.detail,
            detail.hasPrefix("event "),
            let target = Int64(detail.dropFirst("event ".count).prefix(while: \.isNumber)) {
-            event.meaning.skip = SkipMark(event: target, skipped: event.label == "skip")
+            let branch = detail.range(of: "recomputed on branch ")
+                .flatMap { Int64(detail[$0.upperBound...].prefix(while: \.isNumber)) }
+            event.meaning.skip = SkipMark(event: target, skipped: event.label == "skip", branch: branch)
+        }
+        if event.branch != 0, event.kind == .note, event.label == "recomputed", let detail = event.detail,
+           let range = detail.range(of: "from the state after event ") {
+            event.meaning.branchFrom = Int64(detail[range.upperBound...].prefix(while: \.isNumber))
         }
         if event.kind == .dropped, event.label == "lost", let range = event.action?.objectValue,
            let from = range["from"]?.int64Value, let to = range["to"]?.int64Value {

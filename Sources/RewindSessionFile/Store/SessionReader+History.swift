@@ -113,20 +113,17 @@ extension SessionReader {
         return plan
     }
 
-    /// The first event of branch N > 0 and the main-line event its state was recomputed from (the `recomputed`
-    /// note's detail: "branch N: the main line from the state after event K, …"; 0 when the detail says none).
+    /// The first event of branch N > 0 and the main-line event its state was recomputed from (its row's
+    /// ``RowMeaning/branchFrom``; 0 when the row does not say).
     private func firstEvent(ofBranch branch: Int64) throws(SessionStoreError) -> (index: Int64, branchPoint: Int64)? {
         let statement = try file.database.prepare(
-            "SELECT idx, detail FROM events WHERE branch = ?1 AND branch <> 0 ORDER BY idx LIMIT 1")
+            "SELECT idx FROM events WHERE branch = ?1 AND branch <> 0 ORDER BY idx LIMIT 1")
         statement.bind(branch, at: 1)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         let index = statement.int64(at: 0)
-        var point: Int64 = 0
-        if let detail = statement.string(at: 1), let range = detail.range(of: "from the state after event ") {
-            point = Int64(detail[range.upperBound...].prefix(while: \.isNumber)) ?? 0
-        }
-        return (index, min(point, index - 1))
+        let point = try file.events(index...index, branch: nil).first?.meaning.branchFrom ?? 0
+        return (index, max(0, min(point, index - 1)))
     }
 
     /// The events in `range` of `branch` whose indexed touches affect `pointer` (see `PatchTouches.affect`).
