@@ -186,7 +186,11 @@ struct ExportImportTests {
         #expect(events.map(\.label) == ["counter/increment", "counter/add"])
         #expect(events.map(\.time) == [1_700_000_000.5, 1_700_000_001])
         #expect(events[1].action == ["type": "counter/add", "amount": 5])
-        #expect(events[1].detail == "skipped in Redux DevTools")
+        // Skipped as a skip in Rewind is: a `skip` row after it says so, and the timeline and exports read it.
+        let skipRow = try #require(try reader.events(3...3).first)
+        #expect(skipRow.kind == .skip)
+        #expect(skipRow.meaning.skip == SkipMark(event: 2, skipped: true))
+        #expect(try reader.skippedEventIndices() == [2])
         #expect(try reader.initialState() == ["count": 0])
         #expect(try reader.state(at: 1) == ["count": 1])
         #expect(try reader.state(at: 2) == ["count": 6])

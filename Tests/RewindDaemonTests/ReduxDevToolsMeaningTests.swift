@@ -123,6 +123,114 @@ struct ReduxDevToolsMeaningTests {
         }
     }
 
+    /// The app's actions of a Redux DevTools document, in staged order: their ids, types, timestamps, states and
+    /// reducer errors, and which of them are skipped (Rewind's own `@@rewind/…` rows left out).
+    static func appActions(_ document: JSONValue) -> [(id: Int64, type: String, timestamp: Int64?, state: JSONValue?,
+                                                        error: String?, skipped: Bool)] {
+        let staged = (document["stagedActionIds"]?.arrayValue ?? []).compactMap(\.int64Value)
+        let skipped = Set((document["skippedActionIds"]?.arrayValue ?? []).compactMap(\.int64Value))
+        let computed = document["computedStates"]?.arrayValue ?? []
+        return staged.enumerated().dropFirst().compactMap { position, id in
+            let lifted = document["actionsById"]?[String(id)]
+            guard let type = lifted?["action"]?["type"]?.stringValue, !type.hasPrefix("@@rewind/") else { return nil }
+            let entry = position < computed.count ? computed[position] : .null
+            let error = entry["error"]?.stringValue
+            return (id, type, lifted?["timestamp"]?.int64Value, entry["state"],
+                    error?.hasPrefix(ReduxDevToolsFormat.unknownStatePrefix) == true ? nil : error, skipped.contains(id))
+        }
+    }
+
+    @Test("Redux DevTools → Rewind → Redux DevTools keeps the actions, states, times, skips and reducer errors (issue 29)")
+    func foreignRoundTripKeepsSkipsAndErrors() throws {
+        let directory = TemporaryDirectory()
+        let store = try SessionStore.forTests(directory)
+        let file = directory.url.appendingPathComponent("devtools.json")
+        try """
+        {"actionsById": {
+           "0": {"type": "PERFORM_ACTION", "action": {"type": "@@INIT"}, "timestamp": 1700000000000},
+           "1": {"type": "PERFORM_ACTION", "action": {"type": "inc"}, "timestamp": 1700000000500},
+           "2": {"type": "PERFORM_ACTION", "action": {"type": "add", "n": 5}, "timestamp": 1700000001000},
+           "3": {"type": "PERFORM_ACTION", "action": {"type": "explode"}, "timestamp": 1700000001500},
+           "4": {"type": "PERFORM_ACTION", "action": {"type": "inc"}, "timestamp": 1700000002000}},
+         "computedStates": [{"state": {"count": 0}}, {"state": {"count": 1}}, {"state": {"count": 1}},
+                            {"state": {"count": 1}, "error": "Error: boom"}, {"state": {"count": 2}}],
+         "skippedActionIds": [2], "stagedActionIds": [0, 1, 2, 3, 4], "currentStateIndex": 4, "nextActionId": 5}
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let original = try JSONValue(parsing: Array(try Data(contentsOf: file)))
+        let imported = try store.openSession(try SessionImporter(store: store).importSession(from: file).id)
+        // In Rewind: action 2 skipped (a skip row says so), action 3's reducer error a fact of its row.
+        let actions = try imported.events(1...imported.eventCount).filter { $0.kind == .action }
+        #expect(try imported.skippedEventIndices() == [actions[1].index])
+        #expect(actions.map(\.meaning.reducerError) == [nil, nil, "Error: boom", nil])
+
+        let exported = try Self.exported(imported, in: directory)
+        let before = Self.appActions(original), after = Self.appActions(exported)
+        #expect(after.map(\.type) == before.map(\.type))
+        #expect(after.map(\.timestamp) == before.map(\.timestamp))
+        #expect(after.map(\.state) == before.map(\.state))
+        #expect(after.map(\.error) == before.map(\.error))
+        #expect(after.map(\.skipped) == before.map(\.skipped))
+    }
+
+    @Test("Rewind → Redux DevTools → Rewind keeps what every main-line row means: skips, unknown states, before connect, state reasons (issue 29)")
+    func rewindRoundTripKeepsMeaning() throws {
+        let directory = TemporaryDirectory()
+        let store = try SessionStore.forTests(directory)
+        let recording = try store.createSession(
+            appName: "counter", instance: "pid-1", protocolVersion: 2, stateType: "Counter", initialState: ["count": 0],
+            startedAt: Date(timeIntervalSince1970: 1_800_000_000))
+        func set(_ value: Int64) -> JSONPatch { JSONPatch([.replace(path: JSONPointer(tokens: ["count"]), value: .int(value))]) }
+        recording.append(NewEvent(appSeq: 1, time: 1_800_000_001, label: "inc", action: ["type": "inc"], patch: set(1),
+                                  meaning: RowMeaning(beforeConnect: true)), stateAfter: ["count": 1])   // 1
+        recording.append(NewEvent(appSeq: 2, time: 1_800_000_002, label: "inc", action: ["type": "inc"], patch: set(2)),
+                         stateAfter: ["count": 2])                                                         // 2
+        // A skip of event 2 and its branch (rows an export leaves out: the events after them are renumbered).
+        recording.append(NewEvent(time: 1_800_000_003, kind: .skip, label: "skip", detail: "event 2 (inc) skipped",
+                                  meaning: RowMeaning(skip: SkipMark(event: 2, skipped: true, branch: 1))),
+                         stateAfter: ["count": 2])                                                         // 3
+        recording.append(NewEvent(time: 1_800_000_003, kind: .note, label: "recomputed", branch: 1,
+                                  meaning: RowMeaning(branchFrom: 1)), stateAfter: ["count": 1])           // 4
+        recording.append(NewEvent(time: 1_800_000_003, label: "inc", branch: 1, meaning: RowMeaning(recomputes: 2)),
+                         stateAfter: ["count": 1])                                                         // 5
+        let dropped = RowMeaning(unknownState: UnknownStateMark(reason: .dropped, cause: 6))
+        recording.append(NewEvent(time: 1_800_000_004, kind: .dropped, label: "dropped", action: ["from": 3, "to": 3],
+                                  detail: "the app's outbox was full"), stateAfter: ["count": 2])          // 6
+        recording.append(NewEvent(appSeq: 3, time: 1_800_000_005, label: "inc", action: ["type": "inc"],
+                                  meaning: dropped), stateAfter: ["count": 2])                             // 7
+        recording.append(NewEvent(appSeq: 3, time: 1_800_000_006, kind: .snapshot, label: "coalesced",
+                                  meaning: RowMeaning(stateReason: "coalesced")), stateAfter: ["count": 3],
+                         forceKeyframe: true)                                                              // 8
+        recording.append(NewEvent(time: 1_800_000_007, kind: .jump, label: "jump to #1",
+                                  meaning: RowMeaning(jumpTarget: 1, stateReason: "jump")), stateAfter: ["count": 1],
+                         forceKeyframe: true)                                                              // 9
+        recording.finish(endState: .clean, endedAt: Date(timeIntervalSince1970: 1_800_000_008))
+        let original = try store.openSession(recording.id)
+
+        let document = try Self.exported(original, in: directory)
+        let file = directory.url.appendingPathComponent("again.json")
+        try Data(document.serializedBytes()).write(to: file)
+        let imported = try store.openSession(try SessionImporter(store: store).importSession(from: file).id)
+        let mainLine = try original.events(1...original.eventCount)
+        let again = try imported.events(1...imported.eventCount)
+        #expect(again.map(\.kind) == mainLine.map(\.kind))
+        #expect(again.map(\.time) == mainLine.map(\.time))
+        // The same facts, the events they name renumbered (the branch's rows 4–5 are not in the export).
+        let renumbered = Dictionary(uniqueKeysWithValues: zip(mainLine.map(\.index), again.map(\.index)))
+        for (before, after) in zip(mainLine, again) {
+            var expected = before.meaning
+            if let cause = expected.unknownState?.cause { expected.unknownState?.cause = renumbered[cause] ?? -1 }
+            if let skip = expected.skip { expected.skip = SkipMark(event: renumbered[skip.event] ?? -1, skipped: skip.skipped) }
+            if let target = expected.jumpTarget { expected.jumpTarget = renumbered[target] ?? -1 }
+            #expect(after.meaning == expected, "event \(before.index) → \(after.index)")
+        }
+        #expect(try imported.skippedEventIndices() == [renumbered[2] ?? -1])
+        #expect(try imported.unknownStates().map(\.first) == [renumbered[7] ?? -1])
+        // And back to Redux DevTools: the same actions skipped, the same states marked unknown.
+        let twice = try Self.exported(imported, in: directory)
+        #expect(twice["skippedActionIds"] == document["skippedActionIds"])
+        #expect(twice["computedStates"] == document["computedStates"])
+    }
+
     @Test("a lifted state Redux DevTools saved from Rewind's export reads Rewind's marks as unknown states")
     func liftedStateWithoutRewindMembers() throws {
         let directory = TemporaryDirectory()

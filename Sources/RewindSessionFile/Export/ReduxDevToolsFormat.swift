@@ -23,6 +23,12 @@ package enum ReduxDevToolsFormat {
         if let micros = event.reducerMicros { details.append(("reducerMicros", .double(micros))) }
         if let detail = event.detail { details.append(("detail", .string(detail))) }
         if event.patch == nil { details.append(("noPatch", true)) }
+        // What the row means, as a session file states it (the document's `rewind.rowsStateMeaning`).
+        if let mark = event.meaning.unknownState {
+            details.append(("unknown", .string(mark.reason.rawValue)))
+            details.append(("unknownCause", .int(mark.cause)))
+        }
+        if let facts = event.meaning.storedFacts { details.append(("meaning", facts)) }
         let action: JSONValue
         if let original = event.action, original["type"]?.stringValue != nil {
             action = original
@@ -64,6 +70,12 @@ package enum ReduxDevToolsFormat {
         return ",\"error\":" + JSONValue.string(message).serialized()
     }
 
+    /// The `,"error":"…"` member of the `computedStates` entry of an action whose reducer threw (imported from Redux
+    /// DevTools; ``RowMeaning/reducerError``).
+    package static func reducerError(_ message: String) -> String {
+        ",\"error\":" + JSONValue.string(message).serialized()
+    }
+
     /// The wrapper of the `@@INIT` action at id 0.
     package static func initAction(at time: Double) -> JSONValue {
         .object(JSONObject([
@@ -98,6 +110,11 @@ package enum ReduxDevToolsFormat {
         var replacedSurrogates = 0
         /// Objects in the file that carry a jsan or Immutable marker (``ReduxSerializationMarkers``).
         var serializationMarkers = 0
+        /// The document is Rewind's own export whose rows state what they mean (`rewind.rowsStateMeaning`): each
+        /// step's ``Step/meaning`` is the row's, in the original session's numbering (``Step/originalIndex``).
+        var statesMeaning = false
+        /// The document is Rewind's own export (it has the top-level `rewind` member).
+        var fromRewind = false
     }
 
     /// One staged action after `@@INIT`.
@@ -114,6 +131,12 @@ package enum ReduxDevToolsFormat {
         /// Its place in the file: its `computedStates` position (1 for the first action), or its position from 1 in
         /// an export of actions only.
         var entry: Int
+        /// Rewind's index of the row in the session it was exported from (`rewind.index`), when the file says.
+        var originalIndex: Int64?
+        /// The error its reducer threw, as Redux DevTools recorded it (`computedStates[i].error`).
+        var reducerError: String?
+        /// Redux DevTools skipped it (`skippedActionIds`) in a file that is not Rewind's own export.
+        var skippedInFile = false
     }
 
     /// True when `action` stands for one of Rewind's own rows (its type starts with ``rowTypePrefix``).
@@ -165,7 +188,8 @@ package enum ReduxDevToolsFormat {
             if isRewindRow(action) { continue }
             let event = NewEvent(appSeq: Int64(steps.count + 1), time: 0, kind: .action,
                                  label: action["type"]?.stringValue, action: action, patch: nil, branch: 0)
-            steps.append(Step(event: event, state: nil, noPatch: true, untimed: true, entry: position + 1))
+            steps.append(Step(event: event, state: nil, noPatch: true, untimed: true, entry: position + 1,
+                              originalIndex: nil, reducerError: nil))
         }
         return Document(session: nil, initialState: initialState, startedAt: nil, steps: steps, actionsOnly: true,
                         replacedSurrogates: replaced,
@@ -216,6 +240,7 @@ package enum ReduxDevToolsFormat {
         }
         /// True when the document is Rewind's own export (its `rewind` members hold the rows' meaning).
         let fromRewind = root["rewind"] != nil
+        let statesMeaning = fromRewind && root["rewind"]?["rowsStateMeaning"]?.boolValue == true
         /// The entry's state (nil when it has none: JavaScript's `JSON.stringify` leaves out an `undefined` state;
         /// the importer records it as unknown) and reducer error.
         func entry(at position: Int) throws(ImportProblem) -> (state: JSONValue?, error: String?) {
@@ -277,8 +302,26 @@ package enum ReduxDevToolsFormat {
             if startedAt == nil { startedAt = time }
             let (state, reducerError) = try entry(at: position)
             var detail = try details.optionalString("detail", in: detailsPlace)
-            if detail == nil, details.isEmpty, skipped.contains(id) { detail = "skipped in Redux DevTools" }
-            if let reducerError { detail = (detail.map { "\($0); " } ?? "") + "reducer error: \(reducerError)" }
+            if let reducerError, !statesMeaning {
+                detail = (detail.map { "\($0); " } ?? "") + "reducer error: \(reducerError)"
+            }
+            var meaning = RowMeaning()
+            if statesMeaning {
+                if let reason = try details.optionalString("unknown", in: detailsPlace) {
+                    guard let why = UnknownStateReason(rawValue: reason),
+                          let cause = try details.optionalInteger("unknownCause", in: detailsPlace) else {
+                        throw ImportProblem("\(detailsPlace): \"unknown\" needs a known reason and an \"unknownCause\"")
+                    }
+                    meaning.unknownState = UnknownStateMark(reason: why, cause: cause)
+                }
+                if let facts = details["meaning"] {
+                    do throws(RowMeaningProblem) {
+                        try meaning.readFacts(facts)
+                    } catch {
+                        throw ImportProblem("\(detailsPlace).meaning: \(error.text)")
+                    }
+                }
+            }
             let event = NewEvent(
                 appSeq: try details.optionalInteger("appSeq", in: detailsPlace),
                 time: time ?? 0,
@@ -288,11 +331,15 @@ package enum ReduxDevToolsFormat {
                 patch: nil,
                 reducerMicros: try details.optionalMicros("reducerMicros", in: detailsPlace),
                 detail: detail,
-                branch: 0)
+                branch: 0,
+                meaning: meaning)
             steps.append(Step(event: event, state: state, noPatch: details["noPatch"]?.boolValue ?? false,
-                              untimed: time == nil, entry: position))
+                              untimed: time == nil, entry: position,
+                              originalIndex: try details.optionalInteger("index", in: detailsPlace),
+                              reducerError: statesMeaning ? nil : reducerError,
+                              skippedInFile: !fromRewind && skipped.contains(id)))
         }
         return Document(session: session, initialState: initialState, startedAt: startedAt, steps: steps,
-                        actionsOnly: false)
+                        actionsOnly: false, statesMeaning: statesMeaning, fromRewind: fromRewind)
     }
 }

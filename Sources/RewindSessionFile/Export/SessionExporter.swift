@@ -131,7 +131,11 @@ package struct SessionExporter: Sendable {
             try output.write(",{\"state\":")
             try output.write(state.serializedBytes())
             // A state Rewind never received: Redux DevTools shows the entry's error beside the last state received.
-            if let stretch { try output.write(ReduxDevToolsFormat.unknownStateError(stretch, initial: false)) }
+            if let stretch {
+                try output.write(ReduxDevToolsFormat.unknownStateError(stretch, initial: false))
+            } else if let error = event.meaning.reducerError {
+                try output.write(ReduxDevToolsFormat.reducerError(error))
+            }
             try output.write("}")
             done += 1
             if done % 4096 == 0 {
@@ -142,6 +146,7 @@ package struct SessionExporter: Sendable {
             ("format", .string(SessionLinesFormat.formatName)),
             ("version", .int(Int64(SessionLinesFormat.version))),
             ("session", SessionLinesFormat.sessionObject(metadata)),
+            ("rowsStateMeaning", true),
         ]))
         try output.write("],\"committedState\":")
         try output.write(initialState.serializedBytes())

@@ -278,6 +278,23 @@ package struct SessionImporter: Sendable {
 
     // MARK: Redux DevTools
 
+    /// `meaning` with the events it names (in the numbering of the session an export came from) renumbered as this
+    /// import wrote them; a branch it names is left out (an export holds the main line only).
+    private static func renumber(_ meaning: RowMeaning, _ renumbered: [Int64: Int64]) -> RowMeaning {
+        var meaning = meaning
+        if let cause = meaning.unknownState?.cause { meaning.unknownState?.cause = renumbered[cause] ?? cause }
+        if let skip = meaning.skip {
+            meaning.skip = SkipMark(event: renumbered[skip.event] ?? skip.event, skipped: skip.skipped)
+        }
+        if let target = meaning.jumpTarget { meaning.jumpTarget = target == 0 ? 0 : renumbered[target] ?? target }
+        if let range = meaning.replayed, range.session == nil {
+            meaning.replayed = ReplayedRange(from: renumbered[range.from] ?? range.from, to: renumbered[range.to] ?? range.to)
+        }
+        meaning.recomputes = nil
+        meaning.branchFrom = nil
+        return meaning
+    }
+
     private func importRedux(
         _ value: JSONValue, replaced: Int, url: URL, progress: ((TransferProgress) -> Void)?
     ) throws(SessionStoreError) -> SessionImportResult {
@@ -303,11 +320,29 @@ package struct SessionImporter: Sendable {
             var previous = document.initialState ?? .null
             var previousTime = startedAt
             var count: Int64 = 0
-            func append(_ event: NewEvent, _ state: JSONValue, keyframe: Bool) throws(SessionStoreError) {
-                guard recording.appendImported(event, stateAfter: state, forceKeyframe: keyframe) != 0 else {
+            /// Rewind's own export: the original session's index of each row written, to the index written here.
+            var renumbered: [Int64: Int64] = [:]
+            /// Another file: the stretch of unknown state open now (the row that opened it, and why).
+            var openStretch: UnknownStateMark?
+            @discardableResult
+            func append(_ event: NewEvent, _ state: JSONValue, keyframe: Bool) throws(SessionStoreError) -> Int64 {
+                var event = event
+                if !document.fromRewind {
+                    // This import states what the rows of another file mean (a session file's rows say it).
+                    event.meaning.unknownState = openStretch
+                }
+                let written = recording.appendImported(event, stateAfter: state, forceKeyframe: keyframe)
+                guard written != 0 else {
                     throw recording.lastError ?? .unwritable(path: recording.fileURL.path, reason: "the recording stopped")
                 }
                 count += 1
+                return written
+            }
+            /// Opens a stretch of unknown state at the row about to be written (`atRow`: its own state is unknown
+            /// too), or after it.
+            func opening(_ reason: UnknownStateReason, atRow: Bool) -> (before: UnknownStateMark?, after: UnknownStateMark) {
+                let mark = UnknownStateMark(reason: reason, cause: count + 1)
+                return (atRow ? mark : nil, mark)
             }
             // Unknown states (docs/SESSION-FORMAT.md, "Unknown states"): as for an app's coalesced range, a `dropped`
             // row announces each stretch, its actions follow without patches, and a `snapshot` row carries the next
@@ -317,52 +352,69 @@ package struct SessionImporter: Sendable {
             progress?(TransferProgress(completed: 0, total: total, unit: .events))
             var unknownOpen = false
             if ReduxUnknownStates.opensAtStart(document) {
+                let initialUnknown = document.initialState == nil
+                let (own, after) = opening(initialUnknown ? .initialUnknown : .dropped, atRow: initialUnknown)
+                openStretch = own
                 try append(NewEvent(time: startedAt, kind: .dropped,
-                                    label: document.initialState == nil ? "initial_unknown" : "dropped",
+                                    label: initialUnknown ? "initial_unknown" : "dropped",
                                     action: ReduxUnknownStates.openingRange(document),
                                     detail: ReduxUnknownStates.openingDetail(document, file: file)),
                            previous, keyframe: false)
+                openStretch = after
                 unknownOpen = true
             }
             for (position, step) in steps.enumerated() {
                 var event = step.event
                 if step.untimed { event.time = previousTime } else { previousTime = event.time }
-                guard let state = step.state else {
-                    if !unknownOpen {
-                        let run = ReduxUnknownStates.run(of: steps, from: position)
-                        try append(NewEvent(time: event.time, kind: .dropped, label: "dropped",
-                                            action: ["from": .int(run.from), "to": .int(run.to)],
-                                            detail: ReduxUnknownStates.stretchDetail(run, file: file)),
-                                   previous, keyframe: false)
-                        unknownOpen = true
-                    }
-                    event.patch = nil
-                    try append(event, previous, keyframe: false)
-                    if count % 4096 == 0 { progress?(TransferProgress(completed: count, total: total, unit: .events)) }
-                    continue
-                }
-                if unknownOpen {
+                if document.statesMeaning { event.meaning = Self.renumber(event.meaning, renumbered) }
+                event.meaning.reducerError = event.meaning.reducerError ?? step.reducerError
+                let written: Int64
+                if let state = step.state, !unknownOpen {
+                    event.patch = step.noPatch ? nil : JSONPatch.diff(from: previous, to: state)
+                    written = try append(event, state, keyframe: step.noPatch && state != previous)
+                    previous = state
+                } else if let state = step.state {
                     // The action's own row stays in the stretch; the state the file holds after it follows.
                     event.patch = nil
-                    try append(event, previous, keyframe: false)
+                    written = try append(event, previous, keyframe: false)
+                    openStretch = nil
                     try append(NewEvent(time: event.time, kind: .snapshot, label: "state",
                                         detail: "computedStates[\(step.entry)] of \(file): the state after action "
                                             + "\(event.appSeq ?? Int64(position + 1)), known again"),
                                state, keyframe: true)
                     unknownOpen = false
                     previous = state
-                    continue
+                } else {
+                    if !unknownOpen {
+                        let run = ReduxUnknownStates.run(of: steps, from: position)
+                        let (_, after) = opening(.dropped, atRow: false)
+                        try append(NewEvent(time: event.time, kind: .dropped, label: "dropped",
+                                            action: ["from": .int(run.from), "to": .int(run.to)],
+                                            detail: ReduxUnknownStates.stretchDetail(run, file: file)),
+                                   previous, keyframe: false)
+                        openStretch = after
+                        unknownOpen = true
+                    }
+                    event.patch = nil
+                    written = try append(event, previous, keyframe: false)
                 }
-                event.patch = step.noPatch ? nil : JSONPatch.diff(from: previous, to: state)
-                try append(event, state, keyframe: step.noPatch && state != previous)
-                previous = state
+                if let original = step.originalIndex { renumbered[original] = written }
+                if step.skippedInFile {
+                    // Redux DevTools skipped it: its states were computed without it, as after a skip in Rewind.
+                    try append(NewEvent(time: event.time, kind: .skip, label: "skip",
+                                        detail: "event \(written) skipped in Redux DevTools",
+                                        meaning: RowMeaning(skip: SkipMark(event: written, skipped: true))),
+                               previous, keyframe: false)
+                }
                 if count % 4096 == 0 { progress?(TransferProgress(completed: count, total: total, unit: .events)) }
             }
             try finish(recording, in: staging, as: session?.endState,
                        endedAt: session?.endedAt ?? Date(timeIntervalSince1970: previousTime))
-            // Redux DevTools files do not say what a row means: the migration reader works it out from the rows
-            // written above (its rules are the ones those rows were written by).
-            try SchemaOneMeaning.derive(inFileAt: recording.fileURL.path)
+            // The rows of another file, and of Rewind's own newer exports, state what they mean (above); an export of
+            // an older Rewind does not: the migration reader works it out from its rows' texts.
+            if document.fromRewind && !document.statesMeaning {
+                try SchemaOneMeaning.derive(inFileAt: recording.fileURL.path)
+            }
             try staging.publish(recording.id)
             progress?(TransferProgress(completed: total, total: total, unit: .events))
             let warnings = [

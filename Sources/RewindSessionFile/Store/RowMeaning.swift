@@ -30,11 +30,15 @@ package struct RowMeaning: Sendable, Hashable {
     /// For a `snapshot`, `jump` or `replay` row: why the app sent the whole state (`snapshot.reason`: `coalesced`,
     /// `resync`, `encoding`, `jump`, `replay`, …).
     package var stateReason: String?
+    /// For an action imported from Redux DevTools whose reducer threw (`computedStates[i].error`): the error's
+    /// message; the state after the action is the state before it, as Redux DevTools keeps it.
+    package var reducerError: String?
 
     /// A meaning with every field given; the default is a row whose state is known and that says nothing more.
     package init(unknownState: UnknownStateMark? = nil, recomputes: Int64? = nil, skip: SkipMark? = nil,
                 branchFrom: Int64? = nil, replayed: ReplayedRange? = nil, lost: LostActions? = nil,
-                beforeConnect: Bool = false, jumpTarget: Int64? = nil, stateReason: String? = nil) {
+                beforeConnect: Bool = false, jumpTarget: Int64? = nil, stateReason: String? = nil,
+                reducerError: String? = nil) {
         self.unknownState = unknownState
         self.recomputes = recomputes
         self.skip = skip
@@ -44,13 +48,14 @@ package struct RowMeaning: Sendable, Hashable {
         self.beforeConnect = beforeConnect
         self.jumpTarget = jumpTarget
         self.stateReason = stateReason
+        self.reducerError = reducerError
     }
 
     /// True when the state after the row is known.
     package var stateKnown: Bool { unknownState == nil }
 
     /// The `meaning` column's JSON object (`recomputes`, `skip`, `branchFrom`, `replayed`, `lost`, `beforeConnect`,
-    /// `jumpTarget`, `stateReason`), nil when it says none.
+    /// `jumpTarget`, `stateReason`, `reducerError`), nil when it says none.
     package var storedFacts: JSONValue? {
         var pairs: [(String, JSONValue)] = []
         if let recomputes { pairs.append(("recomputes", .int(recomputes))) }
@@ -72,6 +77,7 @@ package struct RowMeaning: Sendable, Hashable {
         if beforeConnect { pairs.append(("beforeConnect", .bool(true))) }
         if let jumpTarget { pairs.append(("jumpTarget", .int(jumpTarget))) }
         if let stateReason { pairs.append(("stateReason", .string(stateReason))) }
+        if let reducerError { pairs.append(("reducerError", .string(reducerError))) }
         return pairs.isEmpty ? nil : .object(JSONObject(pairs))
     }
 
@@ -126,6 +132,10 @@ package struct RowMeaning: Sendable, Hashable {
         if let reason = object["stateReason"] {
             guard let text = reason.stringValue else { throw RowMeaningProblem("\"stateReason\" is not a string") }
             stateReason = text
+        }
+        if let error = object["reducerError"] {
+            guard let text = error.stringValue else { throw RowMeaningProblem("\"reducerError\" is not a string") }
+            reducerError = text
         }
     }
 }
