@@ -7,7 +7,9 @@
 //
 // For each Apple platform it walks RewindInspector's target dependencies, following only those whose condition
 // admits that platform, and fails if it reaches `RewindWebSocket` or `CLibWebSockets`; it also fails if the
-// `REWIND_LIBWEBSOCKETS` define (which compiles LibWebSocketsTransport) is set for an Apple platform.
+// `REWIND_LIBWEBSOCKETS` define (which compiles LibWebSocketsTransport) is set for an Apple platform. It also
+// fails when the products are not the ones users link and run (Rewind, RewindTesting, RewindInspector, RewindWire,
+// rewind).
 import Foundation
 
 let applePlatforms = ["macos", "maccatalyst", "ios", "tvos", "watchos", "visionos"]
@@ -95,3 +97,13 @@ for (module, forbidden) in boundaries.sorted(by: { $0.key < $1.key }) {
     }
     print("check-dependencies: \(module) reaches none of \(forbidden.sorted().joined(separator: ", "))")
 }
+
+/// The products are what users link and run (issue 29): the store, its test store, the inspector, the wire types an
+/// outside client may need, and the `rewind` executable; nothing else is promised as API.
+let expectedProducts: Set<String> = ["Rewind", "RewindTesting", "RewindInspector", "RewindWire", "rewind"]
+let products = Set((package["products"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
+guard products == expectedProducts else {
+    fail("the products are \(products.sorted().joined(separator: ", ")), not "
+        + expectedProducts.sorted().joined(separator: ", "))
+}
+print("check-dependencies: the products are \(expectedProducts.sorted().joined(separator: ", "))")
