@@ -197,6 +197,69 @@ struct TimelineTruthTmuxTests {
         #expect(open.waitForExit(), "rewind open quit")
     }
 
+    @Test("an action whose patch does not apply: live and in rewind open its row and tabs say unknown and why, Enter refuses, and rewind state agrees (issue 29)")
+    func patchThatDoesNotApply() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-truth-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let port = FreePort.next()
+        let tmux = try Tmux(command: "\(Executables.path("rewind")) --port \(port) --data \(data.path)", width: 160,
+                            height: 40)
+        defer { tmux.kill() }
+        #expect(tmux.waitForScreen { $0.contains("ws://127.0.0.1:\(port)") } != nil, "the header shows the address")
+
+        // The issue's app: actions 1 and 2, action 3 whose patch does not apply, the resync's snapshot, action 4.
+        let app = try CounterPeer(port: port)
+        let now = Date().timeIntervalSince1970
+        func action(_ seq: Int, patch: String) -> String {
+            #"{"type":"action","seq":\#(seq),"time":\#(now + Double(seq) / 100),"action":{"type":"add","payload":{"add":1}},"patch":\#(patch)}"#
+        }
+        try app.send(action(1, patch: #"[{"op":"replace","path":"/count","value":1}]"#))
+        try app.send(action(2, patch: #"[{"op":"replace","path":"/count","value":2}]"#))
+        try app.send(action(3, patch: #"[{"op":"remove","path":"/missing"}]"#))
+        try app.send(#"{"type":"snapshot","seq":3,"state":{"count":3},"reason":"resync"}"#)
+        try app.send(action(4, patch: #"[{"op":"replace","path":"/count","value":4}]"#))
+        // 1–2 actions, 3 the action whose patch failed, 4 its error row, 5 the resync's snapshot, 6 action 4.
+        let recorded = try #require(tmux.waitForScreen { $0.contains("6 events") }, "\(tmux.screen)")
+        for index in [3, 4] {
+            #expect(Self.row(index, in: recorded)?.contains("state unknown") == true, "\(recorded)")
+        }
+        for index in [2, 5, 6] {
+            #expect(Self.row(index, in: recorded)?.contains("state unknown") == false, "\(recorded)")
+        }
+        Self.select(3, in: tmux)
+        tmux.send("3")
+        let stateTab = try #require(tmux.waitForScreen { $0.contains("state unknown: not recorded") }, "\(tmux.screen)")
+        #expect(stateTab.contains("A patch did not apply"), "\(stateTab)")
+        #expect(!stateTab.contains("count: 2"), "not the state before, as if it were known: \(stateTab)")
+        #expect(!stateTab.contains("dropped range"), "\(stateTab)")
+        tmux.send("Enter")
+        #expect(tmux.waitForScreen {
+            $0.contains("not jumping: the state after event 3 is unknown (not recorded: after a patch that did not")
+        } != nil, "\(tmux.screen)")
+        tmux.send("q")
+        #expect(tmux.waitForScreen { $0.contains("Quit rewind?") } != nil)
+        tmux.send("y")
+        #expect(tmux.waitForExit(), "rewind quit")
+
+        // rewind state says the same of event 3, and knows event 5.
+        let state = RewindRun.inProcess(["state", app.session, "3", "--data", data.path])
+        #expect(state.status != 0)
+        #expect(state.stderrText.contains("the state after event 3 was not recorded"), "\(state.stderrText)")
+        #expect(state.stderrText.contains("does not apply"), "\(state.stderrText)")
+        let known = RewindRun.inProcess(["state", app.session, "5", "--data", data.path])
+        #expect(known.status == 0 && known.stdout.joined().contains("3"), "\(known.stdout) \(known.stderr)")
+
+        // The saved session reads the same.
+        let open = try Tmux(command: "\(Executables.path("rewind")) open \(app.session) --data \(data.path)",
+                            width: 160, height: 40)
+        defer { open.kill() }
+        let saved = try #require(open.waitForScreen { $0.contains("6 events") }, "\(open.screen)")
+        #expect(Self.row(3, in: saved)?.contains("state unknown") == true, "\(saved)")
+        #expect(Self.row(5, in: saved)?.contains("state unknown") == false, "\(saved)")
+        open.send("q")
+        #expect(open.waitForExit(), "rewind open quit")
+    }
+
     @Test("after a daemon restart, the actions the app queued meanwhile follow the reconnect row as 'before connect'")
     func actionsQueuedAcrossARestart() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-truth-\(UUID().uuidString)")
