@@ -216,6 +216,31 @@ extension UnknownStatesTests {
     }
 }
 
+extension UnknownStatesTests {
+    @Test("the actions a session lost are what its lost rows state (meaning.lost), in schema 2; schema 1's rows' actions otherwise")
+    func lostCountsFromTheMeaning() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-lost-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SessionStore(directory: directory)
+        let recording = try store.createSession(appName: "lossy", protocolVersion: 2, initialState: ["n": 0])
+        recording.append(NewEvent(appSeq: 1, time: 1, label: "add", action: ["add": 1]), stateAfter: ["n": 1])
+        // The row's display payload says 2 (an older writer's habit); what it states is 5 actions, 2 through 6.
+        recording.append(NewEvent(time: 2, kind: .dropped, label: "lost", action: ["from": 2, "to": 3, "actionsLost": 2],
+                                  detail: "actions were lost",
+                                  meaning: RowMeaning(unknownState: UnknownStateMark(reason: .lost, cause: 2),
+                                                      lost: LostActions(from: 2, to: 6, count: 5))),
+                         stateAfter: ["n": 1])
+        recording.finish(endState: .clean)
+        let reader = try store.openSession(recording.id)
+        #expect(try reader.actionsLost() == 5)
+        #expect(try reader.lastAccountedAction() == 6)
+        try SchemaOneFixture.downgrade(store.fileURL(for: recording.id).path)
+        let old = try store.openSession(recording.id)
+        #expect(try old.actionsLost() == 2, "schema 1 said it in the action")
+        #expect(try old.lastAccountedAction() == 3)
+    }
+}
+
 /// Makes a file of schema 1 out of one this build wrote: the columns of what a row means dropped, the version set back.
 enum SchemaOneFixture {
     static func downgrade(_ path: String) throws {

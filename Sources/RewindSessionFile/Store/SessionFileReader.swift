@@ -24,11 +24,20 @@ package final class SessionFileReader {
         case meta = "SELECT key, value FROM meta"
         case maxIndex = "SELECT max(idx) FROM events"
         // Through the label index where the file has it (a `lost` row's label is `lost`): a few rows, not every one.
+        // Schema 2 reads what the row states (`meaning.lost`); schema 1 the `action` its daemon wrote.
         case actionsLost = """
+            SELECT COALESCE(SUM(json_extract(meaning, '$.lost.count')), 0) FROM events
+            WHERE coalesce(label, kind) = 'lost' AND kind = 'dropped' AND label = 'lost' AND branch = 0
+            """
+        case actionsLostSchemaOne = """
             SELECT COALESCE(SUM(json_extract(action, '$.actionsLost')), 0) FROM events
             WHERE coalesce(label, kind) = 'lost' AND kind = 'dropped' AND label = 'lost' AND branch = 0
             """
         case lastAccountedAction = """
+            SELECT COALESCE(MAX(CASE WHEN kind = 'dropped' AND label = 'lost' THEN json_extract(meaning, '$.lost.to')
+                                     ELSE app_seq END), 0) FROM events WHERE branch = 0
+            """
+        case lastAccountedActionSchemaOne = """
             SELECT COALESCE(MAX(CASE WHEN kind = 'dropped' AND label = 'lost' THEN json_extract(action, '$.to')
                                      ELSE app_seq END), 0) FROM events WHERE branch = 0
             """
@@ -282,7 +291,7 @@ package final class SessionFileReader {
 
     /// How many of the app's actions the session's `lost` rows count (one scan of the events).
     package func actionsLost() throws(SessionStoreError) -> Int64 {
-        let statement = try prepared(.actionsLost)
+        let statement = try prepared(schemaVersion < 2 ? .actionsLostSchemaOne : .actionsLost)
         defer { statement.reset() }
         guard try statement.step() else { return 0 }
         return statement.optionalInt64(at: 0) ?? 0
@@ -290,7 +299,7 @@ package final class SessionFileReader {
 
     /// The greatest app action number the main line records or counts as lost.
     package func lastAccountedAction() throws(SessionStoreError) -> Int64 {
-        let statement = try prepared(.lastAccountedAction)
+        let statement = try prepared(schemaVersion < 2 ? .lastAccountedActionSchemaOne : .lastAccountedAction)
         defer { statement.reset() }
         guard try statement.step() else { return 0 }
         return statement.optionalInt64(at: 0) ?? 0
