@@ -106,6 +106,33 @@ struct BoundedReadersTests {
         }
     }
 
+    @Test("a row whose state is said to be made unknown by a row that does not come before it is refused as damaged, naming the event",
+          arguments: [Int64.min, -1, 0, 4, Int64.max])
+    func unknownCauseOutOfRange(cause: Int64) throws {
+        let directory = TemporaryDirectory()
+        let store = try SessionStore.forTests(directory)
+        let id = try Self.recordWithBranch(in: store)
+        try Self.damage(id, in: store, "UPDATE events SET unknown = 'dropped', unknown_cause = \(cause) WHERE idx = 3")
+        let reader = try store.openSession(id)
+        for read in [{ _ = try reader.unknownStates() }, { _ = try reader.events(3...3) }] as [() throws -> Void] {
+            do {
+                try read()
+                Issue.record("read as if whole")
+            } catch {
+                guard case .corrupt(let path, let detail)? = error as? SessionStoreError else {
+                    Issue.record("unexpected error \(error)")
+                    continue
+                }
+                #expect(path == store.fileURL(for: id).path)
+                #expect(detail.contains("event 3 says its state was made unknown by event \(cause)"), "\(detail)")
+            }
+        }
+        let state = RewindRun.inProcess(["state", id.rawValue, "3", "--data", directory.url.path])
+        #expect(state.status != 0)
+        #expect(state.stderrText.contains("event 3 says its state was made unknown by event \(cause)"),
+                "\(state.stderrText)")
+    }
+
     @Test("history of a branch whose numbers are in range still follows its lineage")
     func historyOfAGoodBranch() throws {
         let directory = TemporaryDirectory()

@@ -442,7 +442,9 @@ package final class SessionFileReader {
                 throw .corrupt(path: path, detail: "event \(index) says its state is unknown for an unknown reason "
                     + "\"\(reasonText)\"")
             }
-            meaning.unknownState = UnknownStateMark(reason: reason, cause: statement.optionalInt64(at: 11) ?? index)
+            let cause = statement.optionalInt64(at: 11) ?? index
+            try checkCause(cause, of: index)
+            meaning.unknownState = UnknownStateMark(reason: reason, cause: cause)
         }
         if let facts = try json(statement, column: 12, what: "the meaning of event \(index)") {
             do throws(RowMeaningProblem) {
@@ -481,10 +483,21 @@ package final class SessionFileReader {
                 throw .corrupt(path: path, detail: "event \(first) says its state is unknown for an unknown reason "
                     + "\"\(statement.string(at: 4) ?? "")\"")
             }
-            runs.append(UnknownRun(branch: statement.int64(at: 0), cause: statement.optionalInt64(at: 1) ?? first,
-                                   first: first, last: statement.int64(at: 3), reason: reason))
+            let cause = statement.optionalInt64(at: 1) ?? first
+            try checkCause(cause, of: first)
+            runs.append(UnknownRun(branch: statement.int64(at: 0), cause: cause, first: first,
+                                   last: statement.int64(at: 3), reason: reason))
         }
         return runs
+    }
+
+    /// Throws `corrupt` unless `cause`, the row said to have made row `index`'s state unknown, is a row at or before
+    /// it (a damaged file may say anything).
+    private func checkCause(_ cause: Int64, of index: Int64) throws(SessionStoreError) {
+        guard cause >= 1, cause <= index else {
+            throw .corrupt(path: path, detail: "event \(index) says its state was made unknown by event \(cause), "
+                + "which is not a row at or before it")
+        }
     }
 
     /// The first row of `branch` in (`start`, `end`], if any.
