@@ -106,8 +106,8 @@ struct BoundedReadersTests {
         }
     }
 
-    @Test("a row whose state is said to be made unknown by a row that does not come before it is refused as damaged, naming the event",
-          arguments: [Int64.min, -1, 0, 4, Int64.max])
+    @Test("a row whose state is said to be made unknown by an event outside 1…2^62 is refused as damaged, naming the event",
+          arguments: [Int64.min, -1, 0, Int64(1 << 62) + 1, Int64.max] as [Int64])
     func unknownCauseOutOfRange(cause: Int64) throws {
         let directory = TemporaryDirectory()
         let store = try SessionStore.forTests(directory)

@@ -491,12 +491,13 @@ package final class SessionFileReader {
         return runs
     }
 
-    /// Throws `corrupt` unless `cause`, the row said to have made row `index`'s state unknown, is a row at or before
-    /// it (a damaged file may say anything).
+    /// Throws `corrupt` unless `cause`, the row said to have made row `index`'s state unknown, is an event number
+    /// a session file may hold, 1…2^62 (a damaged file may say anything). It may follow the row: an action whose
+    /// patch does not apply is made unknown by the `patch_failed` row recorded after it.
     private func checkCause(_ cause: Int64, of index: Int64) throws(SessionStoreError) {
-        guard cause >= 1, cause <= index else {
+        guard cause >= 1, cause <= SessionSchema.maxEventIndex else {
             throw .corrupt(path: path, detail: "event \(index) says its state was made unknown by event \(cause), "
-                + "which is not a row at or before it")
+                + "outside 1…\(SessionSchema.maxEventIndex)")
         }
     }
 
