@@ -62,14 +62,13 @@ struct HistoryCommandLineTests {
                              stateAfter: ["count": .int(Int64(index))])
         }
         recording.finish(endState: .clean)
-        let history = try ChildProcess(Executables.path("rewind"),
-                                       ["history", recording.id.rawValue, "/count", "--data", directory.path])
-        #expect(history.waitForExit() == 0, "\(history.stderrLines)")
-        let newest = try #require(history.stdoutLines.dropFirst().first)
-        #expect(newest.hasPrefix("1,200") && newest.contains("+6:08.064"), "\(history.stdoutLines.prefix(3))")
-        let sessions = try ChildProcess(Executables.path("rewind"), ["sessions", "--data", directory.path])
-        #expect(sessions.waitForExit() == 0)
-        #expect(sessions.stdoutLines.last?.contains(" 1,200 ") == true, "\(sessions.stdoutLines)")
+        let history = RewindRun.inProcess(["history", recording.id.rawValue, "/count", "--data", directory.path])
+        #expect(history.status == 0, "\(history.stderr)")
+        let newest = try #require(history.stdout.dropFirst().first)
+        #expect(newest.hasPrefix("1,200") && newest.contains("+6:08.064"), "\(history.stdout.prefix(3))")
+        let sessions = RewindRun.inProcess(["sessions", "--data", directory.path])
+        #expect(sessions.status == 0)
+        #expect(sessions.stdout.last?.contains(" 1,200 ") == true, "\(sessions.stdout)")
     }
 
     @Test("history lists the events that changed a value, newest first, as a table or JSON lines, by id prefix")

@@ -55,12 +55,12 @@ struct HostileTerminalTests {
         #expect(!daemon.stderrLines.contains { $0.hasPrefix("rewind: session forged") }, "a forged log line")
         #expect(!daemon.stderrLines.joined().contains("\u{1B}"), "a raw escape in the log")
 
-        let listing = try ChildProcess(Executables.path("rewind"), ["sessions", "--data", data.path])
-        #expect(listing.waitForExit() == 0)
-        let out = listing.stdoutLines.joined(separator: "\n")
+        let listing = RewindRun.inProcess(["sessions", "--data", data.path])
+        #expect(listing.status == 0)
+        let out = listing.stdout.joined(separator: "\n")
         #expect(out.contains(Self.evilShown), "sessions: \(out)")
         #expect(!out.contains("\u{1B}") && !out.contains("\u{07}"), "a raw control character in: \(out)")
-        #expect(!listing.stdoutLines.contains { $0.hasPrefix("rewind: session forged") })
+        #expect(!listing.stdout.contains { $0.hasPrefix("rewind: session forged") })
         #expect(!tail.stdoutLines.joined().contains("\u{1B}"))
     }
 

@@ -105,13 +105,12 @@ struct ReduxDevToolsImportTests {
         #expect(run.err.contains("warning: the file has no preloadedState: the initial state is unknown"), "\(run.err)")
         // `rewind state` of the initial state says so rather than printing the recorded null.
         let data = directory.appendingPathComponent("sessions").path
-        let state = try ChildProcess(Executables.path("rewind"), ["state", reader.id.rawValue, "0", "--data", data])
-        state.closeInput()
-        #expect(state.waitForExit() == 1)
-        #expect(state.stdoutLines.isEmpty)
-        #expect(state.stderrLines.joined().contains("the state after event 0 was not recorded (unknown from the "
-                                                    + "initial state to the end of the recording: "),
-                "\(state.stderrLines)")
+        let state = RewindRun.inProcess(["state", reader.id.rawValue, "0", "--data", data])
+        #expect(state.status == 1)
+        #expect(state.stdout.isEmpty)
+        #expect(state.stderr.joined().contains("the state after event 0 was not recorded (unknown from the "
+                                               + "initial state to the end of the recording: "),
+                "\(state.stderr)")
     }
 
     @Test("a computedStates entry without state reads as unknown, up to the next state the file holds")

@@ -357,6 +357,38 @@ struct TimeTravelTests {
         }
     }
 
+    @Test("recordedActions of large actions answers within its byte bound a page at a time, and the pages hold every action once")
+    func recordedActionsByteBound() throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        // 300 actions of 16 kB each: 4.7 MB of actions, far under the 10,000 actions of a page, over its 1 MiB.
+        let recording = try harness.daemon.store.createSession(appName: "big", protocolVersion: 2, initialState: ["n": 0])
+        let payload = String(repeating: "x", count: 16_000)
+        for index in 1...300 {
+            recording.append(NewEvent(appSeq: Int64(index), time: Double(index), label: "big",
+                                      action: ["big": .string(payload), "n": .int(Int64(index))],
+                                      patch: JSONPatch([.replace(path: JSONPointer(tokens: ["n"]), value: .int(Int64(index)))])),
+                             stateAfter: ["n": .int(Int64(index))])
+        }
+        recording.finish(endState: .clean)
+        let daemon = harness.daemon
+        var from: Int64? = 1
+        var seen: [Int64] = []
+        var pages = 0
+        while let start = from {
+            let page = try daemon.waitForOutcome(timeout: TestTime.seconds(10)) {
+                daemon.recordedActions(session: recording.id, from: start, withState: false, completion: $0)
+            }.get()
+            let bytes = page.actions.reduce(0) { $0 + $1.action.compactSize() }
+            #expect(bytes <= RecordedActions.pageBytes + 17_000, "page \(pages): \(bytes) bytes")
+            seen += page.actions.map(\.index)
+            pages += 1
+            from = page.next
+        }
+        #expect(seen == Array(1...300).map(Int64.init))
+        #expect(pages >= 5, "4.7 MB in pages of about 1 MiB")
+    }
+
     @Test("Ctrl-C stops a paced replay between two actions and says how many were replayed")
     func interruptedReplay() throws {
         let harness = try DaemonHarness()
