@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["RewindTestSupport", "RewindWire", "RewindWebSocket", "RewindDaemon", "RewindSessionFile",
-                           "Rewind", "RewindInspector"]
+                           "Rewind", "RewindInspector", "RewindTUI", "RewindMCP"]
         ),
         // The timeline (`rewind`, `rewind open`) in a real terminal: tmux.
         .testTarget(name: "TimelineTerminalTests",

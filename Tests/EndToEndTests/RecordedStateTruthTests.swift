@@ -1,12 +1,15 @@
 import Foundation
 import RewindDaemon
+import RewindMCP
 import RewindSessionFile
+import RewindTUI
 import RewindTestSupport
 import RewindWire
 import Testing
 
 /// Issue 18's acceptance check: reading states through every path (`SessionReader`, JSON Lines and Redux
-/// DevTools export, `rewind jump`) agrees, for every event, with an independent replay of the session's patches —
+/// DevTools export, `rewind jump`, the timeline, `rewind state`, `rewind mcp`) agrees, for every event, with an
+/// independent replay of the session's patches —
 /// on a session with branches, jumps, dropped ranges and reconnects, recorded by the real daemon from a
 /// hand-driven app peer (an adding counter, `{"count": n}`, whose actions `{"add":{"_0":n}}` it also replays).
 @Suite("Recorded states against an independent replay", .serialized)
@@ -226,15 +229,25 @@ struct RecordedStateTruthTests {
         // The app answered the skip's replay with a `replay` snapshot, which may still be on its way to the daemon
         // (`waitUntilIdle` covers what it has received): wait until it is recorded, so that it is not taken later
         // for a row the jumps below added (a ThreadSanitizer run found it there).
-        let recorded = Date(timeIntervalSinceNow: TestTime.seconds(10))
-        while true {
-            daemon.waitUntilIdle()
-            daemon.sessions.filter { $0.id == id }.forEach { $0.flush() }
-            let reader = try daemon.store.openSession(id)
-            let kinds = try reader.eventsOnAllBranches(1...reader.eventCount).map(\.kind)
-            if kinds.contains(.replay) || Date() >= recorded { break }
-            usleep(10_000)
+        func waitForReplayRows(_ count: Int) throws {
+            let recorded = Date(timeIntervalSinceNow: TestTime.seconds(10))
+            while true {
+                daemon.waitUntilIdle()
+                daemon.sessions.filter { $0.id == id }.forEach { $0.flush() }
+                let reader = try daemon.store.openSession(id)
+                let kinds = try reader.eventsOnAllBranches(1...reader.eventCount).map(\.kind)
+                if kinds.filter({ $0 == .replay }).count >= count || Date() >= recorded { break }
+                usleep(10_000)
+            }
         }
+        try waitForReplayRows(1)
+        // A replay of events 1–3 into the session itself: the app is reset to the initial state and runs add 1,
+        // add 2, add 3 (1, 3, 6); its `replay` row puts 6 in place on the main line.
+        let replayed = Mailbox<Result<CommandResult, DaemonError>>()
+        daemon.replay(session: id, from: 1, to: 3, into: id) { replayed.put($0) }
+        try app.serve { replayed.value != nil }
+        #expect(try #require(replayed.value).get().states == [["count": 1], ["count": 3], ["count": 6]])
+        try waitForReplayRows(2)
 
         let reader = try daemon.store.openSession(id)
         let total = reader.eventCount
@@ -242,6 +255,9 @@ struct RecordedStateTruthTests {
         #expect(Set(events.map(\.branch)) == [0, 1])
         #expect(events.contains { $0.kind == .reconnect } && events.contains { $0.kind == .jump })
         #expect(events.filter { $0.kind == .dropped }.count == 2)
+        // The skip's replays (one per segment it recomputes) and the replay of events 1–3, which says what it replayed.
+        let replays = events.filter { $0.kind == .replay }.map(\.meaning.replayed)
+        #expect(replays.last == ReplayedRange(from: 1, to: 3) && replays.dropLast().allSatisfy { $0 == nil }, "\(replays)")
         let expected = try reconstruct(events, initial: try reader.initialState(), sent: sent)
         let unknownIndices = Set(expected.compactMap { entry -> Int64? in
             if case .none = entry.value { return entry.key }
@@ -264,6 +280,28 @@ struct RecordedStateTruthTests {
                     continue
                 }
                 #expect(stretch.contains(event.index, branch: 0))
+            }
+        }
+
+        // The timeline (its row says whether the state is unknown; its State tab shows the row's own branch's
+        // state), `rewind state` and `rewind mcp`'s get_state.
+        let timeline = SessionTimelineSource(store: daemon.store, daemon: nil)
+        let rows = try timeline.events(session: id.rawValue, range: 1...Int(total))
+        #expect(rows.map(\.index) == events.map { Int($0.index) })
+        for (row, event) in zip(rows, events) {
+            let truth = try #require(expected[event.index])
+            let place = "event \(event.index) (\(event.kind), branch \(event.branch))"
+            #expect(row.stateUnknown == (truth == nil), "the timeline's \(place)")
+            if let truth { #expect(try timeline.state(session: id.rawValue, index: row.index) == truth, "the timeline's \(place)") }
+            let command = RewindRun.inProcess(["state", id.rawValue, "\(event.index)", "--json",
+                                               "--data", harness.dataDirectory.path])
+            if let truth {
+                #expect(command.status == 0 && (try? JSONValue(parsing: Array(command.stdout.joined().utf8))) == truth,
+                        "rewind state of \(place): \(command.stdout) \(command.stderr)")
+                #expect((try? ReadTools.state(after: event.index, in: reader)) == truth, "get_state of \(place)")
+            } else {
+                #expect(command.status == 1 && command.stderrText.contains("was not recorded"), "rewind state of \(place)")
+                #expect((try? ReadTools.state(after: event.index, in: reader)) == nil, "get_state of \(place)")
             }
         }
 
