@@ -220,6 +220,10 @@ struct TimelineTruthTmuxTests {
         try app.send(action(4, patch: #"[{"op":"replace","path":"/count","value":4}]"#))
         // 1–2 actions, 3 the action whose patch failed, 4 its error row, 5 the resync's snapshot, 6 action 4.
         let recorded = try #require(tmux.waitForScreen { $0.contains("6 events") }, "\(tmux.screen)")
+        // Then action 6 without action 5 (a gap the app did not announce): out of order, until the next resync.
+        try app.send(action(6, patch: #"[{"op":"replace","path":"/count","value":6}]"#))
+        try app.send(#"{"type":"snapshot","seq":6,"state":{"count":6},"reason":"resync"}"#)
+        try app.send(action(7, patch: #"[{"op":"replace","path":"/count","value":7}]"#))
         for index in [3, 4] {
             #expect(Self.row(index, in: recorded)?.contains("state unknown") == true, "\(recorded)")
         }
@@ -236,6 +240,20 @@ struct TimelineTruthTmuxTests {
         #expect(tmux.waitForScreen {
             $0.contains("not jumping: the state after event 3 is unknown (not recorded: after a patch that did not")
         } != nil, "\(tmux.screen)")
+        // The stretch a message out of order opened: its rows say unknown, and the tabs say why.
+        let later = try #require(tmux.waitForScreen { $0.contains("out_of_order") && $0.contains("resync") &&
+                                                      Self.index(ofRowContaining: "out_of_order", in: $0) != nil },
+                                 "\(tmux.screen)")
+        // The error row keeps the state before it; the action after the gap is unknown.
+        let errorRow = try #require(Self.index(ofRowContaining: "out_of_order", in: later), "\(later)")
+        let gap = try #require((errorRow + 1...errorRow + 3).first { Self.row($0, in: later)?.contains("? add") == true },
+                               "\(later)")
+        #expect(Self.row(gap, in: later)?.contains("state unknown") == true, "\(later)")
+        Self.select(gap, in: tmux)
+        tmux.send("3")
+        let gapTab = try #require(tmux.waitForScreen { $0.contains("state unknown: not recorded") }, "\(tmux.screen)")
+        #expect(gapTab.contains("came out of order"), "\(gapTab)")
+        #expect(!gapTab.contains("dropped range"), "\(gapTab)")
         tmux.send("q")
         #expect(tmux.waitForScreen { $0.contains("Quit rewind?") } != nil)
         tmux.send("y")
@@ -253,9 +271,12 @@ struct TimelineTruthTmuxTests {
         let open = try Tmux(command: "\(Executables.path("rewind")) open \(app.session) --data \(data.path)",
                             width: 160, height: 40)
         defer { open.kill() }
-        let saved = try #require(open.waitForScreen { $0.contains("6 events") }, "\(open.screen)")
+        let saved = try #require(open.waitForScreen { $0.contains("out_of_order") }, "\(open.screen)")
         #expect(Self.row(3, in: saved)?.contains("state unknown") == true, "\(saved)")
         #expect(Self.row(5, in: saved)?.contains("state unknown") == false, "\(saved)")
+        #expect(Self.row(gap, in: saved)?.contains("state unknown") == true, "\(saved)")
+        let outOfOrder = RewindRun.inProcess(["state", app.session, "\(gap)", "--data", data.path])
+        #expect(outOfOrder.status != 0 && outOfOrder.stderrText.contains("was not recorded"), "\(outOfOrder.stderrText)")
         open.send("q")
         #expect(open.waitForExit(), "rewind open quit")
     }
