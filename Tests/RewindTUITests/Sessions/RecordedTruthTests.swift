@@ -189,21 +189,29 @@ struct RecordedTruthTests {
         #expect(frame.lines[dropped].contains("D dropped"))
     }
 
+    /// A raw app's session, being recorded: actions 1 and 2 of a counter (`inc`, `{"count": n}`), at start + 1 and + 2.
+    private static func rawCounterSession(in directory: URL) throws -> (SessionStore, SessionRecording) {
+        let store = try SessionStore(directory: directory)
+        let recording = try store.createSession(appName: "raw", protocolVersion: 1, initialState: ["count": 0],
+                                                startedAt: Date(timeIntervalSince1970: Fixtures.start))
+        for value in 1...2 {
+            recording.append(NewEvent(appSeq: Int64(value), time: Fixtures.start + Double(value), label: "inc",
+                                      action: ["inc": [:]], patch: set(value)), stateAfter: ["count": .int(Int64(value))])
+        }
+        return (store, recording)
+    }
+
+    /// The patch that sets the counter to `value`.
+    private static func set(_ value: Int) -> JSONPatch {
+        JSONPatch([.replace(path: JSONPointer(tokens: ["count"]), value: .int(Int64(value)))])
+    }
+
     @Test("an action whose patch did not apply is unknown in the timeline, as rewind state says (issue 29's defect)")
     func patchFailedActionIsUnknown() throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SessionStore(directory: directory)
+        let (store, recording) = try Self.rawCounterSession(in: directory)
         let start = Fixtures.start
-        let recording = try store.createSession(appName: "raw", protocolVersion: 1, initialState: ["count": 0],
-                                                startedAt: Date(timeIntervalSince1970: start))
-        func set(_ value: Int) -> JSONPatch {
-            JSONPatch([.replace(path: JSONPointer(tokens: ["count"]), value: .int(Int64(value)))])
-        }
-        for value in 1...2 {
-            recording.append(NewEvent(appSeq: Int64(value), time: start + Double(value), label: "inc",
-                                      action: ["inc": [:]], patch: set(value)), stateAfter: ["count": .int(Int64(value))])
-        }
         // As the daemon records it: action 3 without its patch (it did not apply), then the error row; both say
         // their state is unknown, made so by the error row.
         let patchFailed = RowMeaning(unknownState: UnknownStateMark(reason: .patchFailed, cause: 4))
@@ -214,7 +222,7 @@ struct RecordedTruthTests {
                          stateAfter: ["count": 2])
         recording.append(NewEvent(appSeq: 3, time: start + 4, kind: .snapshot, label: "resync"),
                          stateAfter: ["count": 3], forceKeyframe: true)
-        recording.append(NewEvent(appSeq: 4, time: start + 5, label: "inc", action: ["inc": [:]], patch: set(4)),
+        recording.append(NewEvent(appSeq: 4, time: start + 5, label: "inc", action: ["inc": [:]], patch: Self.set(4)),
                          stateAfter: ["count": 4])
         recording.finish(endState: .clean)
         let id = recording.id
@@ -238,17 +246,8 @@ struct RecordedTruthTests {
     func outOfOrderStretchNamesItsCause() throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SessionStore(directory: directory)
+        let (store, recording) = try Self.rawCounterSession(in: directory)
         let start = Fixtures.start
-        let recording = try store.createSession(appName: "raw", protocolVersion: 1, initialState: ["count": 0],
-                                                startedAt: Date(timeIntervalSince1970: start))
-        func set(_ value: Int) -> JSONPatch {
-            JSONPatch([.replace(path: JSONPointer(tokens: ["count"]), value: .int(Int64(value)))])
-        }
-        for value in 1...2 {
-            recording.append(NewEvent(appSeq: Int64(value), time: start + Double(value), label: "inc",
-                                      action: ["inc": [:]], patch: set(value)), stateAfter: ["count": .int(Int64(value))])
-        }
         // As the daemon records it: the error row, then an action whose state it cannot tell, until the resync.
         let outOfOrder = RowMeaning(unknownState: UnknownStateMark(reason: .outOfOrder, cause: 3))
         recording.append(NewEvent(time: start + 3, kind: .error, label: "out_of_order",
