@@ -226,28 +226,34 @@ struct RecordedStateTruthTests {
         // From 1: add 3 → 4, the range's +10 ×3 → 14 24 34; then 36 put in place → 40; the jump's 3 → 8; the
         // reconnect's 100 → 101, 102 103; the snapshot's 103 → 105.
         #expect(outcome.states.map { $0["count"]?.int64Value } == [4, 14, 24, 34, 40, 8, 101, 102, 103, 105])
-        // The app answered the skip's replay with a `replay` snapshot, which may still be on its way to the daemon
-        // (`waitUntilIdle` covers what it has received): wait until it is recorded, so that it is not taken later
-        // for a row the jumps below added (a ThreadSanitizer run found it there).
-        func waitForReplayRows(_ count: Int) throws {
-            let recorded = Date(timeIntervalSinceNow: TestTime.seconds(10))
+        // The app answered each of the skip's replays (one per segment) with a `replay` snapshot, which may still be on
+        // its way to the daemon (`waitUntilIdle` covers what it has received): wait until the last one, which puts the
+        // skip's final state in place, is recorded, so that none is taken later for a row the jumps below added (a
+        // ThreadSanitizer run found one there; waiting for the first of them was not enough).
+        func waitForRow(_ what: String, _ matches: (RecordedEvent, SessionReader) -> Bool) throws {
+            let deadline = Date(timeIntervalSinceNow: TestTime.seconds(10))
             while true {
                 daemon.waitUntilIdle()
                 daemon.sessions.filter { $0.id == id }.forEach { $0.flush() }
                 let reader = try daemon.store.openSession(id)
-                let kinds = try reader.eventsOnAllBranches(1...reader.eventCount).map(\.kind)
-                if kinds.filter({ $0 == .replay }).count >= count || Date() >= recorded { break }
+                if try reader.eventsOnAllBranches(1...reader.eventCount).contains(where: { matches($0, reader) }) { return }
+                guard Date() < deadline else {
+                    Issue.record("\(what) was not recorded")
+                    return
+                }
                 usleep(10_000)
             }
         }
-        try waitForReplayRows(1)
+        try waitForRow("the skip's last replay snapshot") { event, reader in
+            event.kind == .replay && event.branch == 0 && (try? reader.state(at: event.index)) == outcome.finalState
+        }
         // A replay of events 1–3 into the session itself: the app is reset to the initial state and runs add 1,
         // add 2, add 3 (1, 3, 6); its `replay` row puts 6 in place on the main line.
         let replayed = Mailbox<Result<CommandResult, DaemonError>>()
         daemon.replay(session: id, from: 1, to: 3, into: id) { replayed.put($0) }
         try app.serve { replayed.value != nil }
         #expect(try #require(replayed.value).get().states == [["count": 1], ["count": 3], ["count": 6]])
-        try waitForReplayRows(2)
+        try waitForRow("the replay of events 1–3") { event, _ in event.meaning.replayed == ReplayedRange(from: 1, to: 3) }
 
         let reader = try daemon.store.openSession(id)
         let total = reader.eventCount
