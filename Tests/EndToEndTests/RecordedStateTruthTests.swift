@@ -118,6 +118,88 @@ struct RecordedStateTruthTests {
         }
     }
 
+    /// Every reader's answer for every row of `events` (the session's rows, every branch) against `expected`, the
+    /// independent replay's state after each row (nil inside a stretch of unknown state): the session reader, the
+    /// timeline (its row and State tab), `rewind state`, `rewind mcp`'s get_state, the JSON Lines export and that export
+    /// imported again, and the Redux DevTools export (the main line).
+    static func expectEveryReaderAgrees(with expected: [Int64: JSONValue?], events: [RecordedEvent], reader: SessionReader,
+                                        store: SessionStore, data: URL, session: SessionID) throws {
+        let unknownIndices = Set(expected.compactMap { entry -> Int64? in
+            if case .none = entry.value { return entry.key }
+            return nil
+        })
+        // SessionReader.
+        for event in events {
+            let truth = try #require(expected[event.index])
+            let read = try reader.recordedState(after: event.index)
+            if let truth {
+                #expect(read == .known(truth), "event \(event.index) (\(event.kind), branch \(event.branch))")
+                #expect(try reader.state(at: event.index) == truth, "event \(event.index)")
+            } else {
+                guard case .unknown(let stretch) = read else {
+                    Issue.record("event \(event.index) should be unknown, read \(read)")
+                    continue
+                }
+                #expect(stretch.contains(event.index, branch: 0))
+            }
+        }
+
+        // The timeline (its row says whether the state is unknown; its State tab shows the row's own branch's
+        // state), `rewind state` and `rewind mcp`'s get_state.
+        let timeline = SessionTimelineSource(store: store, daemon: nil)
+        let rows = try timeline.events(session: session.rawValue, range: 1...Int(events.last?.index ?? 0))
+        #expect(rows.map(\.index) == events.map { Int($0.index) })
+        for (row, event) in zip(rows, events) {
+            let truth = try #require(expected[event.index])
+            let place = "event \(event.index) (\(event.kind), branch \(event.branch))"
+            #expect(row.stateUnknown == (truth == nil), "the timeline's \(place)")
+            if let truth { #expect(try timeline.state(session: session.rawValue, index: row.index) == truth, "the timeline's \(place)") }
+            let command = RewindRun.inProcess(["state", session.rawValue, "\(event.index)", "--json",
+                                               "--data", data.path])
+            if let truth {
+                #expect(command.status == 0 && (try? JSONValue(parsing: Array(command.stdout.joined().utf8))) == truth,
+                        "rewind state of \(place): \(command.stdout) \(command.stderr)")
+                #expect((try? ReadTools.state(after: event.index, in: reader)) == truth, "get_state of \(place)")
+            } else {
+                #expect(command.status == 1 && command.stderrText.contains("was not recorded"), "rewind state of \(place)")
+                #expect((try? ReadTools.state(after: event.index, in: reader)) == nil, "get_state of \(place)")
+            }
+        }
+
+        // JSON Lines export.
+        let lines = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-truth-\(UUID()).jsonl")
+        defer { try? FileManager.default.removeItem(at: lines) }
+        try SessionExporter(reader: reader).export(format: .jsonl, to: lines)
+        let exported = try ExportedStates(jsonl: lines)
+        #expect(exported.unknown == unknownIndices)
+        for event in events {
+            guard let truth = try #require(expected[event.index]) else { continue }
+            #expect(exported.states[event.index] == truth, "exported event \(event.index)")
+        }
+
+        // Imported back, the session has the same stretches of unknown state (renumbered like the events).
+        let imported = try SessionImporter(store: store).importSession(from: lines)
+        let importedReader = try store.openSession(imported.id)
+        let importedUnknown = try importedReader.eventsOnAllBranches(1...importedReader.eventCount)
+            .filter { try importedReader.unknownState(after: $0.index) != nil }
+        #expect(importedUnknown.map(\.appSeq) == events.filter { unknownIndices.contains($0.index) }.map(\.appSeq))
+
+        // Redux DevTools export (the main line only): computedStates[n] is the state after its n-th event.
+        let redux = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-truth-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: redux) }
+        try SessionExporter(reader: reader).export(format: .reduxDevTools, to: redux)
+        let document = try JSONValue(parsing: Array(try Data(contentsOf: redux)))
+        for (position, event) in events.filter({ $0.branch == 0 }).enumerated() {
+            let lifted = document["actionsById"]?["\(position + 1)"]
+            if let truth = try #require(expected[event.index]) {
+                #expect(document["computedStates"]?[position + 1]?["state"] == truth, "redux event \(event.index)")
+                #expect(lifted?["rewind"]?["stateUnknown"]?.boolValue != true)
+            } else {
+                #expect(lifted?["rewind"]?["stateUnknown"] == true, "redux event \(event.index)")
+            }
+        }
+    }
+
     /// Why the reconstruction could not go on.
     private struct Mismatch: Error, CustomStringConvertible {
         let description: String
@@ -273,76 +355,8 @@ struct RecordedStateTruthTests {
         #expect(unknownIndices == Set(events.filter { $0.branch == 0 && $0.kind == .action
                                                        && [4, 5, 6, 10, 11].contains($0.appSeq ?? 0) }.map(\.index)))
 
-        // SessionReader.
-        for event in events {
-            let truth = try #require(expected[event.index])
-            let read = try reader.recordedState(after: event.index)
-            if let truth {
-                #expect(read == .known(truth), "event \(event.index) (\(event.kind), branch \(event.branch))")
-                #expect(try reader.state(at: event.index) == truth, "event \(event.index)")
-            } else {
-                guard case .unknown(let stretch) = read else {
-                    Issue.record("event \(event.index) should be unknown, read \(read)")
-                    continue
-                }
-                #expect(stretch.contains(event.index, branch: 0))
-            }
-        }
-
-        // The timeline (its row says whether the state is unknown; its State tab shows the row's own branch's
-        // state), `rewind state` and `rewind mcp`'s get_state.
-        let timeline = SessionTimelineSource(store: daemon.store, daemon: nil)
-        let rows = try timeline.events(session: id.rawValue, range: 1...Int(total))
-        #expect(rows.map(\.index) == events.map { Int($0.index) })
-        for (row, event) in zip(rows, events) {
-            let truth = try #require(expected[event.index])
-            let place = "event \(event.index) (\(event.kind), branch \(event.branch))"
-            #expect(row.stateUnknown == (truth == nil), "the timeline's \(place)")
-            if let truth { #expect(try timeline.state(session: id.rawValue, index: row.index) == truth, "the timeline's \(place)") }
-            let command = RewindRun.inProcess(["state", id.rawValue, "\(event.index)", "--json",
-                                               "--data", harness.dataDirectory.path])
-            if let truth {
-                #expect(command.status == 0 && (try? JSONValue(parsing: Array(command.stdout.joined().utf8))) == truth,
-                        "rewind state of \(place): \(command.stdout) \(command.stderr)")
-                #expect((try? ReadTools.state(after: event.index, in: reader)) == truth, "get_state of \(place)")
-            } else {
-                #expect(command.status == 1 && command.stderrText.contains("was not recorded"), "rewind state of \(place)")
-                #expect((try? ReadTools.state(after: event.index, in: reader)) == nil, "get_state of \(place)")
-            }
-        }
-
-        // JSON Lines export.
-        let lines = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-truth-\(UUID()).jsonl")
-        defer { try? FileManager.default.removeItem(at: lines) }
-        try SessionExporter(reader: reader).export(format: .jsonl, to: lines)
-        let exported = try ExportedStates(jsonl: lines)
-        #expect(exported.unknown == unknownIndices)
-        for event in events {
-            guard let truth = try #require(expected[event.index]) else { continue }
-            #expect(exported.states[event.index] == truth, "exported event \(event.index)")
-        }
-
-        // Imported back, the session has the same stretches of unknown state (renumbered like the events).
-        let imported = try SessionImporter(store: daemon.store).importSession(from: lines)
-        let importedReader = try daemon.store.openSession(imported.id)
-        let importedUnknown = try importedReader.eventsOnAllBranches(1...importedReader.eventCount)
-            .filter { try importedReader.unknownState(after: $0.index) != nil }
-        #expect(importedUnknown.map(\.appSeq) == events.filter { unknownIndices.contains($0.index) }.map(\.appSeq))
-
-        // Redux DevTools export (the main line only): computedStates[n] is the state after its n-th event.
-        let redux = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-truth-\(UUID()).json")
-        defer { try? FileManager.default.removeItem(at: redux) }
-        try SessionExporter(reader: reader).export(format: .reduxDevTools, to: redux)
-        let document = try JSONValue(parsing: Array(try Data(contentsOf: redux)))
-        for (position, event) in events.filter({ $0.branch == 0 }).enumerated() {
-            let lifted = document["actionsById"]?["\(position + 1)"]
-            if let truth = try #require(expected[event.index]) {
-                #expect(document["computedStates"]?[position + 1]?["state"] == truth, "redux event \(event.index)")
-                #expect(lifted?["rewind"]?["stateUnknown"]?.boolValue != true)
-            } else {
-                #expect(lifted?["rewind"]?["stateUnknown"] == true, "redux event \(event.index)")
-            }
-        }
+        try Self.expectEveryReaderAgrees(with: expected, events: events, reader: reader, store: daemon.store,
+                                         data: harness.dataDirectory, session: id)
 
         // rewind jump, to every event: the state pushed is the truth, or the jump is refused with the reason.
         for event in events {
@@ -368,6 +382,102 @@ struct RecordedStateTruthTests {
         let after = try daemon.store.openSession(id)
         let later = after.eventCount > total ? try after.eventsOnAllBranches((total + 1)...after.eventCount) : []
         #expect(later.allSatisfy { $0.kind == .action }, "answered jumps add no events here: \(later.map(\.kind))")
+    }
+
+    /// Generated runs; two under a sanitizer (`REWIND_TEST_TIME_SCALE` set by `make sanitize`).
+    static let generatedSeeds: [UInt64] = TestTime.scale > 1 ? [1, 2] : [1, 2, 3, 4, 5, 6]
+
+    @Test("generated runs through the real daemon — actions, skips and unskips, replays, jumps: every reader agrees with an independent replay, for every row (issue 29)",
+          arguments: generatedSeeds)
+    func generatedTimeTravel(seed: UInt64) throws {
+        let harness = try DaemonHarness()
+        defer { harness.tearDown() }
+        let daemon = harness.daemon
+        var random = SplitMix(seed: seed)
+        func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        let app = try CounterPeer(port: harness.port, instance: UUID().uuidString, count: 0, seq: nil)
+        try app.add(1)
+        let session = try #require(harness.waitForSession(events: 1, app: "truth"))
+        let id = session.id
+        var script: [String] = ["add"]
+        var recomputations = 0
+
+        /// The session's rows as committed once the daemon has taken in what it received.
+        func rows() throws -> (SessionReader, [RecordedEvent]) {
+            daemon.waitUntilIdle()
+            daemon.sessions.filter { $0.id == id }.forEach { $0.flush() }
+            let reader = try daemon.store.openSession(id)
+            return (reader, try reader.eventsOnAllBranches(1...max(1, reader.eventCount)))
+        }
+        /// Waits until a row `matches` (what the app sent last is recorded), or records an issue.
+        func waitForRow(_ what: String, _ matches: (RecordedEvent, SessionReader) -> Bool) throws {
+            let deadline = Date(timeIntervalSinceNow: TestTime.seconds(10))
+            while true {
+                let (reader, events) = try rows()
+                if events.contains(where: { matches($0, reader) }) { return }
+                guard Date() < deadline else {
+                    Issue.record("\(what) was not recorded (seed \(seed): \(script.joined(separator: "; ")))")
+                    return
+                }
+                usleep(10_000)
+            }
+        }
+
+        for _ in 0..<8 {
+            let (reader, events) = try rows()
+            let actions = events.filter { $0.branch == 0 && $0.kind == .action }.map(\.index)
+            switch below(5) {
+            case 0, 1:
+                let count = 1 + below(3)
+                for _ in 0..<count { try app.add(1 + below(9)) }
+                script.append("add ×\(count)")
+                let last = Int64(app.seq)
+                try waitForRow("action \(last)") { event, _ in event.kind == .action && event.appSeq == last }
+            case 2:
+                let target = actions[below(actions.count)]
+                script.append("skip \(target)")
+                let answer = Mailbox<Result<SkipOutcome, DaemonError>>()
+                daemon.skip(session: id, index: target) { answer.put($0) }
+                try app.serve { answer.value != nil }
+                let outcome = try #require(answer.value).get()
+                if outcome.branch != 0 { recomputations += 1 }
+                // The state the toggle put in place: a skip's last replay, or an unskip's jump back to the main line.
+                try waitForRow("the state \(target)'s toggle put in place") { event, reader in
+                    (event.kind == .replay || event.kind == .jump) && event.branch == 0
+                        && event.index > (events.last?.index ?? 0)
+                        && (try? reader.state(at: event.index)) == outcome.finalState
+                }
+            case 3:
+                let from = actions[below(actions.count)]
+                let to = actions.filter { $0 >= from }[below(actions.filter { $0 >= from }.count)]
+                script.append("replay \(from)–\(to)")
+                let answer = Mailbox<Result<CommandResult, DaemonError>>()
+                daemon.replay(session: id, from: from, to: to, into: id) { answer.put($0) }
+                try app.serve { answer.value != nil }
+                _ = try #require(answer.value).get()
+                try waitForRow("the replay of \(from)–\(to)") { event, _ in
+                    event.meaning.replayed == ReplayedRange(from: from, to: to) && event.index > (events.last?.index ?? 0)
+                }
+            default:
+                let target = Int64(below(Int(reader.eventCount) + 1))
+                guard (try? reader.unknownState(after: target)) == nil else { continue }
+                script.append("jump \(target)")
+                let answer = Mailbox<Result<CommandResult, DaemonError>>()
+                daemon.jump(session: id, to: target) { answer.put($0) }
+                try app.serve { answer.value != nil }
+                _ = try #require(answer.value).get()
+                try waitForRow("the jump to \(target)") { event, _ in
+                    event.kind == .jump && event.meaning.jumpTarget == target && event.index > (events.last?.index ?? 0)
+                }
+            }
+        }
+
+        let (reader, events) = try rows()
+        let expected = try reconstruct(events, initial: try reader.initialState(), sent: [:])
+        try Self.expectEveryReaderAgrees(with: expected, events: events, reader: reader, store: daemon.store,
+                                         data: harness.dataDirectory, session: id)
+        #expect(Set(events.map(\.branch)).count == 1 + recomputations,
+                "a branch per toggle that recomputed (seed \(seed): \(script.joined(separator: "; ")))")
     }
 
     @Test("skip, replay and paced replay refuse targets whose state a dropped range left unknown, and say why")

@@ -1,6 +1,7 @@
 import Foundation
 import RewindDaemon
 import RewindSessionFile
+import RewindTestSupport
 import RewindWebSocket
 import RewindWire
 
@@ -181,18 +182,5 @@ private struct AppModel {
         seq += 1
         return ActionEvent(seq: seq, time: 1_800_000_000 + Double(seq) / 1000,
                            action: ActionPayload(type: type, payload: .null), patch: JSONPatch.diff(from: before, to: state))
-    }
-}
-
-/// A deterministic random number generator (SplitMix64): a failing seed can be run again.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
