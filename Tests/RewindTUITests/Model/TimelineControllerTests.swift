@@ -26,6 +26,28 @@ struct TimelineControllerTests {
         #expect(controller.model.lastVisibleIndex == 31)
     }
 
+    @Test("started with only saved sessions (make demo run again), the first session to go live is selected and followed — unless a key was pressed meanwhile",
+          arguments: [false, true])
+    func firstLiveSessionWhenNoneWasLive(keyPressed: Bool) throws {
+        let source = Fixtures.todoSource(count: 5, status: .ended, connectedApps: 0)
+        var controller = TimelineController(dataSource: source, clock: { 0 })
+        controller.resize(width: 80, height: 24)
+        controller.refresh()
+        #expect(controller.model.selectedSessionID == "s-todo", "the saved session, for want of a live one")
+        if keyPressed { _ = controller.handle(.down) }
+        source.addSession(id: "s-live", appName: "todo", startedAt: Fixtures.start + 60)
+        try source.append(session: "s-live", time: Fixtures.start + 61, label: "todo/add")
+        controller.refresh()
+        #expect(controller.model.selectedSessionID == (keyPressed ? "s-todo" : "s-live"))
+        if !keyPressed {
+            #expect(controller.model.following && controller.model.cursor == 1)
+            // Once chosen, the selection stays: another live session does not take it.
+            source.addSession(id: "s-other", appName: "login", startedAt: Fixtures.start + 70)
+            controller.refresh()
+            #expect(controller.model.selectedSessionID == "s-live")
+        }
+    }
+
     @Test("moving away stops following and counts new events below the screen; f resumes")
     func newIndicator() throws {
         var (controller, source) = controller(count: 100)

@@ -19,6 +19,10 @@ package struct TimelineController {
     package let detailContent: DetailContentCache
     private let clock: () -> Double
     private let preferredSessionID: String?
+    /// True while the selection is one the timeline picked for want of a live session (none was live when it
+    /// started: `make demo` run again, with the last run's sessions saved) and the user has not pressed a key since:
+    /// the first session that goes live is then selected.
+    private var waitingForLiveSession = false
 
     /// A controller over `dataSource`.
     /// - Parameters:
@@ -43,8 +47,9 @@ package struct TimelineController {
     // MARK: - Data and size
 
     /// Reads the header and the sessions again (live sessions listed first), keeps the selection (or picks one:
-    /// the preferred session, else the first live one), follows new events when following, and keeps the cursor on
-    /// screen. Call before each frame.
+    /// the preferred session, else the first live one, else the first listed — until a session goes live, when
+    /// no key has been pressed since), follows new events when following, and keeps the cursor on screen. Call
+    /// before each frame.
     package mutating func refresh() {
         model.header = dataSource.header()
         model.deletesSessions = dataSource.deletesSessions
@@ -67,11 +72,15 @@ package struct TimelineController {
             model.sessions = sessions
             model.heldEvents = 0
         }
+        if waitingForLiveSession, let live = model.sessions.first(where: { $0.status == .live }) {
+            select(live)
+        }
         if model.selectedSession == nil {
             if let preferred = model.sessions.first(where: { $0.id == preferredSessionID })
                 ?? model.sessions.first(where: { $0.status == .live })
                 ?? model.sessions.first {
                 select(preferred)
+                waitingForLiveSession = preferred.id != preferredSessionID && preferred.status != .live
             } else {
                 model.selectedSessionID = nil
             }
@@ -118,6 +127,7 @@ package struct TimelineController {
     /// Applies one key and returns the commands it asks for (usually none).
     package mutating func handle(_ key: Key) -> [TimelineCommand] {
         if key == .resize { return [] }
+        waitingForLiveSession = false
         if case .mouse(let event) = key {
             handleMouse(event)
             return []
@@ -1537,6 +1547,7 @@ package struct TimelineController {
     // MARK: - Helpers
 
     private mutating func select(_ session: TimelineSession) {
+        waitingForLiveSession = false
         model.selectedSessionID = session.id
         model.following = session.status == .live
         model.cursor = model.following ? session.eventCount : 0
