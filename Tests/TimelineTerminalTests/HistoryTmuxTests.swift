@@ -26,11 +26,8 @@ struct HistoryTmuxTests {
     func historyCompareAndLabels() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-history-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let port = FreePort.next()
-        let tmux = try Tmux(command: "\(Executables.path("rewind")) --port \(port) --data \(data.path)", width: 140,
-                            height: 36)
+        let (tmux, port) = try TimelineTruthTmuxTests.startRewind(data: data, width: 140, height: 36)
         defer { tmux.kill() }
-        #expect(tmux.waitForScreen { $0.contains("ws://127.0.0.1:\(port)") } != nil)
 
         let app = try TimelineTruthTmuxTests.CounterPeer(port: port)
         let now = Date().timeIntervalSince1970

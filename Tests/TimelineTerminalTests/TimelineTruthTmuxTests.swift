@@ -96,6 +96,16 @@ struct TimelineTruthTmuxTests {
         }
     }
 
+    /// `rewind` (its daemon and live timeline) on a free port, recording into `data`, in a tmux screen of
+    /// `width`×`height`, once its header shows the address apps connect to.
+    static func startRewind(data: URL, width: Int = 160, height: Int = 40) throws -> (Tmux, port: Int) {
+        let port = FreePort.next()
+        let tmux = try Tmux(command: "\(Executables.path("rewind")) --port \(port) --data \(data.path)", width: width,
+                            height: height)
+        #expect(tmux.waitForScreen { $0.contains("ws://127.0.0.1:\(port)") } != nil, "the header shows the address")
+        return (tmux, port)
+    }
+
     /// The screen row of timeline event `index` (its number right-aligned in the 4-column index field).
     private static func row(_ index: Int, in screen: String) -> String? {
         let prefix = String(repeating: " ", count: max(0, 4 - String(index).count)) + "\(index) "
@@ -119,11 +129,8 @@ struct TimelineTruthTmuxTests {
     func branchAndDroppedRows() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-truth-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let port = FreePort.next()
-        let tmux = try Tmux(command: "\(Executables.path("rewind")) --port \(port) --data \(data.path)", width: 160,
-                            height: 40)
+        let (tmux, port) = try Self.startRewind(data: data)
         defer { tmux.kill() }
-        #expect(tmux.waitForScreen { $0.contains("ws://127.0.0.1:\(port)") } != nil, "the header shows the address")
 
         let app = try CounterPeer(port: port, dispatched: 1)
         let now = Date().timeIntervalSince1970
@@ -201,11 +208,8 @@ struct TimelineTruthTmuxTests {
     func patchThatDoesNotApply() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-truth-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let port = FreePort.next()
-        let tmux = try Tmux(command: "\(Executables.path("rewind")) --port \(port) --data \(data.path)", width: 160,
-                            height: 40)
+        let (tmux, port) = try Self.startRewind(data: data)
         defer { tmux.kill() }
-        #expect(tmux.waitForScreen { $0.contains("ws://127.0.0.1:\(port)") } != nil, "the header shows the address")
 
         // The issue's app: actions 1 and 2, action 3 whose patch does not apply, the resync's snapshot, action 4.
         let app = try CounterPeer(port: port)

@@ -24,11 +24,7 @@ package enum ReduxDevToolsFormat {
         if let detail = event.detail { details.append(("detail", .string(detail))) }
         if event.patch == nil { details.append(("noPatch", true)) }
         // What the row means, as a session file states it (the document's `rewind.rowsStateMeaning`).
-        if let mark = event.meaning.unknownState {
-            details.append(("unknown", .string(mark.reason.rawValue)))
-            details.append(("unknownCause", .int(mark.cause)))
-        }
-        if let facts = event.meaning.storedFacts { details.append(("meaning", facts)) }
+        details += SessionLinesFormat.meaningMembers(event.meaning)
         let action: JSONValue
         if let original = event.action, original["type"]?.stringValue != nil {
             action = original
@@ -67,12 +63,12 @@ package enum ReduxDevToolsFormat {
         let what = initial ? "the initial state" : "the state after this action"
         let message = unknownStatePrefix + what + ": " + stretch.reason + ". The state shown is the last one it "
             + "received before."
-        return ",\"error\":" + JSONValue.string(message).serialized()
+        return entryError(message)
     }
 
-    /// The `,"error":"…"` member of the `computedStates` entry of an action whose reducer threw (imported from Redux
-    /// DevTools; ``RowMeaning/reducerError``).
-    package static func reducerError(_ message: String) -> String {
+    /// The `,"error":"…"` member of a `computedStates` entry: the message Redux DevTools shows beside the state (a
+    /// reducer's error, ``RowMeaning/reducerError``, or a state Rewind never received).
+    package static func entryError(_ message: String) -> String {
         ",\"error\":" + JSONValue.string(message).serialized()
     }
 
@@ -305,21 +301,13 @@ package enum ReduxDevToolsFormat {
             if let reducerError, !statesMeaning {
                 detail = (detail.map { "\($0); " } ?? "") + "reducer error: \(reducerError)"
             }
+            let originalIndex = try details.optionalInteger("index", in: detailsPlace)
             var meaning = RowMeaning()
             if statesMeaning {
-                if let reason = try details.optionalString("unknown", in: detailsPlace) {
-                    guard let why = UnknownStateReason(rawValue: reason),
-                          let cause = try details.optionalInteger("unknownCause", in: detailsPlace) else {
-                        throw ImportProblem("\(detailsPlace): \"unknown\" needs a known reason and an \"unknownCause\"")
-                    }
-                    meaning.unknownState = UnknownStateMark(reason: why, cause: cause)
-                }
-                if let facts = details["meaning"] {
-                    do throws(RowMeaningProblem) {
-                        try meaning.readFacts(facts)
-                    } catch {
-                        throw ImportProblem("\(detailsPlace).meaning: \(error.text)")
-                    }
+                do throws(ImportProblem) {
+                    meaning = try SessionLinesFormat.meaning(in: details, index: originalIndex, place: detailsPlace)
+                } catch {
+                    throw ImportProblem("\(detailsPlace): \(error.reason)")
                 }
             }
             let event = NewEvent(
@@ -335,7 +323,7 @@ package enum ReduxDevToolsFormat {
                 meaning: meaning)
             steps.append(Step(event: event, state: state, noPatch: details["noPatch"]?.boolValue ?? false,
                               untimed: time == nil, entry: position,
-                              originalIndex: try details.optionalInteger("index", in: detailsPlace),
+                              originalIndex: originalIndex,
                               reducerError: statesMeaning ? nil : reducerError,
                               skippedInFile: !fromRewind && skipped.contains(id)))
         }

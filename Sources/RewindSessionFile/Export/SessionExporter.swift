@@ -134,7 +134,7 @@ package struct SessionExporter: Sendable {
             if let stretch {
                 try output.write(ReduxDevToolsFormat.unknownStateError(stretch, initial: false))
             } else if let error = event.meaning.reducerError {
-                try output.write(ReduxDevToolsFormat.reducerError(error))
+                try output.write(ReduxDevToolsFormat.entryError(error))
             }
             try output.write("}")
             done += 1

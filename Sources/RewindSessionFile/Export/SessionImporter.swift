@@ -322,7 +322,8 @@ package struct SessionImporter: Sendable {
             var count: Int64 = 0
             /// Rewind's own export: the original session's index of each row written, to the index written here.
             var renumbered: [Int64: Int64] = [:]
-            /// Another file: the stretch of unknown state open now (the row that opened it, and why).
+            /// The stretch of unknown state open now (the row that opened it, and why); nil while the state is known.
+            /// Stated in the rows of another file (Rewind's own export states its own).
             var openStretch: UnknownStateMark?
             @discardableResult
             func append(_ event: NewEvent, _ state: JSONValue, keyframe: Bool) throws(SessionStoreError) -> Int64 {
@@ -338,11 +339,9 @@ package struct SessionImporter: Sendable {
                 count += 1
                 return written
             }
-            /// Opens a stretch of unknown state at the row about to be written (`atRow`: its own state is unknown
-            /// too), or after it.
-            func opening(_ reason: UnknownStateReason, atRow: Bool) -> (before: UnknownStateMark?, after: UnknownStateMark) {
-                let mark = UnknownStateMark(reason: reason, cause: count + 1)
-                return (atRow ? mark : nil, mark)
+            /// The mark of a stretch of unknown state opened by the row about to be written.
+            func openedByNextRow(_ reason: UnknownStateReason) -> UnknownStateMark {
+                UnknownStateMark(reason: reason, cause: count + 1)
             }
             // Unknown states (docs/SESSION-FORMAT.md, "Unknown states"): as for an app's coalesced range, a `dropped`
             // row announces each stretch, its actions follow without patches, and a `snapshot` row carries the next
@@ -350,18 +349,16 @@ package struct SessionImporter: Sendable {
             // `initial_unknown`: its stretch takes in the initial state and the row itself.
             let total = Int64(steps.count) + ReduxUnknownStates.extraRows(document)
             progress?(TransferProgress(completed: 0, total: total, unit: .events))
-            var unknownOpen = false
             if ReduxUnknownStates.opensAtStart(document) {
                 let initialUnknown = document.initialState == nil
-                let (own, after) = opening(initialUnknown ? .initialUnknown : .dropped, atRow: initialUnknown)
-                openStretch = own
+                let mark = openedByNextRow(initialUnknown ? .initialUnknown : .dropped)
+                openStretch = initialUnknown ? mark : nil  // without an initial state, the opening row's own is unknown
                 try append(NewEvent(time: startedAt, kind: .dropped,
                                     label: initialUnknown ? "initial_unknown" : "dropped",
                                     action: ReduxUnknownStates.openingRange(document),
                                     detail: ReduxUnknownStates.openingDetail(document, file: file)),
                            previous, keyframe: false)
-                openStretch = after
-                unknownOpen = true
+                openStretch = mark
             }
             for (position, step) in steps.enumerated() {
                 var event = step.event
@@ -369,7 +366,7 @@ package struct SessionImporter: Sendable {
                 if document.statesMeaning { event.meaning = Self.renumber(event.meaning, renumbered) }
                 event.meaning.reducerError = event.meaning.reducerError ?? step.reducerError
                 let written: Int64
-                if let state = step.state, !unknownOpen {
+                if let state = step.state, openStretch == nil {
                     event.patch = step.noPatch ? nil : JSONPatch.diff(from: previous, to: state)
                     written = try append(event, state, keyframe: step.noPatch && state != previous)
                     previous = state
@@ -382,18 +379,16 @@ package struct SessionImporter: Sendable {
                                         detail: "computedStates[\(step.entry)] of \(file): the state after action "
                                             + "\(event.appSeq ?? Int64(position + 1)), known again"),
                                state, keyframe: true)
-                    unknownOpen = false
                     previous = state
                 } else {
-                    if !unknownOpen {
+                    if openStretch == nil {
                         let run = ReduxUnknownStates.run(of: steps, from: position)
-                        let (_, after) = opening(.dropped, atRow: false)
+                        let mark = openedByNextRow(.dropped)
                         try append(NewEvent(time: event.time, kind: .dropped, label: "dropped",
                                             action: ["from": .int(run.from), "to": .int(run.to)],
                                             detail: ReduxUnknownStates.stretchDetail(run, file: file)),
                                    previous, keyframe: false)
-                        openStretch = after
-                        unknownOpen = true
+                        openStretch = mark
                     }
                     event.patch = nil
                     written = try append(event, previous, keyframe: false)

@@ -74,13 +74,45 @@ package enum SessionLinesFormat {
         if let patch = event.patch { pairs.append(("patch", patch.json)) }
         if let micros = event.reducerMicros { pairs.append(("reducerMicros", .double(micros))) }
         if let detail = event.detail { pairs.append(("detail", .string(detail))) }
-        if let mark = event.meaning.unknownState {
+        pairs += meaningMembers(event.meaning)
+        if let state { pairs.append(("state", state)) }
+        return .object(JSONObject(pairs))
+    }
+
+    /// The members that say what a row means — `unknown` and `unknownCause` when its state is unknown, `meaning` for
+    /// its facts — as a line writes them (and the `rewind` member of a Redux DevTools export).
+    package static func meaningMembers(_ meaning: RowMeaning) -> [(String, JSONValue)] {
+        var pairs: [(String, JSONValue)] = []
+        if let mark = meaning.unknownState {
             pairs.append(("unknown", .string(mark.reason.rawValue)))
             pairs.append(("unknownCause", .int(mark.cause)))
         }
-        if let facts = event.meaning.storedFacts { pairs.append(("meaning", facts)) }
-        if let state { pairs.append(("state", state)) }
-        return .object(JSONObject(pairs))
+        if let facts = meaning.storedFacts { pairs.append(("meaning", facts)) }
+        return pairs
+    }
+
+    /// What the ``meaningMembers(_:)`` of `object` say the row means; `index` (the row's own) stands for a missing
+    /// `unknownCause`.
+    package static func meaning(in object: JSONObject, index: Int64?, place: String) throws(ImportProblem) -> RowMeaning {
+        var meaning = RowMeaning()
+        if let reasonText = try object.optionalString("unknown", in: place) {
+            guard let reason = UnknownStateReason(rawValue: reasonText) else {
+                throw ImportProblem("unknown \"unknown\" reason \"\(reasonText)\" (known: "
+                    + UnknownStateReason.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            }
+            guard let given = try object.optionalInteger("unknownCause", in: place) ?? index else {
+                throw ImportProblem("\"unknown\" needs \"unknownCause\", the index of the row that made it so")
+            }
+            meaning.unknownState = UnknownStateMark(reason: reason, cause: given)
+        }
+        if let facts = object["meaning"] {
+            do throws(RowMeaningProblem) {
+                try meaning.readFacts(facts)
+            } catch {
+                throw ImportProblem("\"meaning\": \(error.text)")
+            }
+        }
+        return meaning
     }
 
     // MARK: Decoding
@@ -148,25 +180,8 @@ package enum SessionLinesFormat {
             detail: try object.optionalString("detail", in: place),
             branch: branch)
         let index = try object.optionalInteger("index", in: place)
-        var cause: Int64?
-        if let reasonText = try object.optionalString("unknown", in: place) {
-            guard let reason = UnknownStateReason(rawValue: reasonText) else {
-                throw ImportProblem("unknown \"unknown\" reason \"\(reasonText)\" (known: "
-                    + UnknownStateReason.allCases.map(\.rawValue).joined(separator: ", ") + ")")
-            }
-            guard let given = try object.optionalInteger("unknownCause", in: place) ?? index else {
-                throw ImportProblem("\"unknown\" needs \"unknownCause\", the index of the row that made it so")
-            }
-            cause = given
-            event.meaning.unknownState = UnknownStateMark(reason: reason, cause: given)
-        }
-        if let facts = object["meaning"] {
-            do throws(RowMeaningProblem) {
-                try event.meaning.readFacts(facts)
-            } catch {
-                throw ImportProblem("\"meaning\": \(error.text)")
-            }
-        }
-        return EventLine(index: index, unknownCause: cause, event: event, state: object["state"])
+        event.meaning = try meaning(in: object, index: index, place: place)
+        return EventLine(index: index, unknownCause: event.meaning.unknownState?.cause, event: event,
+                         state: object["state"])
     }
 }

@@ -32,7 +32,7 @@ package struct SchemaOneConnections {
     }
 
     /// When the connection that delivered main-line row `index` started (unix seconds).
-    package func connectedAt(before index: Int64) -> Double {
+    private func connectedAt(before index: Int64) -> Double {
         reconnects.last { $0.index < index }?.time ?? sessionStart
     }
 

@@ -186,10 +186,9 @@ extension TimelineDataSource {
             try progress.check()
             let last = min(count, position + 999)
             for event in try events(session: session, range: position...last) {
-                let patch = event.patch
-                builder.add(index: Int64(event.index), branch: Int64(event.branch), label: event.label ?? event.kind.rawValue,
+                builder.add(index: Int64(event.index), branch: Int64(event.branch), label: event.displayLabel,
                             reducerMicros: event.reducerMicros,
-                            patchBytes: Int64(patch?.json.serialized().utf8.count ?? 0))
+                            patchBytes: Int64(event.patch?.json.serialized().utf8.count ?? 0))
             }
             position = last + 1
         }

@@ -1,9 +1,9 @@
 import RewindSessionFile
 
 /// What `SessionTimelineSource` knows about one session's main line beyond single rows — the actions skipped now,
-/// the stretches of unknown state, where an app's `dropped` row is placed in time — kept up to date incrementally: each `update` reads only the rows
-/// recorded since the previous one whose kinds matter (`SessionReader.mainLineIndices(ofKinds:in:)`: seeks in the
-/// file's index of the rarer kinds). The stretches of
+/// the stretches of unknown state, where an app's `dropped` row is placed in time — kept up to date incrementally:
+/// each `update` reads only the rows recorded since the previous one whose kinds matter
+/// (`SessionReader.mainLineIndices(ofKinds:in:)`: seeks in the file's index of the rarer kinds). The stretches of
 /// unknown state are the session file's own (`SessionReader.unknownStates`, the reading `rewind state` and the
 /// daemon's commands use), so the timeline never shows as known a state they refuse as unknown.
 ///
